@@ -1,0 +1,129 @@
+// JSON shapes of the REST API (snake_case, PRD field names). Shared by route handlers and the UI.
+import type { ContentBlock, MessageStatus, Role } from "@/lib/context/types";
+
+export interface ContextSettings {
+  /** Fraction of capacity at which automatic compaction runs (0.5–0.95). */
+  compaction_threshold: number;
+  /** Fraction of the window reserved for the reply (0.05–0.5), capped at the model's max output. */
+  output_reservation: number;
+  /** Fraction of the window kept free to absorb estimation error (0–0.3). */
+  safety_buffer: number;
+  /** Model id from the registry. */
+  model: string;
+}
+
+export interface SessionJson {
+  id: string;
+  title: string;
+  model: string;
+  settings: Partial<ContextSettings>;
+  created_at: string;
+  updated_at: string;
+  last_message_at: string | null;
+  message_count: number;
+}
+
+export interface MessageJson {
+  id: string;
+  session_id: string;
+  seq: number;
+  turn_seq: number;
+  role: Role;
+  content: ContentBlock[];
+  text: string;
+  token_count: number;
+  protected: boolean;
+  status: MessageStatus;
+  /** False when the message has slid out of Claude's view. */
+  in_window: boolean;
+  created_at: string;
+}
+
+export interface WindowJson {
+  /** Turns with turn_seq >= cutoff_turn_seq are in the window, plus the pinned turns. */
+  cutoff_turn_seq: number;
+  /** Turns before the cutoff that stay in the window: the first turn and protected turns. */
+  pinned_turn_seqs: number[];
+}
+
+export interface MessagesPageJson {
+  messages: MessageJson[];
+  has_more: boolean;
+  window: WindowJson;
+}
+
+export type ContextStatusLevel = "normal" | "warning" | "critical";
+
+export interface ContextBreakdown {
+  system: number;
+  tools: number;
+  summary: number;
+  memory: number;
+  canvas: number;
+  messages: number;
+}
+
+/** The PRD's ContextWindowStatus plus the capacity model and breakdown. */
+export interface ContextStatusJson {
+  session_id: string;
+  /** Tokens of the next request's input (what is used). */
+  current_tokens: number;
+  /** The model's context window W. */
+  max_tokens: number;
+  /** R: reserved for the reply. */
+  reserved_tokens: number;
+  /** S: safety buffer. */
+  safety_tokens: number;
+  /** C = W - R - S: the most input ever sent. */
+  capacity_tokens: number;
+  /** C - used, never below 0. */
+  available_tokens: number;
+  /** used / C × 100. */
+  usage_percent: number;
+  status: ContextStatusLevel;
+  /** Compaction threshold as a percent of capacity. */
+  threshold_percent: number;
+  estimated_messages_remaining: number;
+  last_updated: string;
+  model: string;
+  breakdown: ContextBreakdown;
+  /** True when current_tokens is the API's own count with nothing estimated on top. */
+  measured: boolean;
+  /** Part of current_tokens that the API measured (last request's input). */
+  measured_tokens: number;
+  /** Part of current_tokens estimated locally (calibrated) since the last measurement. */
+  estimated_tokens: number;
+  calibration_factor: number;
+}
+
+export interface SettingsJson {
+  scope: "user" | "session";
+  session_id: string | null;
+  /** What is stored at this scope (a session stores only its overrides). */
+  settings: Partial<ContextSettings>;
+  /** User defaults merged with the session override. */
+  effective: ContextSettings;
+}
+
+export interface ApiErrorJson {
+  error: { code: string; message: string; details?: unknown };
+}
+
+/** Server-Sent Events of POST /api/session/{id}/messages, in order. */
+export type SendEvent =
+  | { event: "user_message"; data: MessageJson }
+  | { event: "notice"; data: { kind: string; message: string } }
+  | { event: "delta"; data: { text: string } }
+  | { event: "assistant_message"; data: MessageJson }
+  | { event: "status"; data: ContextStatusJson }
+  | { event: "error"; data: ApiErrorJson }
+  | { event: "done"; data: Record<string, never> };
+
+/** JSON answer of POST /api/session/{id}/messages with Accept: application/json. */
+export interface SendResultJson {
+  user_message: MessageJson;
+  assistant_message: MessageJson | null;
+  status: ContextStatusJson;
+  notices: { kind: string; message: string }[];
+  error?: ApiErrorJson["error"];
+}
