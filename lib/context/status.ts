@@ -1,0 +1,103 @@
+// Context status: how full the next request is, and how much of that figure the API
+// actually measured versus what we estimated on top of the last measurement.
+import type { ModelInfo } from "@/lib/llm/models";
+import type { ContextBreakdown, ContextSettings, ContextStatusJson } from "@/lib/api/types";
+import { calibrate } from "@/lib/tokens/calibration";
+import { computeCapacity, statusLevel } from "@/lib/context/capacity";
+
+export interface MeasuredInput {
+  /** Input tokens the API reported for the last request (cache tokens included). */
+  tokens: number;
+  /** Our raw estimate of the same content at the time of that request. */
+  rawAtMeasure: number;
+  at: Date;
+}
+
+export interface StatusInput {
+  sessionId: string;
+  model: ModelInfo;
+  settings: ContextSettings;
+  /** Raw (uncalibrated) estimate per category of what the next request would send. */
+  breakdownRaw: ContextBreakdown;
+  calibration: number;
+  measured: MeasuredInput | null;
+  /** Raw estimate of an average turn; calibrated here so it is in the same unit as `used`. */
+  avgTurnTokens: number;
+  now: Date;
+}
+
+const CATEGORIES_BUT_MESSAGES = ["system", "tools", "summary", "memory", "canvas"] as const;
+
+function sumBreakdown(b: ContextBreakdown): number {
+  return b.system + b.tools + b.summary + b.memory + b.canvas + b.messages;
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+/**
+ * Spreads `used` over the categories in proportion to their raw estimates (the same
+ * proportions as calibrated estimates, since one factor applies to all). Other categories
+ * round down and messages take the remainder, so the parts always sum to `used` and none
+ * goes negative.
+ */
+function scaleBreakdown(raw: ContextBreakdown, rawTotal: number, used: number): ContextBreakdown {
+  const out: ContextBreakdown = { system: 0, tools: 0, summary: 0, memory: 0, canvas: 0, messages: 0 };
+  if (rawTotal <= 0) return { ...out, messages: used };
+  let assigned = 0;
+  for (const key of CATEGORIES_BUT_MESSAGES) {
+    out[key] = Math.floor((raw[key] * used) / rawTotal);
+    assigned += out[key];
+  }
+  out.messages = used - assigned;
+  return out;
+}
+
+export function computeStatus(input: StatusInput): ContextStatusJson {
+  const { model, settings, breakdownRaw, calibration, measured, now } = input;
+  const cap = computeCapacity(model, settings);
+  const rawNow = sumBreakdown(breakdownRaw);
+
+  let used: number;
+  let measuredTokens: number;
+  let isMeasured: boolean;
+  if (measured) {
+    // Only the change since the measurement is estimated; it is negative after a slide
+    // or compaction removed content, hence the floor at 0.
+    used = Math.max(0, measured.tokens + Math.round((rawNow - measured.rawAtMeasure) * calibration));
+    measuredTokens = Math.min(measured.tokens, used);
+    isMeasured = rawNow === measured.rawAtMeasure;
+  } else {
+    used = calibrate(rawNow, calibration);
+    measuredTokens = 0;
+    isMeasured = false;
+  }
+
+  const capacity = cap.capacity;
+  const usagePercent = round1((used / Math.max(capacity, 1)) * 100);
+  const available = Math.max(0, capacity - used);
+  // Counts turns of average size: a rough "how many more exchanges" figure, not a promise.
+  const avgTurn = Math.max(calibrate(input.avgTurnTokens, calibration), 1);
+
+  return {
+    session_id: input.sessionId,
+    current_tokens: used,
+    max_tokens: cap.window,
+    reserved_tokens: cap.reserved,
+    safety_tokens: cap.safety,
+    capacity_tokens: capacity,
+    available_tokens: available,
+    usage_percent: usagePercent,
+    status: statusLevel(usagePercent),
+    threshold_percent: round1(settings.compaction_threshold * 100),
+    estimated_messages_remaining: Math.max(0, Math.floor(available / avgTurn)),
+    last_updated: (measured?.at ?? now).toISOString(),
+    model: model.id,
+    breakdown: scaleBreakdown(breakdownRaw, rawNow, used),
+    measured: isMeasured,
+    measured_tokens: measuredTokens,
+    estimated_tokens: used - measuredTokens,
+    calibration_factor: calibration,
+  };
+}

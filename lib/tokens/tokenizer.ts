@@ -1,0 +1,86 @@
+// Local token estimates. cl100k is not Claude's tokenizer, so every figure here is raw:
+// callers multiply by the per-model calibration factor (see calibration.ts) before
+// comparing against a window.
+import { get_encoding, type Tiktoken } from "@dqbd/tiktoken";
+import type { ContentBlock, Role } from "@/lib/context/types";
+
+/** A tool definition as sent in the Messages API `tools` array. */
+export interface ToolDef {
+  name: string;
+  description?: string;
+  input_schema: unknown;
+}
+
+// Loading the cl100k ranks costs ~150 ms and several MB, so it happens on first use
+// rather than at import: many routes import this module without ever counting.
+let encoder: Tiktoken | null = null;
+function getEncoder(): Tiktoken {
+  if (!encoder) encoder = get_encoding("cl100k_base");
+  return encoder;
+}
+
+// Claude's framing around a message (role markers, block separators) is not visible
+// in the text; a flat per-item allowance is enough because calibration absorbs the rest.
+const MESSAGE_OVERHEAD = 4;
+const TOOL_USE_OVERHEAD = 10;
+const TOOL_RESULT_OVERHEAD = 5;
+const TOOL_DEF_OVERHEAD = 10;
+// Anthropic bills an image at about (width × height) / 750 tokens, capped near 1,600 for
+// the largest size it keeps without downscaling. We do not decode images just to count,
+// so we assume the worst case: overestimating is safe, underestimating overflows.
+const IMAGE_TOKENS = 1_600;
+
+export function estimateTextTokens(text: string): number {
+  if (text.length === 0) return 0;
+  // Empty special-token lists make "<|endoftext|>" in user text count as plain text
+  // instead of throwing, which is what a chat transcript needs.
+  return getEncoder().encode(text, [], []).length;
+}
+
+function toolResultText(content: string | { text: string }[]): string {
+  return typeof content === "string" ? content : content.map((b) => b.text).join("\n");
+}
+
+export function estimateBlocksTokens(blocks: ContentBlock[]): number {
+  let total = 0;
+  for (const block of blocks) {
+    switch (block.type) {
+      case "text":
+        total += estimateTextTokens(block.text);
+        break;
+      case "tool_use":
+        total += estimateTextTokens(block.name) + estimateTextTokens(JSON.stringify(block.input) ?? "") + TOOL_USE_OVERHEAD;
+        break;
+      case "tool_result":
+        total += estimateTextTokens(toolResultText(block.content)) + TOOL_RESULT_OVERHEAD;
+        break;
+      case "image":
+        total += IMAGE_TOKENS;
+        break;
+    }
+  }
+  return total;
+}
+
+// The role is part of the signature so callers never need to know that both roles cost
+// the same framing today; if that changes only this function does.
+export function estimateMessageTokens(role: Role, blocks: ContentBlock[]): number {
+  void role;
+  return estimateBlocksTokens(blocks) + MESSAGE_OVERHEAD;
+}
+
+export function estimateSystemTokens(system: string): number {
+  return estimateTextTokens(system);
+}
+
+export function estimateToolsTokens(tools: readonly ToolDef[]): number {
+  let total = 0;
+  for (const tool of tools) {
+    total +=
+      estimateTextTokens(tool.name) +
+      estimateTextTokens(tool.description ?? "") +
+      estimateTextTokens(JSON.stringify(tool.input_schema) ?? "") +
+      TOOL_DEF_OVERHEAD;
+  }
+  return total;
+}

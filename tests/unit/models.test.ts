@@ -1,0 +1,82 @@
+import { describe, it, expect } from "vitest";
+import { MODELS, DEFAULT_MODEL, DEFAULT_SUMMARY_MODEL, costUsd, getModel, requireModel } from "@/lib/llm/models";
+
+describe("model registry", () => {
+  it("lists every model once", () => {
+    const ids = MODELS.map((m) => m.id);
+    expect(ids).toHaveLength(9);
+    expect(new Set(ids).size).toBe(9);
+  });
+
+  it("gives 1M-window models the 2026 tokenizer and 128K output", () => {
+    for (const id of ["claude-haiku-5-5", "claude-sonnet-5-5", "claude-opus-5-5", "claude-fable-5-1"]) {
+      const m = requireModel(id);
+      expect(m.contextWindow).toBe(1_000_000);
+      expect(m.maxOutput).toBe(128_000);
+      expect(m.tokenizer).toBe("claude-2026");
+    }
+    expect(requireModel("claude-fable-5-1").label).toBe("Claude Fable 5.1");
+    expect(requireModel("claude-haiku-5-5").label).toBe("Claude Haiku 5.5");
+  });
+
+  it("gives 200K models the legacy tokenizer and their output limits", () => {
+    for (const id of ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5", "claude-sonnet-4"]) {
+      const m = requireModel(id);
+      expect(m.contextWindow).toBe(200_000);
+      expect(m.maxOutput).toBe(64_000);
+      expect(m.tokenizer).toBe("claude-legacy");
+    }
+    expect(requireModel("claude-opus-4-1").maxOutput).toBe(32_000);
+  });
+
+  it("prices tiers and derives cache prices from input", () => {
+    expect(requireModel("claude-haiku-5-5").price).toEqual({ inputPerMTok: 1, outputPerMTok: 5, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 });
+    expect(requireModel("claude-sonnet-4").price.outputPerMTok).toBe(15);
+    expect(requireModel("claude-opus-4-5").price.inputPerMTok).toBe(5);
+    expect(requireModel("claude-opus-5-5").price.outputPerMTok).toBe(25);
+    expect(requireModel("claude-opus-4-1").price.inputPerMTok).toBe(15);
+    expect(requireModel("claude-opus-4-1").price.cacheWritePerMTok).toBe(18.75);
+    expect(requireModel("claude-fable-5-1").price.inputPerMTok).toBe(3);
+  });
+
+  it("looks models up and rejects unknown ids", () => {
+    expect(getModel("claude-sonnet-5-5")?.label).toBe("Claude Sonnet 5.5");
+    expect(getModel("gpt-4")).toBeUndefined();
+    expect(() => requireModel("gpt-4")).toThrow(/Unknown model "gpt-4"/);
+    expect(getModel(DEFAULT_MODEL)).toBeDefined();
+    expect(getModel(DEFAULT_SUMMARY_MODEL)?.id).toBe("claude-haiku-5-5");
+  });
+
+  it("cannot be changed at run time", () => {
+    const m = requireModel("claude-sonnet-4-5");
+    expect(Object.isFrozen(m)).toBe(true);
+    expect(Object.isFrozen(m.price)).toBe(true);
+  });
+});
+
+describe("costUsd", () => {
+  it("charges input and output per million tokens", () => {
+    const cost = costUsd(requireModel("claude-sonnet-5-5"), { input_tokens: 1_000_000, output_tokens: 100_000 });
+    expect(cost).toBeCloseTo(4.5, 10);
+  });
+
+  it("adds cache writes at 1.25x and cache reads at 0.1x input", () => {
+    const cost = costUsd(requireModel("claude-sonnet-5-5"), {
+      input_tokens: 1_000_000,
+      output_tokens: 100_000,
+      cache_creation_input_tokens: 200_000,
+      cache_read_input_tokens: 1_000_000,
+    });
+    expect(cost).toBeCloseTo(4.5 + 0.75 + 0.3, 10);
+  });
+
+  it("treats null cache counts as zero", () => {
+    const cost = costUsd(requireModel("claude-opus-4-1"), {
+      input_tokens: 10_000,
+      output_tokens: 2_000,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+    });
+    expect(cost).toBeCloseTo(0.3, 10);
+  });
+});
