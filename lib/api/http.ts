@@ -1,0 +1,77 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { AppError, badRequest } from "@/lib/errors";
+import type { ApiErrorJson } from "./types";
+
+export function json<T>(body: T, status = 200, headers?: Record<string, string>): NextResponse<T> {
+  return NextResponse.json(body, { status, headers });
+}
+
+export function errorBody(err: AppError): ApiErrorJson {
+  return { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
+}
+
+/** Maps any thrown value to the shared error shape; unknown errors never leak internals. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof z.ZodError) return badRequest(describeZod(err), { issues: zodIssues(err) });
+  console.error("[threadkeeper] unexpected error", err);
+  return new AppError(500, "internal_error", "Something went wrong on our side; nothing was lost. Please retry.");
+}
+
+export function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
+  const e = toAppError(err);
+  return json(errorBody(e), e.status, e.headers);
+}
+
+/** Wraps a route handler so every failure answers with the shared error shape. */
+export function route<C>(handler: (req: Request, ctx: C) => Promise<Response>) {
+  return async (req: Request, ctx: C): Promise<Response> => {
+    try {
+      return await handler(req, ctx);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}
+
+function zodIssues(err: z.ZodError) {
+  return err.issues.map((i) => ({ path: i.path.join("."), message: i.message, code: i.code }));
+}
+
+function describeZod(err: z.ZodError): string {
+  const first = err.issues[0];
+  if (!first) return "Invalid request";
+  const where = first.path.length ? `'${first.path.join(".")}'` : "request";
+  return `Invalid ${where}: ${first.message}`;
+}
+
+/** Parses a JSON body against a schema; malformed JSON and wrong shapes are 400s naming the field. */
+export async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes: number): Promise<z.infer<S>> {
+  const raw = await req.text();
+  if (Buffer.byteLength(raw, "utf8") > maxBytes) {
+    throw new AppError(413, "payload_too_large", `Request body exceeds ${maxBytes} bytes`, { max_bytes: maxBytes });
+  }
+  let data: unknown = {};
+  if (raw.trim() !== "") {
+    try {
+      data = JSON.parse(raw);
+    } catch (e) {
+      throw new AppError(400, "malformed_json", "Request body is not valid JSON", { reason: (e as Error).message });
+    }
+  }
+  return schema.parse(data);
+}
+
+export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
+  return schema.parse(Object.fromEntries(new URL(req.url).searchParams));
+}
+
+export function parseParams<S extends z.ZodType>(params: unknown, schema: S): z.infer<S> {
+  const result = schema.safeParse(params);
+  // A malformed id in the path names nothing that exists.
+  if (!result.success) throw new AppError(404, "not_found", "No such resource", { issues: zodIssues(result.error) });
+  return result.data;
+}
+
+export const uuid = z.string().uuid();

@@ -1,0 +1,131 @@
+import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/api/types";
+import { computeCapacity, type Capacity } from "@/lib/context/capacity";
+import { resolveSettings } from "@/lib/context/settings";
+import { computeStatus } from "@/lib/context/status";
+import { groupTurns } from "@/lib/context/turns";
+import type { EngineMessage } from "@/lib/context/types";
+import { selectWindow, type WindowSelection } from "@/lib/context/window";
+import type { Tx } from "@/lib/db";
+import { pinnedMessages, pinnedTurnSeqs, tailMessages, toEngine } from "@/lib/db/messages";
+import { updateWindow, type SessionRow } from "@/lib/db/sessions";
+import { getCalibration, getUserSettings } from "@/lib/db/settings";
+import { env } from "@/lib/env";
+import { DEFAULT_MODEL, requireModel, type ModelInfo } from "@/lib/llm/models";
+import { initialFactor } from "@/lib/tokens/calibration";
+
+export interface SessionContext {
+  session: SessionRow;
+  model: ModelInfo;
+  settings: ContextSettings;
+  capacity: Capacity;
+  calibration: { factor: number; samples: number };
+}
+
+export function defaultModelId(): string {
+  return env().THREADKEEPER_MODEL ?? DEFAULT_MODEL;
+}
+
+/** Everything the context engine needs about a session: three indexed single-row reads. */
+export async function loadContext(tx: Tx, userId: string, session: SessionRow): Promise<SessionContext> {
+  const user = await getUserSettings(tx, userId);
+  const settings = resolveSettings(defaultModelId(), user, { ...session.settings, model: session.model });
+  const model = requireModel(settings.model);
+  const stored = await getCalibration(tx, userId, model.id);
+  return {
+    session,
+    model,
+    settings,
+    capacity: computeCapacity(model, settings),
+    calibration: stored ?? { factor: initialFactor(model.tokenizer), samples: 0 },
+  };
+}
+
+/** Raw estimate of everything sent besides the window's messages. */
+export function fixedRawTokens(session: SessionRow): number {
+  // Tools, memory, canvas and summary join the request in later issues; they add here.
+  return session.system_tokens;
+}
+
+/** Context status from the session row's counters alone: never reads or recounts history. */
+export function contextStatus(ctx: SessionContext, now = new Date()): ContextStatusJson {
+  const s = ctx.session;
+  const messages = s.tail_tokens + s.pinned_tokens;
+  const tailTurns = Math.max(1, s.last_turn_seq - s.window_start_turn + 1);
+  return computeStatus({
+    sessionId: s.id,
+    model: ctx.model,
+    settings: ctx.settings,
+    breakdownRaw: { system: s.system_tokens, tools: 0, summary: 0, memory: 0, canvas: 0, messages },
+    calibration: ctx.calibration.factor,
+    measured:
+      s.measured_tokens !== null && s.measured_raw_tokens !== null && s.measured_at
+        ? { tokens: s.measured_tokens, rawAtMeasure: s.measured_raw_tokens, at: s.measured_at }
+        : null,
+    avgTurnTokens: s.tail_tokens / tailTurns,
+    now,
+  });
+}
+
+export interface AssembledWindow {
+  selection: WindowSelection;
+  messages: EngineMessage[];
+  /** Raw estimate of the whole request (fixed parts + messages). */
+  rawTokens: number;
+}
+
+/**
+ * Reads only the window (pinned turns + the tail from the cutoff), slides whole turns out
+ * if the request would exceed capacity, and stores the new cutoff and counters.
+ */
+export async function assembleWindow(tx: Tx, ctx: SessionContext, factor: number): Promise<AssembledWindow> {
+  const s = ctx.session;
+  const [pinnedRows, tailRows] = await Promise.all([
+    pinnedMessages(tx, s.id, s.window_start_turn),
+    tailMessages(tx, s.id, s.window_start_turn),
+  ]);
+  const selection = selectWindow({
+    pinned: groupTurns(pinnedRows.map(toEngine)),
+    tail: groupTurns(tailRows.map(toEngine)),
+    fixedTokens: fixedRawTokens(s),
+    calibration: factor,
+    capacity: ctx.capacity.capacity,
+  });
+  let tailTokens = 0;
+  let pinnedTokens = 0;
+  for (const t of selection.kept) {
+    if (t.turnSeq >= selection.cutoffTurnSeq) tailTokens += t.tokens;
+    else pinnedTokens += t.tokens;
+  }
+  if (
+    selection.cutoffTurnSeq !== s.window_start_turn ||
+    tailTokens !== s.tail_tokens ||
+    pinnedTokens !== s.pinned_tokens
+  ) {
+    await updateWindow(tx, s.id, { windowStartTurn: selection.cutoffTurnSeq, tailTokens, pinnedTokens });
+    s.window_start_turn = selection.cutoffTurnSeq;
+    s.tail_tokens = tailTokens;
+    s.pinned_tokens = pinnedTokens;
+  }
+  return { selection, messages: selection.kept.flatMap((t) => t.messages), rawTokens: selection.rawTokens };
+}
+
+export async function windowJson(tx: Tx, session: SessionRow): Promise<WindowJson> {
+  return {
+    cutoff_turn_seq: session.window_start_turn,
+    pinned_turn_seqs: await pinnedTurnSeqs(tx, session.id, session.window_start_turn),
+  };
+}
+
+/** After protection changes, the pinned turns before the cutoff (and their tokens) change. */
+export async function refreshPinnedTokens(tx: Tx, session: SessionRow): Promise<void> {
+  const rows = await pinnedMessages(tx, session.id, session.window_start_turn);
+  const pinned = rows.reduce((n, r) => n + r.token_count, 0);
+  if (pinned !== session.pinned_tokens) {
+    await updateWindow(tx, session.id, {
+      windowStartTurn: session.window_start_turn,
+      tailTokens: session.tail_tokens,
+      pinnedTokens: pinned,
+    });
+    session.pinned_tokens = pinned;
+  }
+}

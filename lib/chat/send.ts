@@ -1,0 +1,368 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { SendEvent, SendResultJson } from "@/lib/api/types";
+import { toApiMessages } from "@/lib/context/api-messages";
+import { dropSuperseded } from "@/lib/context/retries";
+import { blocksToText } from "@/lib/context/text";
+import { startsTurn } from "@/lib/context/turns";
+import type { ContentBlock } from "@/lib/context/types";
+import { withUser } from "@/lib/db";
+import { appendMessage, findByIdempotencyKey, flushStreaming, finishMessage, messageJson, turnMessages, type MessageRow } from "@/lib/db/messages";
+import { getSession, recordMeasurement, releaseTurnLease, renewTurnLease, tryAcquireTurnLease } from "@/lib/db/sessions";
+import { putCalibration } from "@/lib/db/settings";
+import { env } from "@/lib/env";
+import { AppError, conflict } from "@/lib/errors";
+import { anthropicClient, countTokens, measuredInput, streamReply, type LlmReply } from "@/lib/llm/client";
+import { offlineReply, streamOffline } from "@/lib/llm/offline";
+import { updateFactor } from "@/lib/tokens/calibration";
+import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
+import { assembleWindow, contextStatus, loadContext, type AssembledWindow, type SessionContext } from "./context";
+import { llmError } from "./errors";
+import { MAX_TOOL_ROUNDS, runToolUses } from "./tools";
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+const LEASE_TTL_MS = 30_000;
+const LEASE_WAIT_MS = 20_000;
+const FLUSH_INTERVAL_MS = 1_000;
+/** Ask the API for an exact count once the estimate is this close (fraction of capacity) below the threshold. */
+const EXACT_COUNT_MARGIN = 0.05;
+
+export function maxMessageBytes(): number {
+  return env().THREADKEEPER_MAX_MESSAGE_BYTES ?? DEFAULT_MAX_MESSAGE_BYTES;
+}
+
+export const sendSchema = z
+  .object({
+    content: z.string().trim().min(1, "must not be empty").optional(),
+    /** Answer the last user message again (after an error or interrupted reply). */
+    retry: z.literal(true).optional(),
+    idempotency_key: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+  .refine((b) => (b.content === undefined) !== (b.retry === undefined), {
+    message: "Send either 'content' or 'retry: true'",
+    path: ["content"],
+  });
+
+export type SendInput = z.infer<typeof sendSchema>;
+export type Emit = (e: SendEvent) => void;
+
+export type PreparedSend =
+  | { kind: "replay"; events: SendEvent[] }
+  | { kind: "turn"; run: (emit: Emit) => Promise<void> };
+
+interface TurnHandle {
+  userId: string;
+  sessionId: string;
+  leaseId: string;
+  userMessage: MessageRow;
+}
+
+/**
+ * Everything that can fail with a plain HTTP error happens here, before any event is
+ * streamed: validation, the session lookup, an idempotent replay, waiting for the turn lease
+ * and saving the user message. The returned `run` then never throws.
+ */
+export async function prepareSend(userId: string, sessionId: string, input: SendInput): Promise<PreparedSend> {
+  if (input.content !== undefined && Buffer.byteLength(input.content, "utf8") > maxMessageBytes()) {
+    throw new AppError(413, "message_too_large", `Message exceeds ${maxMessageBytes()} bytes`, {
+      max_bytes: maxMessageBytes(),
+    });
+  }
+  await withUser(userId, (tx) => getSession(tx, userId, sessionId));
+  if (input.idempotency_key) {
+    const replay = await replayFor(userId, sessionId, input.idempotency_key);
+    if (replay) return replay;
+  }
+  const leaseId = await acquireLease(userId, sessionId);
+  try {
+    const saved = await withUser(userId, async (tx) => {
+      // Checked again under the lease: a concurrent duplicate may have just finished.
+      if (input.idempotency_key && (await findByIdempotencyKey(tx, userId, sessionId, input.idempotency_key))) return null;
+      if (input.retry) return lastUserMessage(tx, userId, sessionId);
+      const content: ContentBlock[] = [{ type: "text", text: input.content ?? "" }];
+      return appendMessage(tx, userId, sessionId, {
+        role: "user",
+        content,
+        text: blocksToText(content),
+        tokenCount: estimateMessageTokens("user", content),
+        status: "complete",
+        startsTurn: startsTurn("user", content),
+        idempotencyKey: input.idempotency_key,
+      });
+    });
+    if (!saved) {
+      await release(userId, sessionId, leaseId);
+      const replay = await replayFor(userId, sessionId, input.idempotency_key ?? "");
+      if (replay) return replay;
+      throw conflict("request_in_progress", "A request with this idempotency key is in progress");
+    }
+    const handle: TurnHandle = { userId, sessionId, leaseId, userMessage: saved };
+    return { kind: "turn", run: (emit) => runTurn(handle, emit, input.retry === true) };
+  } catch (err) {
+    await release(userId, sessionId, leaseId);
+    throw err;
+  }
+}
+
+/** Runs a whole send and collects its events into the JSON answer. */
+export async function sendAndCollect(prepared: PreparedSend): Promise<SendResultJson> {
+  const events: SendEvent[] = prepared.kind === "replay" ? prepared.events : [];
+  if (prepared.kind === "turn") await prepared.run((e) => events.push(e));
+  const result: SendResultJson = { user_message: undefined as never, assistant_message: null, status: undefined as never, notices: [] };
+  for (const e of events) {
+    if (e.event === "user_message" && !result.user_message) result.user_message = e.data;
+    else if (e.event === "assistant_message") result.assistant_message = e.data;
+    else if (e.event === "status") result.status = e.data;
+    else if (e.event === "notice") result.notices.push(e.data);
+    else if (e.event === "error") result.error = e.data.error;
+  }
+  return result;
+}
+
+async function runTurn(h: TurnHandle, emit: Emit, retry: boolean): Promise<void> {
+  const client = anthropicClient();
+  const stream = { id: null as string | null, text: "", dirty: false };
+  const flusher = startFlusher(h, stream);
+  emit({ event: "user_message", data: messageJson(h.userMessage, true) });
+  try {
+    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      const { ctx, win } = await planRequest(h, client, emit);
+      const messages = toApiMessages(dropSuperseded(win.messages, retry && round === 0 ? h.userMessage.turn_seq : null));
+      const assistant = await withUser(h.userId, (tx) =>
+        appendMessage(tx, h.userId, h.sessionId, {
+          role: "assistant",
+          content: [],
+          text: "",
+          tokenCount: 0,
+          status: "streaming",
+          startsTurn: false,
+          model: ctx.model.id,
+        }),
+      );
+      Object.assign(stream, { id: assistant.id, text: "", dirty: false });
+      const onText = (delta: string) => {
+        stream.text += delta;
+        stream.dirty = true;
+        emit({ event: "delta", data: { text: delta } });
+      };
+      const request = { model: ctx.model.id, system: ctx.session.system_prompt, messages, maxTokens: ctx.capacity.reserved };
+      let reply: LlmReply;
+      if (client) reply = await streamReply(client, request, onText);
+      else {
+        const { text } = offlineReply({ messages, system: request.system, model: request.model });
+        for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) onText(chunk);
+        reply = { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
+      }
+      await flusher.settle();
+      const saved = await withUser(h.userId, async (tx) => {
+        const row = await finishMessage(tx, assistant.id, {
+          content: reply.content,
+          text: blocksToText(reply.content),
+          tokenCount: estimateMessageTokens("assistant", reply.content),
+          status: "complete",
+          usage: reply.usage ?? undefined,
+          stopReason: reply.stopReason,
+        });
+        if (reply.usage) await recordCall(tx, h, ctx, measuredInput(reply.usage), win.rawTokens);
+        return row;
+      });
+      stream.id = null;
+      emit({ event: "assistant_message", data: messageJson(saved, true) });
+      if (reply.stopReason !== "tool_use") break;
+      const results = await runToolUses(reply.content);
+      const toolMessage = await withUser(h.userId, (tx) =>
+        appendMessage(tx, h.userId, h.sessionId, {
+          role: "user",
+          content: results,
+          text: blocksToText(results),
+          tokenCount: estimateMessageTokens("user", results),
+          status: "complete",
+          startsTurn: false,
+        }),
+      );
+      emit({ event: "user_message", data: messageJson(toolMessage, true) });
+    }
+  } catch (err) {
+    const error = llmError(err);
+    await flusher.settle();
+    if (stream.id) {
+      const partial: ContentBlock[] = stream.text ? [{ type: "text", text: stream.text }] : [];
+      const errorJson = { code: error.code, message: error.message };
+      const kept = await withUser(h.userId, (tx) =>
+        finishMessage(tx, stream.id ?? "", {
+          content: partial,
+          text: stream.text,
+          tokenCount: partial.length ? estimateMessageTokens("assistant", partial) : 0,
+          status: "interrupted",
+          error: errorJson,
+        }),
+      ).catch((e: unknown) => {
+        // Left `streaming`: crash recovery marks it interrupted later; the partial text is already flushed.
+        console.error("[threadkeeper] could not mark reply interrupted", e);
+        return null;
+      });
+      if (kept) emit({ event: "assistant_message", data: messageJson(kept, true) });
+    }
+    emit({ event: "error", data: { error: { code: error.code, message: error.message, details: error.details } } });
+  } finally {
+    await flusher.stop();
+    await release(h.userId, h.sessionId, h.leaseId);
+    try {
+      emit({ event: "status", data: await statusOf(h.userId, h.sessionId) });
+    } catch (e) {
+      console.error("[threadkeeper] status after send failed", e);
+    }
+    emit({ event: "done", data: {} });
+  }
+}
+
+/**
+ * Assembles the window for the next request. Near the threshold the API's exact count
+ * replaces our estimate (and calibrates it), and the window slides again if that is needed
+ * to keep the request under capacity.
+ */
+async function planRequest(
+  h: TurnHandle,
+  client: ReturnType<typeof anthropicClient>,
+  emit: Emit,
+): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
+  let { ctx, win } = await withUser(h.userId, async (tx) => {
+    const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
+    return { ctx, win: await assembleWindow(tx, ctx, ctx.calibration.factor) };
+  });
+  let dropped = win.selection.droppedTurnSeqs.length;
+  const nearThreshold =
+    win.selection.calibratedTokens >= (ctx.settings.compaction_threshold - EXACT_COUNT_MARGIN) * ctx.capacity.capacity;
+  if (client && nearThreshold && win.rawTokens > 0) {
+    const exact = await countTokens(client, {
+      model: ctx.model.id,
+      system: ctx.session.system_prompt,
+      messages: toApiMessages(win.messages),
+    });
+    const estimated = win.rawTokens;
+    ({ ctx, win } = await withUser(h.userId, async (tx) => {
+      await recordCall(tx, h, ctx, exact, estimated);
+      if (exact <= ctx.capacity.capacity) return { ctx, win };
+      const fresh = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
+      return { ctx: fresh, win: await assembleWindow(tx, fresh, exact / estimated) };
+    }));
+    if (exact > ctx.capacity.capacity) dropped += win.selection.droppedTurnSeqs.length;
+  }
+  if (dropped > 0) {
+    emit({
+      event: "notice",
+      data: {
+        kind: "window_slid",
+        message: `${dropped} older turn${dropped === 1 ? "" : "s"} slid out of Claude's view to stay within the context window.`,
+      },
+    });
+  }
+  if (win.selection.overCapacity) {
+    throw new AppError(413, "context_overflow", "This message is too large for the model's context window even on its own.", {
+      capacity_tokens: ctx.capacity.capacity,
+      request_tokens: win.selection.calibratedTokens,
+    });
+  }
+  return { ctx, win };
+}
+
+/** Stores what the API measured for a request and refines the model's calibration factor. */
+async function recordCall(tx: Parameters<Parameters<typeof withUser>[1]>[0], h: TurnHandle, ctx: SessionContext, measured: number, raw: number) {
+  await recordMeasurement(tx, h.sessionId, measured, raw);
+  const next = updateFactor(ctx.calibration, measured, raw, ctx.model.tokenizer);
+  await putCalibration(tx, h.userId, ctx.model.id, next);
+  ctx.calibration = next;
+}
+
+async function statusOf(userId: string, sessionId: string) {
+  return withUser(userId, async (tx) => contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId))));
+}
+
+async function acquireLease(userId: string, sessionId: string): Promise<string> {
+  const leaseId = randomUUID();
+  const deadline = Date.now() + LEASE_WAIT_MS;
+  for (;;) {
+    if (await withUser(userId, (tx) => tryAcquireTurnLease(tx, userId, sessionId, leaseId, LEASE_TTL_MS))) return leaseId;
+    if (Date.now() > deadline) {
+      throw new AppError(409, "session_busy", "Another message is being answered in this session; retry shortly.", undefined, {
+        "Retry-After": "5",
+      });
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function release(userId: string, sessionId: string, leaseId: string): Promise<void> {
+  await withUser(userId, (tx) => releaseTurnLease(tx, sessionId, leaseId)).catch((e: unknown) =>
+    console.error("[threadkeeper] lease release failed; it expires by itself", e),
+  );
+}
+
+async function lastUserMessage(tx: Parameters<Parameters<typeof withUser>[1]>[0], userId: string, sessionId: string) {
+  const session = await getSession(tx, userId, sessionId);
+  const turn = await turnMessages(tx, sessionId, session.last_turn_seq);
+  const last = turn[turn.length - 1];
+  const first = turn[0];
+  if (!first || first.role !== "user" || (last && last.role === "assistant" && last.status === "complete")) {
+    throw conflict("nothing_to_retry", "The last message already has a complete reply");
+  }
+  return first;
+}
+
+/** The saved outcome of an earlier request with this idempotency key, replayed as events. */
+async function replayFor(userId: string, sessionId: string, key: string): Promise<PreparedSend | null> {
+  const found = await withUser(userId, async (tx) => {
+    const user = await findByIdempotencyKey(tx, userId, sessionId, key);
+    if (!user) return null;
+    return { user, turn: await turnMessages(tx, sessionId, user.turn_seq) };
+  });
+  if (!found) return null;
+  const replies = found.turn.filter((m) => m.seq > found.user.seq);
+  if (replies.some((m) => m.status === "streaming")) {
+    throw conflict("request_in_progress", "A request with this idempotency key is still being answered");
+  }
+  const events: SendEvent[] = [{ event: "user_message", data: messageJson(found.user, true) }];
+  for (const m of replies) {
+    events.push({ event: m.role === "assistant" ? "assistant_message" : "user_message", data: messageJson(m, true) });
+  }
+  events.push({ event: "notice", data: { kind: "replayed", message: "Replayed the saved result of this idempotency key." } });
+  events.push({ event: "status", data: await statusOf(userId, sessionId) }, { event: "done", data: {} });
+  return { kind: "replay", events };
+}
+
+interface StreamState {
+  id: string | null;
+  text: string;
+  dirty: boolean;
+}
+
+/**
+ * Saves the partial reply at least every second, so a crash loses at most about a second
+ * of it, and keeps the turn lease alive meanwhile. Writes are chained, never concurrent.
+ */
+function startFlusher(h: TurnHandle, stream: StreamState) {
+  let chain: Promise<void> = Promise.resolve();
+  const tick = () => {
+    chain = chain
+      .then(() =>
+        withUser(h.userId, async (tx) => {
+          if (stream.id && stream.dirty) {
+            stream.dirty = false;
+            await flushStreaming(tx, stream.id, [{ type: "text", text: stream.text }], stream.text);
+          }
+          await renewTurnLease(tx, h.sessionId, h.leaseId, LEASE_TTL_MS);
+        }),
+      )
+      .catch((e: unknown) => console.error("[threadkeeper] flush failed; retrying next second", e));
+  };
+  const timer = setInterval(tick, FLUSH_INTERVAL_MS);
+  return {
+    /** Waits for a flush in flight, so the final write cannot be overtaken by it. */
+    settle: () => chain,
+    stop: async () => {
+      clearInterval(timer);
+      await chain;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import type { ContextSettings, MessagesPageJson, SessionJson, SettingsJson } from "@/lib/api/types";
+import { resolveSettings } from "@/lib/context/settings";
+import { withUser } from "@/lib/db";
+import { listMessages, messageJson } from "@/lib/db/messages";
+import { getSession, insertSession, listSessions, sessionJson, updateSessionSettings } from "@/lib/db/sessions";
+import { getUserSettings, putUserSettings } from "@/lib/db/settings";
+import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
+import { getModel, MODELS } from "@/lib/llm/models";
+import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
+import { contextStatus, defaultModelId, loadContext, windowJson } from "./context";
+
+const modelId = z.string().refine((id) => getModel(id) !== undefined, {
+  message: `Unknown model. Known models: ${MODELS.map((m) => m.id).join(", ")}`,
+});
+
+/** The validated ranges of every context setting. */
+export const settingsSchema = z
+  .object({
+    compaction_threshold: z.number().min(0.5).max(0.95),
+    output_reservation: z.number().min(0.05).max(0.5),
+    safety_buffer: z.number().min(0).max(0.3),
+    model: modelId,
+  })
+  .partial()
+  .strict();
+
+export const createSessionSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    model: modelId.optional(),
+    settings: settingsSchema.omit({ model: true }).optional(),
+  })
+  .strict();
+
+export async function createSession(userId: string, input: z.infer<typeof createSessionSchema>): Promise<SessionJson> {
+  const systemPrompt = env().THREADKEEPER_SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT;
+  return withUser(userId, async (tx) => {
+    const user = await getUserSettings(tx, userId);
+    const row = await insertSession(tx, userId, {
+      title: input.title ?? "New session",
+      model: input.model ?? user.model ?? defaultModelId(),
+      settings: input.settings ?? {},
+      systemPrompt,
+      systemTokens: estimateSystemTokens(systemPrompt),
+    });
+    return sessionJson(row);
+  });
+}
+
+export async function getSessionJson(userId: string, id: string): Promise<SessionJson> {
+  return withUser(userId, async (tx) => sessionJson(await getSession(tx, userId, id)));
+}
+
+export async function recentSessions(userId: string, limit: number): Promise<SessionJson[]> {
+  return withUser(userId, async (tx) => (await listSessions(tx, userId, limit)).map(sessionJson));
+}
+
+export async function messagesPage(
+  userId: string,
+  sessionId: string,
+  beforeSeq: number | undefined,
+  limit: number,
+): Promise<MessagesPageJson> {
+  return withUser(userId, async (tx) => {
+    const session = await getSession(tx, userId, sessionId);
+    const window = await windowJson(tx, session);
+    const pinned = new Set(window.pinned_turn_seqs);
+    const { rows, hasMore } = await listMessages(tx, userId, sessionId, beforeSeq, limit);
+    return {
+      messages: rows.map((r) => messageJson(r, r.turn_seq >= window.cutoff_turn_seq || pinned.has(r.turn_seq))),
+      has_more: hasMore,
+      window,
+    };
+  });
+}
+
+export async function getStatus(userId: string, sessionId: string) {
+  return withUser(userId, async (tx) => contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId))));
+}
+
+export async function getSettings(userId: string, sessionId: string | undefined): Promise<SettingsJson> {
+  return withUser(userId, async (tx) => {
+    const user = await getUserSettings(tx, userId);
+    if (!sessionId) return settingsJson("user", null, user, resolveSettings(defaultModelId(), user, {}));
+    const session = await getSession(tx, userId, sessionId);
+    const stored = { ...session.settings, model: session.model };
+    return settingsJson("session", session.id, stored, resolveSettings(defaultModelId(), user, stored));
+  });
+}
+
+export async function putSettings(
+  userId: string,
+  sessionId: string | undefined,
+  patch: z.infer<typeof settingsSchema>,
+): Promise<SettingsJson> {
+  await withUser(userId, async (tx) => {
+    if (!sessionId) {
+      await putUserSettings(tx, userId, { ...(await getUserSettings(tx, userId)), ...patch });
+      return;
+    }
+    const session = await getSession(tx, userId, sessionId, true);
+    const { model, ...rest } = patch;
+    const next = { ...session.settings, ...rest };
+    await updateSessionSettings(tx, userId, sessionId, { settings: next, model: model ?? session.model });
+  });
+  return getSettings(userId, sessionId);
+}
+
+function settingsJson(
+  scope: SettingsJson["scope"],
+  sessionId: string | null,
+  settings: Partial<ContextSettings>,
+  effective: ContextSettings,
+): SettingsJson {
+  return { scope, session_id: sessionId, settings, effective };
+}

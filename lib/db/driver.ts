@@ -1,0 +1,52 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type { Sql } from "postgres";
+
+/** What a query runs on: the current transaction. */
+export interface Tx {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database {
+  readonly kind: "pglite" | "postgres";
+  /** Every unit of work is one short transaction; never hold one across an LLM call. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function fromPGlite(pg: PGlite): Database {
+  return {
+    kind: "pglite",
+    transaction: (fn) =>
+      pg.transaction((t) =>
+        fn({
+          query: async <T>(sql: string, params?: unknown[]) => (await t.query<T>(sql, params)).rows,
+          exec: async (sql) => {
+            await t.exec(sql);
+          },
+        }),
+      ),
+    close: () => pg.close(),
+  };
+}
+
+export function fromPostgres(sql: Sql): Database {
+  return {
+    kind: "postgres",
+    transaction: async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+      const result = await sql.begin((t) =>
+        fn({
+          query: async <R>(text: string, params?: unknown[]) =>
+            // postgres.js types parameters loosely; values are serialized by the server's inferred types.
+            (await t.unsafe(text, (params ?? []) as never[])) as unknown as R[],
+          exec: async (text) => {
+            await t.unsafe(text);
+          },
+        }),
+      );
+      return result as T;
+    },
+    close: () => sql.end({ timeout: 5 }),
+  };
+}

@@ -1,0 +1,82 @@
+import { mkdir } from "node:fs/promises";
+import { dataDir, env } from "@/lib/env";
+import { fromPGlite, fromPostgres, type Database, type Tx } from "./driver";
+import { applyEmbeddedAuth, migrate } from "./migrate";
+
+export type { Database, Tx };
+
+/** The one user of local (embedded, no sign-in) mode. */
+export const LOCAL_USER_ID = "00000000-0000-4000-8000-000000000001";
+
+type Holder = { promise?: Promise<Database> };
+// On globalThis so that Next.js dev reloads and duplicated module graphs share one instance:
+// two PGlite instances on one data folder silently corrupt it.
+const holder = ((globalThis as { __threadkeeperDb?: Holder }).__threadkeeperDb ??= {});
+
+export function getDb(): Promise<Database> {
+  if (!holder.promise) {
+    holder.promise = openDatabase().catch((err: unknown) => {
+      holder.promise = undefined; // let the next request try again
+      throw err;
+    });
+  }
+  return holder.promise;
+}
+
+/** For tests: use this database instead of the configured one. */
+export function setDb(db: Database | undefined): void {
+  holder.promise = db ? Promise.resolve(db) : undefined;
+}
+
+async function openDatabase(): Promise<Database> {
+  const url = env().DATABASE_URL;
+  if (url) {
+    const { default: postgres } = await import("postgres");
+    const db = fromPostgres(postgres(url, { max: 10, onnotice: () => {} }));
+    await prepare(db, false);
+    return db;
+  }
+  return openEmbedded(dataDir());
+}
+
+/** PGlite with pgvector; `memory://` keeps everything in memory (tests). */
+export async function openEmbedded(dir: string): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { vector } = await import("@electric-sql/pglite-pgvector");
+  if (!dir.startsWith("memory://")) await mkdir(dir, { recursive: true });
+  const pg = await PGlite.create(dir, { extensions: { vector } });
+  const db = fromPGlite(pg);
+  await prepare(db, true);
+  return db;
+}
+
+export async function prepare(db: Database, embedded: boolean): Promise<void> {
+  if (embedded) await applyEmbeddedAuth(db);
+  await migrate(db);
+  await ensureLocalUser(db);
+}
+
+async function ensureLocalUser(db: Database): Promise<void> {
+  await db.transaction((tx) =>
+    tx.query("insert into auth.users (id, email) values ($1, 'local@threadkeeper.local') on conflict (id) do nothing", [
+      LOCAL_USER_ID,
+    ]),
+  );
+}
+
+/**
+ * Runs fn in one transaction as role `authenticated` carrying the caller's claims, so the
+ * RLS policies hold even if a query forgets its user filter.
+ */
+export async function withUser<T>(userId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const claims = JSON.stringify({ sub: userId, role: "authenticated" });
+    await tx.query(
+      "select set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true)",
+      [claims, userId],
+    );
+    await tx.query("set local role authenticated");
+    return fn(tx);
+  });
+}

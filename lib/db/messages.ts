@@ -1,0 +1,199 @@
+import type { MessageJson } from "@/lib/api/types";
+import type { ContentBlock, EngineMessage, MessageStatus, Role } from "@/lib/context/types";
+import { notFound } from "@/lib/errors";
+import type { Tx } from "./driver";
+
+export interface MessageRow {
+  id: string;
+  session_id: string;
+  seq: number;
+  turn_seq: number;
+  role: Role;
+  content: ContentBlock[];
+  text: string;
+  token_count: number;
+  protected: boolean;
+  status: MessageStatus;
+  idempotency_key: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = `id, session_id, seq, turn_seq, role, content, text, token_count, protected, status, idempotency_key, created_at`;
+
+export interface NewMessage {
+  role: Role;
+  content: ContentBlock[];
+  text: string;
+  tokenCount: number;
+  status: MessageStatus;
+  startsTurn: boolean;
+  idempotencyKey?: string | null;
+  model?: string;
+}
+
+/**
+ * Appends a message. Its seq and turn_seq come from the session row, updated in the same
+ * statement: the row lock keeps seq gap-free and ordered under concurrent writers.
+ */
+export async function appendMessage(tx: Tx, userId: string, sessionId: string, m: NewMessage): Promise<MessageRow> {
+  const [slot] = await tx.query<{ seq: number; turn_seq: number }>(
+    `update sessions set next_seq = next_seq + 1, message_count = message_count + 1,
+       last_turn_seq = last_turn_seq + (case when $3 then 1 else 0 end),
+       tail_tokens = tail_tokens + $4, last_message_at = now(), updated_at = now()
+     where id = $1 and user_id = $2
+     returning next_seq - 1 as seq, greatest(last_turn_seq, 1) as turn_seq`,
+    [sessionId, userId, m.startsTurn, m.tokenCount],
+  );
+  if (!slot) throw notFound("Session", sessionId);
+  const [row] = await tx.query<MessageRow>(
+    `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model)
+     values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11) returning ${COLUMNS}`,
+    [
+      sessionId,
+      userId,
+      slot.seq,
+      slot.turn_seq,
+      m.role,
+      JSON.stringify(m.content),
+      m.text,
+      m.tokenCount,
+      m.status,
+      m.idempotencyKey ?? null,
+      m.model ?? null,
+    ],
+  );
+  return row;
+}
+
+/** Saves the partial reply while it streams. */
+export async function flushStreaming(tx: Tx, id: string, content: ContentBlock[], text: string): Promise<void> {
+  await tx.query(`update messages set content = $2::jsonb, text = $3 where id = $1 and status = 'streaming'`, [
+    id,
+    JSON.stringify(content),
+    text,
+  ]);
+}
+
+/** Ends a streaming message (complete or interrupted) and adds its tokens to the window. */
+export async function finishMessage(
+  tx: Tx,
+  id: string,
+  f: { content: ContentBlock[]; text: string; tokenCount: number; status: Exclude<MessageStatus, "streaming">; usage?: unknown; stopReason?: string | null; error?: unknown },
+): Promise<MessageRow> {
+  const [row] = await tx.query<MessageRow>(
+    `update messages set content = $2::jsonb, text = $3, token_count = $4, status = $5, usage = $6::jsonb,
+       stop_reason = $7, error = $8::jsonb
+     where id = $1 and status = 'streaming' returning ${COLUMNS}`,
+    [
+      id,
+      JSON.stringify(f.content),
+      f.text,
+      f.tokenCount,
+      f.status,
+      f.usage === undefined ? null : JSON.stringify(f.usage),
+      f.stopReason ?? null,
+      f.error === undefined ? null : JSON.stringify(f.error),
+    ],
+  );
+  if (!row) throw notFound("Streaming message", id);
+  await tx.query(`update sessions set tail_tokens = tail_tokens + $2 where id = $1`, [row.session_id, f.tokenCount]);
+  return row;
+}
+
+export async function findByIdempotencyKey(tx: Tx, userId: string, sessionId: string, key: string): Promise<MessageRow | null> {
+  const [row] = await tx.query<MessageRow>(
+    `select ${COLUMNS} from messages where session_id = $1 and user_id = $2 and idempotency_key = $3`,
+    [sessionId, userId, key],
+  );
+  return row ?? null;
+}
+
+export async function turnMessages(tx: Tx, sessionId: string, turnSeq: number): Promise<MessageRow[]> {
+  return tx.query<MessageRow>(`select ${COLUMNS} from messages where session_id = $1 and turn_seq = $2 order by seq`, [
+    sessionId,
+    turnSeq,
+  ]);
+}
+
+/** One page of history, newest last; `beforeSeq` pages backwards. */
+export async function listMessages(
+  tx: Tx,
+  userId: string,
+  sessionId: string,
+  beforeSeq: number | undefined,
+  limit: number,
+): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+  const rows = await tx.query<MessageRow>(
+    `select ${COLUMNS} from messages where session_id = $1 and user_id = $2 and ($3::int is null or seq < $3)
+     order by seq desc limit $4`,
+    [sessionId, userId, beforeSeq ?? null, limit + 1],
+  );
+  const hasMore = rows.length > limit;
+  return { rows: rows.slice(0, limit).reverse(), hasMore };
+}
+
+/** The contiguous tail of the window: every message from the cutoff turn on. */
+export async function tailMessages(tx: Tx, sessionId: string, fromTurn: number): Promise<MessageRow[]> {
+  return tx.query<MessageRow>(`select ${COLUMNS} from messages where session_id = $1 and turn_seq >= $2 order by seq`, [
+    sessionId,
+    fromTurn,
+  ]);
+}
+
+/** Turns before the cutoff that stay in the window: the first turn and protected turns. */
+export async function pinnedMessages(tx: Tx, sessionId: string, beforeTurn: number): Promise<MessageRow[]> {
+  return tx.query<MessageRow>(
+    `select ${COLUMNS} from messages where session_id = $1 and turn_seq < $2 and (turn_seq = 1 or turn_seq in (
+       select turn_seq from messages where session_id = $1 and protected and turn_seq < $2))
+     order by seq`,
+    [sessionId, beforeTurn],
+  );
+}
+
+export async function pinnedTurnSeqs(tx: Tx, sessionId: string, beforeTurn: number): Promise<number[]> {
+  if (beforeTurn <= 1) return [];
+  const rows = await tx.query<{ turn_seq: number }>(
+    `select distinct turn_seq from messages where session_id = $1 and turn_seq < $2 and (turn_seq = 1 or protected)
+     order by turn_seq`,
+    [sessionId, beforeTurn],
+  );
+  return rows.map((r) => r.turn_seq);
+}
+
+export async function setProtected(tx: Tx, userId: string, messageId: string, value: boolean): Promise<MessageRow> {
+  const [row] = await tx.query<MessageRow>(
+    `update messages set protected = $3 where id = $1 and user_id = $2 returning ${COLUMNS}`,
+    [messageId, userId, value],
+  );
+  if (!row) throw notFound("Message", messageId);
+  return row;
+}
+
+export function toEngine(row: MessageRow): EngineMessage {
+  return {
+    seq: row.seq,
+    turnSeq: row.turn_seq,
+    role: row.role,
+    content: row.content,
+    tokenCount: row.token_count,
+    protected: row.protected,
+    status: row.status,
+  };
+}
+
+export function messageJson(row: MessageRow, inWindow: boolean): MessageJson {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    seq: row.seq,
+    turn_seq: row.turn_seq,
+    role: row.role,
+    content: row.content,
+    text: row.text,
+    token_count: row.token_count,
+    protected: row.protected,
+    status: row.status,
+    in_window: inWindow,
+    created_at: row.created_at.toISOString(),
+  };
+}

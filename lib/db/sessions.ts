@@ -1,0 +1,135 @@
+import type { ContextSettings, SessionJson } from "@/lib/api/types";
+import { notFound } from "@/lib/errors";
+import type { Tx } from "./driver";
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  title: string;
+  model: string;
+  settings: Partial<ContextSettings>;
+  system_prompt: string;
+  system_tokens: number;
+  next_seq: number;
+  last_turn_seq: number;
+  message_count: number;
+  window_start_turn: number;
+  tail_tokens: number;
+  pinned_tokens: number;
+  measured_tokens: number | null;
+  measured_raw_tokens: number | null;
+  measured_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  last_message_at: Date | null;
+}
+
+const COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
+  message_count, window_start_turn, tail_tokens, pinned_tokens, measured_tokens, measured_raw_tokens,
+  measured_at, created_at, updated_at, last_message_at`;
+
+export async function insertSession(
+  tx: Tx,
+  userId: string,
+  s: { title: string; model: string; settings: Partial<ContextSettings>; systemPrompt: string; systemTokens: number },
+): Promise<SessionRow> {
+  const [row] = await tx.query<SessionRow>(
+    `insert into sessions (user_id, title, model, settings, system_prompt, system_tokens)
+     values ($1, $2, $3, $4::jsonb, $5, $6) returning ${COLUMNS}`,
+    [userId, s.title, s.model, JSON.stringify(s.settings), s.systemPrompt, s.systemTokens],
+  );
+  return row;
+}
+
+/** The session, or a 404 — also when it belongs to someone else. */
+export async function getSession(tx: Tx, userId: string, id: string, forUpdate = false): Promise<SessionRow> {
+  const [row] = await tx.query<SessionRow>(
+    `select ${COLUMNS} from sessions where id = $1 and user_id = $2${forUpdate ? " for update" : ""}`,
+    [id, userId],
+  );
+  if (!row) throw notFound("Session", id);
+  return row;
+}
+
+export async function listSessions(tx: Tx, userId: string, limit: number): Promise<SessionRow[]> {
+  return tx.query<SessionRow>(
+    `select ${COLUMNS} from sessions where user_id = $1 order by updated_at desc, id limit $2`,
+    [userId, limit],
+  );
+}
+
+export async function updateSessionSettings(
+  tx: Tx,
+  userId: string,
+  id: string,
+  patch: { settings: Partial<ContextSettings>; model: string },
+): Promise<SessionRow> {
+  const [row] = await tx.query<SessionRow>(
+    `update sessions set settings = $3::jsonb, model = $4, updated_at = now()
+     where id = $1 and user_id = $2 returning ${COLUMNS}`,
+    [id, userId, JSON.stringify(patch.settings), patch.model],
+  );
+  if (!row) throw notFound("Session", id);
+  return row;
+}
+
+/** Moves the window's counters after messages were appended or turns slid out. */
+export async function updateWindow(
+  tx: Tx,
+  id: string,
+  w: { windowStartTurn: number; tailTokens: number; pinnedTokens: number },
+): Promise<void> {
+  await tx.query(
+    `update sessions set window_start_turn = $2, tail_tokens = $3, pinned_tokens = $4 where id = $1`,
+    [id, w.windowStartTurn, w.tailTokens, w.pinnedTokens],
+  );
+}
+
+export async function recordMeasurement(tx: Tx, id: string, measured: number, raw: number): Promise<void> {
+  await tx.query(
+    `update sessions set measured_tokens = $2, measured_raw_tokens = $3, measured_at = now() where id = $1`,
+    [id, measured, raw],
+  );
+}
+
+/**
+ * A lease that lets one turn at a time run per session, across app instances: the reply
+ * streams outside any transaction, so a row lock cannot cover it. Expired leases (a crashed
+ * instance) are taken over.
+ */
+export async function tryAcquireTurnLease(tx: Tx, userId: string, id: string, leaseId: string, ttlMs: number): Promise<boolean> {
+  const rows = await tx.query(
+    `update sessions set turn_lock_id = $3, turn_lock_until = now() + make_interval(secs => $4::double precision / 1000)
+     where id = $1 and user_id = $2 and (turn_lock_id is null or turn_lock_until < now()) returning id`,
+    [id, userId, leaseId, ttlMs],
+  );
+  return rows.length > 0;
+}
+
+export async function renewTurnLease(tx: Tx, id: string, leaseId: string, ttlMs: number): Promise<void> {
+  await tx.query(
+    `update sessions set turn_lock_until = now() + make_interval(secs => $3::double precision / 1000)
+     where id = $1 and turn_lock_id = $2`,
+    [id, leaseId, ttlMs],
+  );
+}
+
+export async function releaseTurnLease(tx: Tx, id: string, leaseId: string): Promise<void> {
+  await tx.query(`update sessions set turn_lock_id = null, turn_lock_until = null where id = $1 and turn_lock_id = $2`, [
+    id,
+    leaseId,
+  ]);
+}
+
+export function sessionJson(row: SessionRow): SessionJson {
+  return {
+    id: row.id,
+    title: row.title,
+    model: row.model,
+    settings: row.settings,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    last_message_at: row.last_message_at ? row.last_message_at.toISOString() : null,
+    message_count: row.message_count,
+  };
+}

@@ -1,0 +1,33 @@
+import path from "node:path";
+import { z } from "zod";
+
+const schema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  THREADKEEPER_DATA_DIR: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  THREADKEEPER_MODEL: z.string().optional(),
+  THREADKEEPER_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().optional(),
+  THREADKEEPER_SYSTEM_PROMPT: z.string().optional(),
+  THREADKEEPER_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
+  THREADKEEPER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).optional(),
+  THREADKEEPER_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+/** Read on every call (cheap) so tests can change the environment between cases. */
+export function env(): Env {
+  const blankToUndefined = Object.fromEntries(
+    Object.keys(schema.shape).map((k) => [k, process.env[k] === "" ? undefined : process.env[k]]),
+  );
+  return schema.parse(blankToUndefined);
+}
+
+export function dataDir(): string {
+  return env().THREADKEEPER_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
+}
+
+export const DEFAULT_SYSTEM_PROMPT =
+  "You are Claude, working with the user inside Threadkeeper, a workspace for long conversations. " +
+  "Be precise and keep track of decisions, file paths and open tasks.";

@@ -1,0 +1,98 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { env } from "@/lib/env";
+import type { ApiMessage, ContentBlock } from "@/lib/context/types";
+
+export interface LlmUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export interface LlmRequest {
+  model: string;
+  system: string;
+  messages: ApiMessage[];
+  maxTokens: number;
+}
+
+export interface LlmReply {
+  content: ContentBlock[];
+  /** Null for the offline responder, which measures nothing. */
+  usage: LlmUsage | null;
+  stopReason: string | null;
+}
+
+/** The Anthropic client, or null when no API key is configured (offline responder mode). */
+export function anthropicClient(): Anthropic | null {
+  const e = env();
+  if (!e.ANTHROPIC_API_KEY) return null;
+  return new Anthropic({
+    apiKey: e.ANTHROPIC_API_KEY,
+    baseURL: e.ANTHROPIC_BASE_URL,
+    // The SDK retries 408/409/429/5xx (529 included) with exponential backoff and Retry-After.
+    maxRetries: e.THREADKEEPER_MAX_RETRIES ?? 2,
+    timeout: e.THREADKEEPER_REQUEST_TIMEOUT_MS ?? 10 * 60 * 1000,
+  });
+}
+
+/** Input tokens the API billed for a request, cache reads and writes included. */
+export function measuredInput(usage: LlmUsage): number {
+  return usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
+}
+
+export async function streamReply(
+  client: Anthropic,
+  req: LlmRequest,
+  onText: (delta: string) => void,
+): Promise<LlmReply> {
+  const stream = client.messages.stream({
+    model: req.model,
+    system: req.system || undefined,
+    max_tokens: req.maxTokens,
+    messages: req.messages as Anthropic.MessageParam[],
+  });
+  stream.on("text", (delta) => onText(delta));
+  const final = await stream.finalMessage();
+  return {
+    content: final.content.flatMap(toStoredBlock),
+    usage: {
+      input_tokens: final.usage.input_tokens,
+      output_tokens: final.usage.output_tokens,
+      cache_creation_input_tokens: final.usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: final.usage.cache_read_input_tokens ?? 0,
+    },
+    stopReason: final.stop_reason,
+  };
+}
+
+/** The API's exact input count for a request (used near the threshold). */
+export async function countTokens(client: Anthropic, req: Omit<LlmRequest, "maxTokens">): Promise<number> {
+  const res = await client.messages.countTokens({
+    model: req.model,
+    system: req.system || undefined,
+    messages: req.messages as Anthropic.MessageParam[],
+  });
+  return res.input_tokens;
+}
+
+// We store only the block kinds our engine understands; thinking and server-tool blocks
+// are not requested, so anything else is dropped rather than persisted half-understood.
+function toStoredBlock(block: Anthropic.ContentBlock): ContentBlock[] {
+  if (block.type === "text") return [{ type: "text", text: block.text }];
+  if (block.type === "tool_use") return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
+  return [];
+}
+
+/** "prompt is too long" and its variants: the request exceeded the model's window. */
+export function isPromptTooLong(err: unknown): boolean {
+  return (
+    err instanceof Anthropic.APIError &&
+    err.status === 400 &&
+    /prompt is too long|too many (input )?tokens|exceeds? .*context (window|length)|input length and `max_tokens` exceed/i.test(
+      err.message,
+    )
+  );
+}
+
+export { Anthropic };

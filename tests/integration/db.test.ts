@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_USER_ID, openEmbedded, setDb, withUser, type Database } from "@/lib/db";
+import { migrate } from "@/lib/db/migrate";
+
+const OTHER_USER = "00000000-0000-4000-8000-0000000000b2";
+let db: Database;
+
+beforeAll(async () => {
+  db = await openEmbedded("memory://");
+  setDb(db);
+  await db.transaction((tx) => tx.query("insert into auth.users (id) values ($1)", [OTHER_USER]));
+});
+afterAll(async () => {
+  setDb(undefined);
+  await db.close();
+});
+
+describe("migrations", () => {
+  it("applies each migration exactly once", async () => {
+    expect(await migrate(db)).toEqual([]);
+    const rows = await db.transaction((tx) => tx.query<{ name: string }>("select name from threadkeeper_migrations"));
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it("leaves no trace of a failing migration", async () => {
+    const { mkdtemp, writeFile } = await import("node:fs/promises");
+    const dir = await mkdtemp("/tmp/tk-mig-");
+    await writeFile(`${dir}/001_ok.sql`, "create table public.mig_ok (id int);");
+    await writeFile(`${dir}/002_bad.sql`, "create table public.mig_bad (id int); select 1/0;");
+    await expect(migrate(db, dir)).rejects.toThrow();
+    const names = await db.transaction((tx) =>
+      tx.query<{ name: string }>("select name from threadkeeper_migrations where name like '00%'"),
+    );
+    expect(names.map((r) => r.name)).toEqual(["001_ok.sql"]);
+    const bad = await db.transaction((tx) => tx.query("select to_regclass('public.mig_bad') as t"));
+    expect(bad[0]).toEqual({ t: null });
+  });
+});
+
+describe("row level security", () => {
+  it("hides another user's rows even when a query omits the user filter", async () => {
+    await withUser(LOCAL_USER_ID, (tx) => tx.query("insert into sessions (title, model) values ('mine', 'claude-haiku-4-5')"));
+    await withUser(OTHER_USER, (tx) => tx.query("insert into sessions (title, model) values ('theirs', 'claude-haiku-4-5')"));
+    const mine = await withUser(LOCAL_USER_ID, (tx) => tx.query<{ title: string }>("select title from sessions"));
+    expect(mine.map((r) => r.title)).toEqual(["mine"]);
+    const theirs = await withUser(OTHER_USER, (tx) => tx.query<{ title: string }>("select title from sessions"));
+    expect(theirs.map((r) => r.title)).toEqual(["theirs"]);
+  });
+
+  it("refuses writes on behalf of another user", async () => {
+    await expect(
+      withUser(LOCAL_USER_ID, (tx) =>
+        tx.query("insert into sessions (user_id, title, model) values ($1, 'forged', 'x')", [OTHER_USER]),
+      ),
+    ).rejects.toThrow(/row-level security/);
+    const updated = await withUser(LOCAL_USER_ID, (tx) => tx.query("update sessions set title = 'hijacked' where title = 'theirs' returning id"));
+    expect(updated).toEqual([]);
+  });
+});
