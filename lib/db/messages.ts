@@ -1,3 +1,5 @@
+// jsonb parameters are passed as JSON text and cast with `::text::jsonb`: postgres.js re-stringifies
+// values it sees as jsonb while PGlite passes strings through, so text is the one encoding both keep.
 import type { MessageJson } from "@/lib/api/types";
 import type { ContentBlock, EngineMessage, MessageStatus, Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
@@ -47,7 +49,7 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
   if (!slot) throw notFound("Session", sessionId);
   const [row] = await tx.query<MessageRow>(
     `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model)
-     values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11) returning ${COLUMNS}`,
+     values ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9, $10, $11) returning ${COLUMNS}`,
     [
       sessionId,
       userId,
@@ -67,7 +69,7 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
 
 /** Saves the partial reply while it streams. */
 export async function flushStreaming(tx: Tx, id: string, content: ContentBlock[], text: string): Promise<void> {
-  await tx.query(`update messages set content = $2::jsonb, text = $3 where id = $1 and status = 'streaming'`, [
+  await tx.query(`update messages set content = $2::text::jsonb, text = $3 where id = $1 and status = 'streaming'`, [
     id,
     JSON.stringify(content),
     text,
@@ -81,8 +83,8 @@ export async function finishMessage(
   f: { content: ContentBlock[]; text: string; tokenCount: number; status: Exclude<MessageStatus, "streaming">; usage?: unknown; stopReason?: string | null; error?: unknown },
 ): Promise<MessageRow> {
   const [row] = await tx.query<MessageRow>(
-    `update messages set content = $2::jsonb, text = $3, token_count = $4, status = $5, usage = $6::jsonb,
-       stop_reason = $7, error = $8::jsonb
+    `update messages set content = $2::text::jsonb, text = $3, token_count = $4, status = $5, usage = $6::text::jsonb,
+       stop_reason = $7, error = $8::text::jsonb
      where id = $1 and status = 'streaming' returning ${COLUMNS}`,
     [
       id,

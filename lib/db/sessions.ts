@@ -35,7 +35,7 @@ export async function insertSession(
 ): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
     `insert into sessions (user_id, title, model, settings, system_prompt, system_tokens)
-     values ($1, $2, $3, $4::jsonb, $5, $6) returning ${COLUMNS}`,
+     values ($1, $2, $3, $4::text::jsonb, $5, $6) returning ${COLUMNS}`,
     [userId, s.title, s.model, JSON.stringify(s.settings), s.systemPrompt, s.systemTokens],
   );
   return row;
@@ -65,7 +65,7 @@ export async function updateSessionSettings(
   patch: { settings: Partial<ContextSettings>; model: string },
 ): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
-    `update sessions set settings = $3::jsonb, model = $4, updated_at = now()
+    `update sessions set settings = $3::text::jsonb, model = $4, updated_at = now()
      where id = $1 and user_id = $2 returning ${COLUMNS}`,
     [id, userId, JSON.stringify(patch.settings), patch.model],
   );

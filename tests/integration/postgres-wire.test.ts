@@ -5,6 +5,8 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_USER_ID, prepare, setDb, withUser, type Database } from "@/lib/db";
 import { fromPGlite, fromPostgres } from "@/lib/db/driver";
+import { prepareSend, sendAndCollect } from "@/lib/chat/send";
+import { createSession, messagesPage } from "@/lib/chat/sessions";
 
 // The production driver (postgres.js) over the real Postgres wire protocol: PGlite serves it
 // through pglite-socket, which handles exactly one connection well, hence max: 1.
@@ -37,5 +39,21 @@ describe("postgres.js driver", () => {
       tx.query<{ role: string; uid: string }>("select current_user as role, auth.uid()::text as uid"),
     );
     expect(rows).toEqual([{ role: "authenticated", uid: LOCAL_USER_ID }]);
+  });
+
+  it("round-trips a message turn (offline responder) through postgres.js", async () => {
+    delete process.env.ANTHROPIC_API_KEY;
+    process.env.THREADKEEPER_OFFLINE_DELAY_MS = "0";
+    const session = await createSession(LOCAL_USER_ID, { title: "wire" });
+    const result = await sendAndCollect(await prepareSend(LOCAL_USER_ID, session.id, { content: "over the wire" }));
+    expect(result.error, JSON.stringify(result.error)).toBeUndefined();
+    expect(result.assistant_message?.status).toBe("complete");
+    const page = await messagesPage(LOCAL_USER_ID, session.id, undefined, 10);
+    expect(page.messages.map((m) => [m.seq, m.role, m.status])).toEqual([
+      [1, "user", "complete"],
+      [2, "assistant", "complete"],
+    ]);
+    expect(page.messages[0].content).toEqual([{ type: "text", text: "over the wire" }]);
+    expect(result.status.current_tokens).toBeGreaterThan(0);
   });
 });
