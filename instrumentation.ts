@@ -1,7 +1,11 @@
 // Opens and migrates the database when the server starts, not on the first request
-// (PGlite's first start runs initdb, about 2 s).
+// (PGlite's first start runs initdb, about 2 s), and tidies up after a crash.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getDb } = await import("./lib/db");
-  await getDb();
+  const { scheduleVacuum, sweepStaleStreams } = await import("./lib/db/maintenance");
+  const db = await getDb();
+  const swept = await sweepStaleStreams(db);
+  if (swept > 0) console.log(`[threadkeeper] ${swept} reply(ies) cut off by a restart marked interrupted`);
+  if (db.kind === "pglite") scheduleVacuum(db);
 }

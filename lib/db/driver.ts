@@ -12,6 +12,8 @@ export interface Database {
   readonly kind: "pglite" | "postgres";
   /** Every unit of work is one short transaction; never hold one across an LLM call. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** A statement that cannot run inside a transaction (VACUUM). */
+  execAutocommit(sql: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,9 @@ export function fromPGlite(pg: PGlite): Database {
           },
         }),
       ),
+    execAutocommit: async (sql) => {
+      await pg.exec(sql);
+    },
     close: () => pg.close(),
   };
 }
@@ -46,6 +51,9 @@ export function fromPostgres(sql: Sql): Database {
         }),
       );
       return result as T;
+    },
+    execAutocommit: async (text) => {
+      await sql.unsafe(text);
     },
     close: () => sql.end({ timeout: 5 }),
   };

@@ -76,7 +76,7 @@ export function offlineReply(input: { messages: ApiMessage[]; system?: string; m
     describeLastUser(messages),
     "",
     `This is turn ${turns} in Claude's view (${messages.length} message(s), about ${inputTokens.toLocaleString("en-US")} input tokens for ${model}).`,
-    "Everything around the model works offline: the token bar, /compact, checkpoints, memory and resuming sessions.",
+    "Everything around the model works offline: the token bar, the context window and protected messages.",
   ].join("\n");
   return { text, inputTokens };
 }

@@ -57,3 +57,40 @@ describe("row level security", () => {
     expect(updated).toEqual([]);
   });
 });
+
+describe("after a crash", () => {
+  it("marks replies left streaming as interrupted once their lease has expired, keeping the text", async () => {
+    const { appendMessage } = await import("@/lib/db/messages");
+    const { sweepStaleStreams } = await import("@/lib/db/maintenance");
+    const [s] = await withUser(LOCAL_USER_ID, (tx) =>
+      tx.query<{ id: string }>("insert into sessions (title, model) values ('crash', 'claude-haiku-4-5') returning id"),
+    );
+    const msg = await withUser(LOCAL_USER_ID, (tx) =>
+      appendMessage(tx, LOCAL_USER_ID, s.id, {
+        role: "assistant",
+        content: [{ type: "text", text: "half a repl" }],
+        text: "half a repl",
+        tokenCount: 0,
+        status: "streaming",
+        startsTurn: false,
+      }),
+    );
+    // A live lease means another instance is still streaming it: left alone.
+    await db.transaction((tx) => tx.query("update sessions set turn_lock_id = gen_random_uuid(), turn_lock_until = now() + interval '1 minute' where id = $1", [s.id]));
+    expect(await sweepStaleStreams(db)).toBe(0);
+    await db.transaction((tx) => tx.query("update sessions set turn_lock_until = now() - interval '1 second' where id = $1", [s.id]));
+    expect(await sweepStaleStreams(db)).toBe(1);
+    const [row] = await db.transaction((tx) =>
+      tx.query<{ status: string; text: string; token_count: number }>("select status, text, token_count from messages where id = $1", [msg.id]),
+    );
+    expect(row.status).toBe("interrupted");
+    expect(row.text).toBe("half a repl");
+    expect(row.token_count).toBeGreaterThan(0);
+  });
+
+  it("refuses to rewrite a finished message (append-only)", async () => {
+    await expect(
+      db.transaction((tx) => tx.query("update messages set text = 'rewritten' where status <> 'streaming'")),
+    ).rejects.toThrow(/append-only/);
+  });
+});
