@@ -56,6 +56,8 @@ export async function readSse(res: Response): Promise<SendEvent[]> {
     });
 }
 
-export function ofType<E extends SendEvent["event"]>(events: SendEvent[], name: E) {
-  return events.filter((e): e is Extract<SendEvent, { event: E }> => e.event === name).map((e) => e.data);
+type EventData<E extends SendEvent["event"]> = Extract<SendEvent, { event: E }>["data"];
+
+export function ofType<E extends SendEvent["event"]>(events: SendEvent[], name: E): EventData<E>[] {
+  return events.filter((e) => e.event === name).map((e) => e.data as EventData<E>);
 }
