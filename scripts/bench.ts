@@ -1,0 +1,159 @@
+// `npm run bench`: performance figures against the DESIGN.md targets, on an in-memory PGlite
+// with seeded long sessions. Prints tables and, last, one JSON line. Benchmarks are separate
+// modules under scripts/bench/ (context today; compaction and memory can join as their own).
+//
+// Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
+// BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above).
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+import { openEmbedded, setDb } from "@/lib/db";
+import { benchContext, type ContextBenchResult } from "./bench/context";
+import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
+import { buildPool, seedSession } from "./bench/seed";
+import type { MeasureOptions } from "./bench/stats";
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function sizesEnv(): number[] {
+  const raw = process.env.BENCH_SIZES ?? "1000,10000";
+  return raw.split(",").map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n) || n < 2) throw new Error(`BENCH_SIZES: bad size "${s}"`);
+    return n;
+  });
+}
+
+const OP_LABEL = { status: "context status", window: "window assembly", count: "count one new message" } as const;
+
+function printContext(results: ContextBenchResult[], ours: MeasureOptions, naive: MeasureOptions): void {
+  console.log(
+    `\nContext benchmarks: medians (p95) over ${ours.runs} runs after ${ours.warmups} warm-ups` +
+      ` (naive: ${naive.runs} after ${naive.warmups}); window figures are steady state, after the first send slid the window.`,
+  );
+  const rows: string[][] = [];
+  for (const r of results) {
+    for (const o of r.ops) {
+      rows.push([
+        `${fmtInt(r.facts.messages)} msgs`,
+        OP_LABEL[o.operation],
+        fmtMs(o.ours.medianMs),
+        fmtMs(o.ours.p95Ms),
+        fmtMs(o.naive.medianMs),
+        fmtMs(o.naive.p95Ms),
+        fmtRatio(o.naive, o.ours),
+        o.targetText,
+        o.met ? "yes" : "NO",
+      ]);
+    }
+  }
+  console.log(
+    table(["session", "operation", "ours p50", "ours p95", "naive p50", "naive p95", "naive/ours", "target (p50)", "met"], rows),
+  );
+
+  console.log("\nSessions and windows:");
+  const facts = results.map((r) => r.facts);
+  console.log(
+    table(
+      ["session", "turns", "raw tokens", "C", "factor", "1st send", "slid turns", "cutoff turn", "kept msgs", "kept raw", "kept calibr.", "status"],
+      facts.map((f) => [
+        `${fmtInt(f.messages)} msgs`,
+        fmtInt(f.turns),
+        fmtInt(f.seededRawTokens),
+        fmtInt(f.capacity),
+        f.calibration.toFixed(2),
+        fmtMs(f.firstAssembly.ms),
+        fmtInt(f.firstAssembly.droppedTurns),
+        fmtInt(f.window.cutoffTurnSeq),
+        fmtInt(f.window.keptMessages),
+        fmtInt(f.window.rawTokens),
+        fmtInt(f.window.calibratedTokens),
+        `${f.status.usagePercent}% ${f.status.level}`,
+      ]),
+    ),
+  );
+  console.log("(naive newest-backwards window agrees: same cutoff and kept count; recount + 4 framing tokens/msg = stored counts)");
+
+  console.log("\nWhere window assembly time goes (medians):");
+  console.log(
+    table(
+      ["session", "empty withUser tx", "+ session/settings/calib.", "+ read pinned & tail rows", "engine (toEngine+group+select)"],
+      facts.map((f) => [
+        `${fmtInt(f.messages)} msgs`,
+        fmtMs(f.windowBreakdown.emptyTxMs),
+        fmtMs(f.windowBreakdown.sessionAndContextMs),
+        fmtMs(f.windowBreakdown.dbReadMs),
+        fmtMs(f.windowBreakdown.engineMs),
+      ]),
+    ),
+  );
+  for (const f of facts) {
+    const perMsg = (f.windowBreakdown.dbReadMs - f.windowBreakdown.sessionAndContextMs) / f.window.keptMessages;
+    console.log(`  ${fmtInt(f.messages)} msgs: row reads ≈ ${(perMsg * 1000).toFixed(1)} µs per window message (${fmtInt(f.window.keptMessages)} read)`);
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const ours: MeasureOptions = { warmups: intEnv("BENCH_WARMUPS", 3), runs: intEnv("BENCH_RUNS", 15) };
+  const naive: MeasureOptions = {
+    warmups: intEnv("BENCH_NAIVE_WARMUPS", ours.warmups),
+    runs: intEnv("BENCH_NAIVE_RUNS", ours.runs),
+  };
+  const sizes = sizesEnv();
+
+  console.log(`Threadkeeper bench — node ${process.version}, ${os.cpus().length} CPUs, in-memory PGlite`);
+  const db = await openEmbedded("memory://");
+  setDb(db);
+  try {
+    const pool = buildPool();
+    const context: ContextBenchResult[] = [];
+    for (const size of sizes) {
+      const t0 = performance.now();
+      const seeded = await seedSession(db, pool, size, `bench ${size}`);
+      console.log(
+        `seeded ${fmtInt(size)} messages (${fmtInt(seeded.tokens)} raw tokens, ` +
+          `avg ${(seeded.tokens / size).toFixed(0)}/msg) in ${fmtMs(performance.now() - t0)}`,
+      );
+      const t1 = performance.now();
+      context.push(await benchContext(seeded, { ours, naive, micro: ours }));
+      console.log(`  measured in ${fmtMs(performance.now() - t1)}`);
+    }
+    printContext(context, ours, naive);
+
+    const json = {
+      bench: "threadkeeper",
+      node: process.version,
+      cpus: os.cpus().length,
+      runs: { ours, naive },
+      context: context.map((r) => ({
+        messages: r.facts.messages,
+        facts: r.facts,
+        ops: r.ops.map((o) => ({
+          operation: o.operation,
+          ours: statJson(o.ours),
+          naive: statJson(o.naive),
+          ratio: Math.round((o.naive.medianMs / o.ours.medianMs) * 10) / 10,
+          target_ms: o.targetMs,
+          met: o.met,
+        })),
+      })),
+      total_s: Math.round((performance.now() - started) / 100) / 10,
+    };
+    console.log(`\nTotal ${json.total_s} s`);
+    console.log(JSON.stringify(json));
+  } finally {
+    setDb(undefined);
+    await db.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
