@@ -82,7 +82,7 @@ function printContext(results: ContextBenchResult[], ours: MeasureOptions, naive
   console.log("\nWhere window assembly time goes (medians):");
   console.log(
     table(
-      ["session", "empty withUser tx", "+ session/settings/calib.", "+ read pinned & tail rows", "engine (toEngine+group+select)"],
+      ["session", "empty withUser tx", "+ session/settings/calib.", "+ read pinned & tail rows", "engine (group+select)"],
       facts.map((f) => [
         `${fmtInt(f.messages)} msgs`,
         fmtMs(f.windowBreakdown.emptyTxMs),

@@ -6,7 +6,7 @@ import { groupTurns } from "@/lib/context/turns";
 import type { EngineMessage } from "@/lib/context/types";
 import { selectWindow, type WindowSelection } from "@/lib/context/window";
 import type { Tx } from "@/lib/db";
-import { pinnedMessages, pinnedTurnSeqs, tailMessages, toEngine } from "@/lib/db/messages";
+import { pinnedMessages, pinnedTurnSeqs, tailMessages } from "@/lib/db/messages";
 import { updateWindow, type SessionRow } from "@/lib/db/sessions";
 import { getCalibration, getUserSettings } from "@/lib/db/settings";
 import { env } from "@/lib/env";
@@ -84,8 +84,8 @@ export async function assembleWindow(tx: Tx, ctx: SessionContext, factor: number
     tailMessages(tx, s.id, s.window_start_turn),
   ]);
   const selection = selectWindow({
-    pinned: groupTurns(pinnedRows.map(toEngine)),
-    tail: groupTurns(tailRows.map(toEngine)),
+    pinned: groupTurns(pinnedRows),
+    tail: groupTurns(tailRows),
     fixedTokens: fixedRawTokens(s),
     calibration: factor,
     capacity: ctx.capacity.capacity,
@@ -119,7 +119,7 @@ export async function windowJson(tx: Tx, session: SessionRow): Promise<WindowJso
 /** After protection changes, the pinned turns before the cutoff (and their tokens) change. */
 export async function refreshPinnedTokens(tx: Tx, session: SessionRow): Promise<void> {
   const rows = await pinnedMessages(tx, session.id, session.window_start_turn);
-  const pinned = rows.reduce((n, r) => n + r.token_count, 0);
+  const pinned = rows.reduce((n, m) => n + m.tokenCount, 0);
   if (pinned !== session.pinned_tokens) {
     await updateWindow(tx, session.id, {
       windowStartTurn: session.window_start_turn,

@@ -5,7 +5,7 @@ import { getStatus } from "@/lib/chat/sessions";
 import { groupTurns } from "@/lib/context/turns";
 import { selectWindow } from "@/lib/context/window";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
-import { pinnedMessages, tailMessages, toEngine, type MessageRow } from "@/lib/db/messages";
+import { pinnedMessages, tailMessages } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { newUserMessage } from "./corpus";
@@ -110,8 +110,8 @@ export async function benchContext(
   const engine = await measure(
     () =>
       selectWindow({
-        pinned: groupTurns(pinned.map((r: MessageRow) => toEngine(r))),
-        tail: groupTurns(tail.map((r: MessageRow) => toEngine(r))),
+        pinned: groupTurns(pinned),
+        tail: groupTurns(tail),
         fixedTokens: fixedRawTokens(ctx.session),
         calibration: ctx.calibration.factor,
         capacity: ctx.capacity.capacity,

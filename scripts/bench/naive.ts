@@ -43,15 +43,7 @@ export async function naiveWindow(userId: string, sessionId: string): Promise<Na
     const capacity = ctx.capacity.capacity;
     const rows = await tailMessages(tx, sessionId, 1);
     const turns = groupTurns(
-      rows.map((r) => ({
-        seq: r.seq,
-        turnSeq: r.turn_seq,
-        role: r.role,
-        content: r.content,
-        tokenCount: estimateMessageTokens(r.role, r.content),
-        protected: r.protected,
-        status: r.status,
-      })),
+      rows.map((m) => ({ ...m, tokenCount: estimateMessageTokens(m.role, m.content) })),
     );
     const first = turns.length > 0 && turns[0].protected ? [turns[0]] : [];
     let raw = fixedRawTokens(session) + first.reduce((n, t) => n + t.tokens, 0);
