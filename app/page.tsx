@@ -1,0 +1,5 @@
+import { Workspace } from "@/components/Workspace";
+
+export default function HomePage() {
+  return <Workspace />;
+}

@@ -1,0 +1,173 @@
+"use client";
+// The conversation: saved messages (with the cutoff marker where Claude's view begins),
+// then the message being sent and the reply streaming in.
+import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
+import type { MessageJson, WindowJson } from "@/lib/api/types";
+import { FIRST_TURN_SEQ } from "@/lib/context/turns";
+import { useConversationStore } from "@/lib/client/conversation-store";
+import { CutoffMarker } from "@/components/CutoffMarker";
+import { MessageItem, type MessagePlacement } from "@/components/MessageItem";
+import { PendingUserMessage } from "@/components/PendingUserMessage";
+import { SendErrorNotice } from "@/components/SendErrorNotice";
+import { SendNotices } from "@/components/SendNotices";
+import { StreamingReply } from "@/components/StreamingReply";
+
+/** Within this many pixels of the bottom, new content keeps the view pinned to the bottom. */
+const STICK_PX = 120;
+/** Within this many pixels of the top, scrolling up fetches the previous page. */
+const LOAD_OLDER_PX = 80;
+
+function placementOf(m: MessageJson, window: WindowJson | null): MessagePlacement {
+  const firstTurn = m.turn_seq === FIRST_TURN_SEQ;
+  return { firstTurn, keptBeforeCutoff: m.in_window && window !== null && m.turn_seq < window.cutoff_turn_seq };
+}
+
+/**
+ * The marker goes before the first in-window message that follows slid-out ones. Pinned
+ * turns before the cutoff are in the window too, but Claude's continuous view starts
+ * after them, so they do not take the marker.
+ */
+function cutoffIndex(messages: MessageJson[], window: WindowJson | null): number {
+  let sawOutOfView = false;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (!m.in_window) sawOutOfView = true;
+    else if (sawOutOfView && !placementOf(m, window).keptBeforeCutoff) return i;
+  }
+  return -1;
+}
+
+export function MessageList() {
+  const messages = useConversationStore((s) => s.messages);
+  const contextWindow = useConversationStore((s) => s.window);
+  const hasMore = useConversationStore((s) => s.hasMore);
+  const loading = useConversationStore((s) => s.loading);
+  const loadingOlder = useConversationStore((s) => s.loadingOlder);
+  const loadError = useConversationStore((s) => s.loadError);
+  const phase = useConversationStore((s) => s.phase);
+  const pendingText = useConversationStore((s) => s.pendingText);
+  const streamingText = useConversationStore((s) => s.streamingText);
+  const notices = useConversationStore((s) => s.notices);
+  const sendError = useConversationStore((s) => s.sendError);
+  const protecting = useConversationStore((s) => s.protecting);
+  const protectError = useConversationStore((s) => s.protectError);
+  const sessionId = useConversationStore((s) => s.sessionId);
+  const loadOlder = useConversationStore((s) => s.loadOlder);
+  const retry = useConversationStore((s) => s.retry);
+  const toggleProtect = useConversationStore((s) => s.toggleProtect);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  // Distance from the bottom before older messages were prepended, to keep the view still.
+  const prependAnchor = useRef<number | null>(null);
+
+  const requestOlder = useCallback(() => {
+    const el = scroller.current;
+    if (!el || !hasMore || loadingOlder) return;
+    prependAnchor.current = el.scrollHeight - el.scrollTop;
+    void loadOlder();
+  }, [hasMore, loadingOlder, loadOlder]);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+    if (el.scrollTop < LOAD_OLDER_PX) requestOlder();
+  }, [requestOlder]);
+
+  // A new session, or the user sending, always brings the bottom into view.
+  useLayoutEffect(() => {
+    stickToBottom.current = true;
+  }, [sessionId]);
+  useLayoutEffect(() => {
+    if (phase === "sending") stickToBottom.current = true;
+  }, [phase]);
+
+  const firstSeq = messages[0]?.seq;
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (prependAnchor.current !== null && !loadingOlder) {
+      el.scrollTop = el.scrollHeight - prependAnchor.current;
+      prependAnchor.current = null;
+      return;
+    }
+    if (stickToBottom.current) el.scrollTop = el.scrollHeight;
+  }, [firstSeq, messages, streamingText, pendingText, notices, sendError, loadingOlder, loading]);
+
+  const cutoffAt = useMemo(() => cutoffIndex(messages, contextWindow), [messages, contextWindow]);
+  const last = messages[messages.length - 1];
+  const idle = phase === "idle";
+  const empty = !loading && messages.length === 0 && pendingText === null && phase === "idle";
+
+  return (
+    <div
+      ref={scroller}
+      onScroll={onScroll}
+      data-testid="message-list"
+      className="flex-1 overflow-y-auto overscroll-contain"
+    >
+      <div className="mx-auto flex max-w-4xl flex-col gap-5 px-4 py-6">
+        {hasMore && (
+          <div className="flex justify-center">
+            <button
+              type="button"
+              data-testid="load-earlier"
+              onClick={requestOlder}
+              disabled={loadingOlder}
+              className="rounded-full border border-zinc-200 bg-white px-3 py-1 text-xs text-zinc-600 hover:bg-zinc-50 disabled:opacity-60"
+            >
+              {loadingOlder ? "Loading…" : "Load earlier messages"}
+            </button>
+          </div>
+        )}
+        {loading && <p className="text-center text-sm text-zinc-500">Loading conversation…</p>}
+        {loadError && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            {loadError}
+          </p>
+        )}
+        {empty && <EmptyConversation hasSession={sessionId !== null} />}
+        {messages.map((m, i) => (
+          <div key={m.id} className="contents">
+            {i === cutoffAt && <CutoffMarker />}
+            <MessageItem
+              message={m}
+              placement={placementOf(m, contextWindow)}
+              protecting={Boolean(protecting[m.id])}
+              onToggleProtect={() => void toggleProtect(m)}
+              retry={
+                m === last && m.status === "interrupted" && !sendError
+                  ? { disabled: !idle, onRetry: () => void retry() }
+                  : undefined
+              }
+            />
+          </div>
+        ))}
+        {protectError && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            Could not change protection: {protectError}
+          </p>
+        )}
+        {pendingText !== null && <PendingUserMessage text={pendingText} />}
+        <SendNotices notices={notices} />
+        {(phase === "sending" || phase === "streaming") && <StreamingReply text={streamingText} />}
+        {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={() => void retry()} />}
+      </div>
+    </div>
+  );
+}
+
+function EmptyConversation({ hasSession }: { hasSession: boolean }) {
+  return (
+    <div className="mx-auto mt-16 max-w-md text-center text-sm text-zinc-500">
+      <p className="text-base font-medium text-zinc-800">
+        {hasSession ? "No messages yet" : "Start a new conversation"}
+      </p>
+      <p className="mt-2">
+        The bar in the header shows how full Claude&apos;s context window is. Pin a message to keep it in view however
+        long the conversation gets.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+"use client";
+// The session list: start a new session or reopen an earlier one.
+import { useSessionsStore } from "@/lib/client/sessions-store";
+import { useConversationStore } from "@/lib/client/conversation-store";
+import { relativeTime } from "@/lib/client/format";
+
+export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
+  const sessions = useSessionsStore((s) => s.sessions);
+  const loaded = useSessionsStore((s) => s.loaded);
+  const error = useSessionsStore((s) => s.error);
+  const currentId = useSessionsStore((s) => s.currentId);
+  const creating = useSessionsStore((s) => s.creating);
+  const select = useSessionsStore((s) => s.select);
+  const create = useSessionsStore((s) => s.create);
+  // Switching mid-reply would hide the reply's end; the list waits for it instead.
+  const sending = useConversationStore((s) => s.phase !== "idle");
+
+  return (
+    <nav aria-label="Sessions" className="flex h-full flex-col">
+      <div className="flex items-center justify-between gap-2 px-4 pb-3 pt-4">
+        <span className="text-sm font-semibold tracking-tight text-zinc-900">Threadkeeper</span>
+        <button
+          type="button"
+          data-testid="new-session"
+          aria-label="New session"
+          onClick={() => {
+            void create().then(onNavigate, () => undefined);
+          }}
+          disabled={creating || sending}
+          className="whitespace-nowrap rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 hover:bg-zinc-50 disabled:opacity-50"
+        >
+          + New
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="mx-4 mb-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-800">
+          {error}
+        </p>
+      )}
+      <ul className="flex-1 space-y-0.5 overflow-y-auto px-2 pb-4" data-testid="session-list">
+        {loaded && sessions.length === 0 && !error && (
+          <li className="px-2 py-2 text-xs text-zinc-500">No sessions yet. Type a message to start one.</li>
+        )}
+        {sessions.map((s) => {
+          const current = s.id === currentId;
+          return (
+            <li key={s.id}>
+              <button
+                type="button"
+                data-testid="session-item"
+                data-session-id={s.id}
+                aria-current={current ? "page" : undefined}
+                disabled={sending && !current}
+                onClick={() => {
+                  select(s.id);
+                  onNavigate?.();
+                }}
+                className={`w-full rounded-md px-2 py-2 text-left transition-colors disabled:opacity-60 ${
+                  current ? "bg-zinc-200/80 text-zinc-900" : "text-zinc-700 hover:bg-zinc-100"
+                }`}
+              >
+                <span className="block truncate text-sm">{s.title || "Untitled session"}</span>
+                <span className="block text-[11px] text-zinc-500">
+                  {s.message_count} message{s.message_count === 1 ? "" : "s"}
+                  {s.last_message_at || s.updated_at ? ` · ${relativeTime(s.last_message_at ?? s.updated_at)}` : ""}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

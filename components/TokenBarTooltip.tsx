@@ -1,0 +1,80 @@
+"use client";
+// Exact figures behind the token bar, and how much of "used" the API actually measured.
+import type { ContextBreakdown, ContextStatusJson } from "@/lib/api/types";
+import { exactTokens, percentLabel } from "@/lib/client/format";
+
+const CATEGORIES: { key: keyof ContextBreakdown; label: string }[] = [
+  { key: "system", label: "System prompt" },
+  { key: "tools", label: "Tools" },
+  { key: "summary", label: "Summary" },
+  { key: "memory", label: "Memory" },
+  { key: "canvas", label: "Canvas" },
+  { key: "messages", label: "Messages" },
+];
+
+function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-zinc-500">{label}</dt>
+      <dd className={`tabular-nums ${strong ? "font-semibold text-zinc-900" : "text-zinc-700"}`}>{value}</dd>
+    </div>
+  );
+}
+
+function MeasurementNote({ status }: { status: ContextStatusJson }) {
+  if (status.measured) {
+    return <p className="text-emerald-700">Measured by the API</p>;
+  }
+  return (
+    <div className="space-y-0.5">
+      <p className="text-amber-700">Estimated locally (calibration ×{status.calibration_factor.toFixed(2)})</p>
+      <p className="text-zinc-500">
+        {exactTokens(status.measured_tokens)} measured by the API + {exactTokens(status.estimated_tokens)} estimated since
+      </p>
+    </div>
+  );
+}
+
+export function TokenBarTooltip({ id, status }: { id: string; status: ContextStatusJson }) {
+  const total = Math.max(1, status.current_tokens);
+  return (
+    <div
+      id={id}
+      role="tooltip"
+      data-testid="token-bar-tooltip"
+      className="absolute right-0 top-full z-30 mt-2 w-72 rounded-lg border border-zinc-200 bg-white p-3 text-xs shadow-lg animate-tk-appear"
+    >
+      <p className="mb-2 font-medium text-zinc-900">
+        {exactTokens(status.current_tokens)} / {exactTokens(status.capacity_tokens)} tokens (
+        {percentLabel(status.usage_percent)})
+      </p>
+      <dl className="space-y-0.5">
+        <Row label="Used" value={exactTokens(status.current_tokens)} strong />
+        <Row label="Capacity" value={exactTokens(status.capacity_tokens)} />
+        <Row label="Model window" value={exactTokens(status.max_tokens)} />
+        <Row label="Reserved for reply" value={exactTokens(status.reserved_tokens)} />
+        <Row label="Safety buffer" value={exactTokens(status.safety_tokens)} />
+        <Row label="Available" value={exactTokens(status.available_tokens)} />
+        <Row label="Messages remaining" value={`≈ ${exactTokens(status.estimated_messages_remaining)}`} />
+        <Row label="Compaction at" value={percentLabel(status.threshold_percent)} />
+      </dl>
+      <p className="mb-1 mt-3 font-medium text-zinc-900">Breakdown</p>
+      <dl className="space-y-1">
+        {CATEGORIES.map(({ key, label }) => (
+          <div key={key}>
+            <Row label={label} value={exactTokens(status.breakdown[key])} />
+            <div className="mt-0.5 h-1 rounded-full bg-zinc-100">
+              <div
+                className="h-1 rounded-full bg-sky-400"
+                style={{ width: `${Math.min(100, (status.breakdown[key] / total) * 100)}%` }}
+              />
+            </div>
+          </div>
+        ))}
+      </dl>
+      <div className="mt-3 border-t border-zinc-100 pt-2">
+        <MeasurementNote status={status} />
+      </div>
+    </div>
+  );
+}

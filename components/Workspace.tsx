@@ -1,0 +1,58 @@
+"use client";
+// The chat workspace: sessions on the left, the open conversation on the right. The
+// open session follows the URL so reloads, back/forward and shared links agree.
+import { useCallback, useEffect, useState } from "react";
+import { useConversationStore } from "@/lib/client/conversation-store";
+import { sessionIdFromUrl, useSessionsStore } from "@/lib/client/sessions-store";
+import { ChatHeader } from "@/components/ChatHeader";
+import { Composer } from "@/components/Composer";
+import { MessageList } from "@/components/MessageList";
+import { SessionSidebar } from "@/components/SessionSidebar";
+import { SettingsPanel } from "@/components/SettingsPanel";
+
+export function Workspace() {
+  const currentId = useSessionsStore((s) => s.currentId);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+
+  useEffect(() => {
+    const sessions = useSessionsStore.getState();
+    sessions.select(sessionIdFromUrl(), { replace: true });
+    void sessions.load();
+    const onPopState = () => useSessionsStore.getState().select(sessionIdFromUrl(), { replace: true });
+    window.addEventListener("popstate", onPopState);
+    return () => window.removeEventListener("popstate", onPopState);
+  }, []);
+
+  useEffect(() => {
+    void useConversationStore.getState().open(currentId);
+    // A linked session may be missing from the list (not loaded yet, or older than its page).
+    if (currentId) void useSessionsStore.getState().refresh(currentId);
+    setSettingsOpen(false);
+  }, [currentId]);
+
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+  const closeSidebar = useCallback(() => setSidebarOpen(false), []);
+
+  return (
+    <div className="flex h-dvh bg-zinc-50 text-zinc-900">
+      <aside className="hidden w-64 shrink-0 border-r border-zinc-200 bg-zinc-100/60 md:block">
+        <SessionSidebar />
+      </aside>
+      {sidebarOpen && (
+        <div className="fixed inset-0 z-40 flex md:hidden" onClick={closeSidebar}>
+          <aside className="h-full w-72 bg-zinc-50 shadow-xl" onClick={(e) => e.stopPropagation()}>
+            <SessionSidebar onNavigate={closeSidebar} />
+          </aside>
+          <div className="flex-1 bg-zinc-900/20" />
+        </div>
+      )}
+      <main className="flex min-w-0 flex-1 flex-col">
+        <ChatHeader onOpenSettings={() => setSettingsOpen(true)} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
+        <MessageList />
+        <Composer />
+      </main>
+      {settingsOpen && currentId && <SettingsPanel sessionId={currentId} onClose={closeSettings} />}
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+// Browser-side client for the REST API. Every failure becomes an ApiError carrying the
+// server's { error: { code, message, details } } so the UI can show the server's words.
+import type {
+  ApiErrorJson,
+  ContextSettings,
+  ContextStatusJson,
+  MessageJson,
+  MessagesPageJson,
+  SendEvent,
+  SessionJson,
+  SettingsJson,
+} from "@/lib/api/types";
+import { readSseFrames, toSendEvent } from "@/lib/client/sse";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  toJson(): ApiErrorJson["error"] {
+    return { code: this.code, message: this.message, ...(this.details !== undefined ? { details: this.details } : {}) };
+  }
+}
+
+function isApiErrorJson(body: unknown): body is ApiErrorJson {
+  if (typeof body !== "object" || body === null || !("error" in body)) return false;
+  const error = (body as { error: unknown }).error;
+  return typeof error === "object" && error !== null && "message" in error;
+}
+
+async function errorFrom(res: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // A proxy or crash page is not JSON; the status text is the best we have.
+  }
+  if (isApiErrorJson(body)) {
+    return new ApiError(res.status, body.error.code ?? "error", body.error.message, body.error.details);
+  }
+  return new ApiError(res.status, "http_error", `Request failed (${res.status} ${res.statusText})`.trim());
+}
+
+/** A fetch that never throws a bare TypeError: a dropped connection reads like any other API error. */
+async function send(path: string, init?: RequestInit): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(path, { ...init, headers: { Accept: "application/json", ...init?.headers } });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "AbortError") throw err;
+    throw new ApiError(0, "network_error", "Could not reach the server. Check that it is running and retry.");
+  }
+  if (!res.ok) throw await errorFrom(res);
+  return res;
+}
+
+async function json<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await send(path, init);
+  return (await res.json()) as T;
+}
+
+function withBody(method: string, body: unknown): RequestInit {
+  return { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+}
+
+const enc = encodeURIComponent;
+
+export async function listSessions(): Promise<SessionJson[]> {
+  return (await json<{ sessions: SessionJson[] }>("/api/session")).sessions;
+}
+
+export async function createSession(input: { title?: string; model?: string } = {}): Promise<SessionJson> {
+  return (await json<{ session: SessionJson }>("/api/session", withBody("POST", input))).session;
+}
+
+export async function getSession(id: string): Promise<SessionJson> {
+  return (await json<{ session: SessionJson }>(`/api/session/${enc(id)}`)).session;
+}
+
+export async function listMessages(
+  sessionId: string,
+  opts: { beforeSeq?: number; limit?: number } = {},
+): Promise<MessagesPageJson> {
+  const q = new URLSearchParams();
+  if (opts.beforeSeq !== undefined) q.set("before_seq", String(opts.beforeSeq));
+  if (opts.limit !== undefined) q.set("limit", String(opts.limit));
+  const qs = q.toString();
+  return json<MessagesPageJson>(`/api/session/${enc(sessionId)}/messages${qs ? `?${qs}` : ""}`);
+}
+
+export async function getStatus(sessionId: string): Promise<ContextStatusJson> {
+  return json<ContextStatusJson>(`/api/context/status?session_id=${enc(sessionId)}`);
+}
+
+export async function getSettings(sessionId: string): Promise<SettingsJson> {
+  return json<SettingsJson>(`/api/context/settings?session_id=${enc(sessionId)}`);
+}
+
+export async function putSettings(sessionId: string, settings: Partial<ContextSettings>): Promise<SettingsJson> {
+  return json<SettingsJson>(`/api/context/settings?session_id=${enc(sessionId)}`, withBody("PUT", settings));
+}
+
+export async function setProtected(messageId: string, value: boolean): Promise<MessageJson> {
+  const res = await json<{ message: MessageJson }>(`/api/context/protect/${enc(messageId)}`, {
+    method: value ? "POST" : "DELETE",
+  });
+  return res.message;
+}
+
+/** A new message, or `retry` to have the last user message answered again without repeating it. */
+export type SendBody = { content: string } | { retry: true };
+
+/**
+ * Posts a message and yields the reply's events as they stream. The idempotency key lets
+ * the server drop a duplicate if the same send is delivered twice.
+ */
+export async function* streamMessage(
+  sessionId: string,
+  body: SendBody,
+  opts: { signal?: AbortSignal; idempotencyKey?: string } = {},
+): AsyncGenerator<SendEvent> {
+  const res = await send(`/api/session/${enc(sessionId)}/messages`, {
+    method: "POST",
+    signal: opts.signal,
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "text/event-stream",
+      ...(opts.idempotencyKey ? { "Idempotency-Key": opts.idempotencyKey } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  if (!res.body) throw new ApiError(res.status, "empty_stream", "The server answered without a reply stream.");
+  for await (const frame of readSseFrames(res.body, opts.signal)) {
+    const event = toSendEvent(frame);
+    if (event) yield event;
+  }
+}
+
+/** Error shape for anything thrown, so stores keep one kind of error. */
+export function describeError(err: unknown): ApiErrorJson["error"] {
+  if (err instanceof ApiError) return err.toJson();
+  if (err instanceof Error) return { code: "client_error", message: err.message };
+  return { code: "client_error", message: String(err) };
+}

@@ -1,0 +1,41 @@
+// Number formats for token figures: compact in the bar, exact in the tooltip.
+
+/** 950 → "950", 45_230 → "45K", 4_200 → "4.2K", 1_000_000 → "1M", 1_250_000 → "1.25M". */
+export function compactTokens(n: number): string {
+  const abs = Math.abs(n);
+  if (abs < 1_000) return String(Math.round(n));
+  if (abs < 10_000) return `${trim(n / 1_000, 1)}K`;
+  if (abs < 1_000_000) return `${Math.round(n / 1_000)}K`;
+  return `${trim(n / 1_000_000, 2)}M`;
+}
+
+function trim(x: number, digits: number): string {
+  return x.toFixed(digits).replace(/\.?0+$/, "");
+}
+
+const exact = new Intl.NumberFormat("en-US");
+
+export function exactTokens(n: number): string {
+  return exact.format(Math.round(n));
+}
+
+/**
+ * Rounded down, so the label never reads "70%" while the bar is still green at 69.6 %.
+ * Below 10 % one decimal shows early growth.
+ */
+export function percentLabel(p: number): string {
+  if (p > 0 && p < 10) return `${trim(Math.floor(p * 10) / 10, 1)}%`;
+  return `${Math.floor(p)}%`;
+}
+
+export function relativeTime(iso: string | null, now: number = Date.now()): string {
+  if (!iso) return "";
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return "";
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  if (s < 7 * 86_400) return `${Math.floor(s / 86_400)} d ago`;
+  return new Date(t).toLocaleDateString();
+}

@@ -1,0 +1,66 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// Fixed per run (the config is evaluated again in workers; the env var keeps them agreeing),
+// fresh per run so tests never see a previous run's sessions.
+const dataDir = (process.env.TK_E2E_DATA_DIR ??= path.join(os.tmpdir(), `tk-e2e-${Date.now()}`));
+
+const FAKE_PORT = 4011;
+const APP_PORT = 3100;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  use: {
+    baseURL: `http://127.0.0.1:${APP_PORT}`,
+    headless: true,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: [
+    {
+      command: "npx tsx tests/fake-anthropic/server.ts",
+      url: `http://127.0.0.1:${FAKE_PORT}/health`,
+      env: { FAKE_ANTHROPIC_PORT: String(FAKE_PORT) },
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `npx next start --hostname 127.0.0.1 --port ${APP_PORT}`,
+      url: `http://127.0.0.1:${APP_PORT}`,
+      env: {
+        ANTHROPIC_API_KEY: "test-key",
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${FAKE_PORT}`,
+        THREADKEEPER_DATA_DIR: dataDir,
+        // A 200K window, so a test can fill a session with a handful of messages.
+        THREADKEEPER_MODEL: "claude-haiku-4-5",
+      },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
+});

@@ -1,0 +1,220 @@
+import { expect, test } from "@playwright/test";
+import {
+  assistantMessages,
+  enqueueFake,
+  filler,
+  messages,
+  resetFake,
+  sendAndWait,
+  tokenBarUsed,
+  typeAndSend,
+  usagePercent,
+  userMessages,
+} from "./support";
+
+test.beforeEach(async ({ request }) => {
+  await resetFake(request);
+});
+
+test("a reply streams in, the token bar moves, and a reload shows the same conversation", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByTestId("token-bar")).toBeVisible();
+  await expect(tokenBarUsed(page)).toHaveAttribute("data-percent", "0");
+
+  const words = Array.from({ length: 40 }, (_, i) => `w${i}`);
+  await typeAndSend(page, `Tell me a long story [[slow:4000]] [[reply:${words.join(" ")}]]`);
+
+  // Partial state: the first words are on screen while the last has not arrived yet.
+  const streaming = page.getByTestId("streaming-reply");
+  await expect(streaming).toContainText("w1 ");
+  expect(await streaming.textContent()).not.toContain("w39");
+  await expect(page.getByTestId("streaming-caret")).toBeVisible();
+  await expect(page.getByTestId("composer-input")).toBeDisabled();
+
+  // Final state: the saved reply replaces the stream.
+  const reply = assistantMessages(page).last();
+  await expect(reply).toContainText("w39");
+  await expect(reply).toHaveAttribute("data-status", "complete");
+  await expect(streaming).toHaveCount(0);
+  await expect(page).toHaveURL(/[?&]session=[0-9a-f-]{36}/);
+
+  await expect.poll(() => usagePercent(page)).toBeGreaterThan(0);
+  const afterFirst = await usagePercent(page);
+
+  await sendAndWait(page, `A second message with more words in it: ${filler(300)}`);
+  await expect.poll(() => usagePercent(page)).toBeGreaterThan(afterFirst);
+  const afterSecond = await usagePercent(page);
+  await expect(messages(page)).toHaveCount(4);
+
+  // Hover shows the exact figures.
+  await page.getByTestId("token-bar").hover();
+  const tooltip = page.getByTestId("token-bar-tooltip");
+  await expect(tooltip).toBeVisible();
+  await expect(tooltip).toContainText("Capacity");
+  await expect(tooltip).toContainText("140,000");
+  await expect(tooltip).toContainText(/Measured by the API|Estimated locally/);
+
+  await page.reload();
+  await expect(messages(page)).toHaveCount(4);
+  await expect(assistantMessages(page).first()).toContainText("w39");
+  await expect.poll(() => usagePercent(page)).toBeGreaterThan(0);
+  expect(Math.abs((await usagePercent(page)) - afterSecond)).toBeLessThan(1);
+});
+
+test("a protected message keeps its badge after a reload", async ({ page }) => {
+  await page.goto("/");
+  await sendAndWait(page, "First turn: the task [[reply:Understood.]]");
+  await sendAndWait(page, "Remember: the deploy key lives in vault/prod [[reply:Noted.]]");
+
+  // The first turn is always kept, and says so.
+  await expect(userMessages(page).first().getByTestId("first-turn-badge")).toBeVisible();
+
+  const target = userMessages(page).nth(1);
+  await expect(target.getByTestId("protected-badge")).toHaveCount(0);
+  const toggle = target.getByTestId("protect-toggle");
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await expect(target.getByTestId("protected-badge")).toHaveText("Protected");
+
+  await page.reload();
+  const reloaded = userMessages(page).nth(1);
+  await expect(reloaded).toContainText("vault/prod");
+  await expect(reloaded.getByTestId("protected-badge")).toBeVisible();
+  await expect(reloaded.getByTestId("protect-toggle")).toHaveAttribute("aria-pressed", "true");
+});
+
+test("a failed reply shows the error inline and Retry answers it", async ({ page, request }) => {
+  await page.goto("/");
+  await sendAndWait(page, "Hello [[reply:Hi.]]");
+
+  // More failures than any retry policy absorbs, so the error reaches the UI.
+  await enqueueFake(request, Array.from({ length: 8 }, () => ({ kind: "error", status: 500 })));
+  await typeAndSend(page, "This one will fail");
+  const error = page.getByTestId("send-error");
+  await expect(error).toBeVisible({ timeout: 60_000 });
+  await expect(error.getByRole("button", { name: "Retry" })).toBeEnabled();
+
+  await resetFake(request);
+  await error.getByRole("button", { name: "Retry" }).click();
+  await expect(error).toHaveCount(0);
+  const reply = assistantMessages(page).last();
+  await expect(reply).toContainText("Echo: This one will fail");
+  await expect(reply).toHaveAttribute("data-status", "complete");
+  // Retrying answers the saved message again instead of posting it twice.
+  await expect(userMessages(page).filter({ hasText: "This one will fail" })).toHaveCount(1);
+});
+
+test("a dropped stream keeps the partial reply as interrupted, and Retry answers again", async ({ page, request }) => {
+  await page.goto("/");
+  await enqueueFake(request, [{ kind: "drop", text: "one two three four five six seven eight", afterChunks: 3 }]);
+  await typeAndSend(page, "Tell me something");
+  const interrupted = assistantMessages(page).last();
+  await expect(interrupted).toHaveAttribute("data-status", "interrupted", { timeout: 30_000 });
+  await expect(interrupted).toContainText("one two");
+  await expect(interrupted).not.toContainText("eight");
+  await expect(interrupted.getByTestId("interrupted-notice")).toContainText("Reply interrupted");
+
+  const error = page.getByTestId("send-error");
+  await expect(error).toBeVisible();
+  await error.getByRole("button", { name: "Retry" }).click();
+  const reply = assistantMessages(page).last();
+  await expect(reply).toHaveAttribute("data-status", "complete");
+  await expect(reply).toContainText("Echo: Tell me something");
+  await expect(error).toHaveCount(0);
+  // The interrupted reply stays in the history, marked as such.
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await expect(assistantMessages(page).first()).toHaveAttribute("data-status", "interrupted");
+});
+
+test("the bar turns yellow then red as the session fills, then the window slides", async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto("/");
+  await sendAndWait(page, "First turn: we are filling the window on purpose [[reply:Ready.]]");
+  await sendAndWait(page, `Second turn, the oldest that can slide out. ${filler(2_000, 1)} [[reply:ok]]`);
+
+  // Each step is ~13.6 % of the 140K capacity: smaller than the 15-point yellow band, so
+  // the bar must pass through yellow before red.
+  const seen: string[] = [await tokenBarUsed(page).getAttribute("data-status") ?? ""];
+  const cutoff = page.getByTestId("cutoff-marker");
+  for (let i = 0; i < 12 && (await cutoff.count()) === 0; i++) {
+    await sendAndWait(page, `Chunk ${i}. ${filler(19_000, i)} [[reply:ok ${i}]]`, { timeout: 60_000 });
+    const status = (await tokenBarUsed(page).getAttribute("data-status")) ?? "";
+    if (seen[seen.length - 1] !== status) seen.push(status);
+  }
+
+  expect(seen).toContain("warning");
+  expect(seen).toContain("critical");
+  expect(seen.indexOf("warning")).toBeLessThan(seen.indexOf("critical"));
+  await expect(tokenBarUsed(page)).toHaveClass(/animate-tk-pulse/);
+
+  // Claude's view now begins after the slid-out turns; the first turn stays kept.
+  await expect(cutoff).toBeVisible();
+  await expect(cutoff).toContainText("Claude's view begins here");
+  const first = userMessages(page).first();
+  await expect(first).toHaveAttribute("data-in-window", "true");
+  await expect(first.getByTestId("first-turn-badge")).toBeVisible();
+  const second = userMessages(page).nth(1);
+  await expect(second).toHaveAttribute("data-in-window", "false");
+  await expect(second).toHaveClass(/opacity-45/);
+  await expect(page.getByTestId("send-notice").filter({ hasText: "slid out" })).toBeVisible();
+
+  // The newest exchange is in view, below the marker.
+  await expect(userMessages(page).last()).toHaveAttribute("data-in-window", "true");
+  const markerBox = await cutoff.boundingBox();
+  const lastBox = await userMessages(page).last().boundingBox();
+  expect(markerBox && lastBox && markerBox.y < lastBox.y).toBeTruthy();
+
+  // The slide survives a reload: it is the server's window, not client state.
+  await page.reload();
+  await expect(page.getByTestId("cutoff-marker")).toBeVisible();
+  await expect(userMessages(page).nth(1)).toHaveAttribute("data-in-window", "false");
+});
+
+test("older messages load on demand and the session survives in the URL", async ({ page, request }) => {
+  const created = await request.post("/api/session", { data: { title: "Paged history" } });
+  expect(created.status()).toBe(201);
+  const { session } = (await created.json()) as { session: { id: string } };
+  for (let i = 1; i <= 30; i++) {
+    const res = await request.post(`/api/session/${session.id}/messages`, {
+      headers: { Accept: "application/json" },
+      data: { content: `Question ${i} [[reply:Answer ${i}]]` },
+    });
+    expect(res.ok()).toBeTruthy();
+  }
+
+  await page.goto(`/?session=${session.id}`);
+  await expect(page.getByTestId("session-title")).toHaveText("Paged history");
+  await expect(messages(page)).toHaveCount(50);
+  await expect(messages(page).last()).toContainText("Answer 30");
+
+  await page.getByTestId("load-earlier").click();
+  await expect(messages(page)).toHaveCount(60);
+  await expect(messages(page).first()).toHaveAttribute("data-seq", "1");
+  await expect(messages(page).first()).toContainText("Question 1");
+  await expect(page.getByTestId("load-earlier")).toHaveCount(0);
+});
+
+test("settings change the threshold marker, and bad values are refused", async ({ page }) => {
+  await page.goto("/");
+  await sendAndWait(page, "Hello [[reply:Hi.]]");
+  const marker = page.getByTestId("token-bar-threshold");
+  const before = await marker.getAttribute("style");
+
+  await page.getByTestId("open-settings").click();
+  const panel = page.getByTestId("settings-panel");
+  await expect(panel.getByTestId("settings-threshold")).toHaveValue("80");
+  await panel.getByTestId("settings-threshold").fill("99");
+  await panel.getByTestId("settings-save").click();
+  await expect(panel.getByTestId("settings-error")).toContainText("between 50% and 95%");
+
+  await panel.getByTestId("settings-threshold").fill("90");
+  await panel.getByTestId("settings-save").click();
+  await expect(panel.getByRole("status")).toHaveText("Saved.");
+  await page.keyboard.press("Escape");
+  await expect(panel).toHaveCount(0);
+
+  await expect.poll(() => marker.getAttribute("style")).not.toBe(before);
+  await page.getByTestId("token-bar").hover();
+  await expect(page.getByTestId("token-bar-tooltip")).toContainText(/Compaction at\s*90%/);
+});

@@ -1,0 +1,54 @@
+import { expect, type Page, type APIRequestContext } from "@playwright/test";
+
+export const FAKE_URL = "http://127.0.0.1:4011";
+
+/** Clears queued steps and fired one-shot faults so tests do not leak into each other. */
+export async function resetFake(request: APIRequestContext): Promise<void> {
+  const res = await request.post(`${FAKE_URL}/__control/reset`);
+  expect(res.ok()).toBeTruthy();
+}
+
+export async function enqueueFake(request: APIRequestContext, steps: unknown[]): Promise<void> {
+  const res = await request.post(`${FAKE_URL}/__control/enqueue`, { data: steps });
+  expect(res.ok()).toBeTruthy();
+}
+
+export const messages = (page: Page) => page.getByTestId("message");
+export const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]');
+export const userMessages = (page: Page) => page.locator('[data-testid="message"][data-role="user"]');
+export const tokenBarUsed = (page: Page) => page.getByTestId("token-bar-used");
+
+export async function usagePercent(page: Page): Promise<number> {
+  return Number(await tokenBarUsed(page).getAttribute("data-percent"));
+}
+
+/** Types a message and presses Enter without waiting for the reply. */
+export async function typeAndSend(page: Page, text: string): Promise<void> {
+  const input = page.getByTestId("composer-input");
+  await expect(input).toBeEnabled();
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+/** Sends a message and waits until its reply is saved and the composer is free again. */
+export async function sendAndWait(page: Page, text: string, opts: { timeout?: number } = {}): Promise<void> {
+  const before = await assistantMessages(page).count();
+  await typeAndSend(page, text);
+  await expect(assistantMessages(page)).toHaveCount(before + 1, { timeout: opts.timeout ?? 30_000 });
+  await expect(page.getByTestId("composer-input")).toBeEnabled({ timeout: opts.timeout ?? 30_000 });
+}
+
+// Plain lowercase words: the fake counts each as ~1.15 tokens and tiktoken as ~1, so the
+// app's calibrated estimate and the fake's measurement stay close.
+const WORDS = [
+  "river", "stone", "garden", "signal", "harbor", "market", "window", "lantern", "meadow", "copper",
+  "thread", "castle", "orange", "planet", "silver", "forest", "bridge", "candle", "valley", "anchor",
+];
+
+/** About `tokens` tokens as the fake Anthropic server counts them. */
+export function filler(tokens: number, seed = 0): string {
+  const words = Math.round(tokens / 1.15);
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(WORDS[(i * 7 + seed) % WORDS.length]);
+  return out.join(" ");
+}
