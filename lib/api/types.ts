@@ -10,6 +10,14 @@ export interface ContextSettings {
   safety_buffer: number;
   /** Model id from the registry. */
   model: string;
+  /** Compact automatically when usage reaches the threshold. */
+  auto_compact: boolean;
+  /** Fraction of capacity a compaction aims for (0.1–0.7), well below the threshold so it does not run again soon. */
+  compaction_target: number;
+  /** Model that writes summaries. */
+  summary_model: string;
+  /** A preset name (general, debugging, code_review, architecture) or a saved template's id. */
+  compaction_template: string;
 }
 
 export interface SessionJson {
@@ -116,6 +124,8 @@ export type SendEvent =
   | { event: "delta"; data: { text: string } }
   | { event: "assistant_message"; data: MessageJson }
   | { event: "status"; data: ContextStatusJson }
+  /** A compaction (automatic after the turn, or error recovery) was applied. */
+  | { event: "compaction"; data: CompactionJson }
   | { event: "error"; data: ApiErrorJson }
   | { event: "done"; data: Record<string, never> };
 
@@ -126,4 +136,58 @@ export interface SendResultJson {
   status: ContextStatusJson;
   notices: { kind: string; message: string }[];
   error?: ApiErrorJson["error"];
+}
+
+export type CompactionTrigger = "manual" | "auto" | "error_recovery";
+/** llm: Claude wrote the summary; extractive: the deterministic fallback; sliding: turns were dropped instead. */
+export type CompactionMethod = "llm" | "extractive" | "sliding";
+export type CompactionStatus = "applied" | "reverted" | "superseded";
+
+export interface PreservedItemJson {
+  kind: string;
+  text: string;
+}
+
+/** The PRD's CompactionResult plus what the divider shows. */
+export interface CompactionJson {
+  id: string;
+  session_id: string;
+  trigger: CompactionTrigger;
+  method: CompactionMethod;
+  status: CompactionStatus;
+  pre_tokens: number;
+  post_tokens: number;
+  reduction_percent: number;
+  messages_condensed: number;
+  /** Turns condensed: from_turn..through_turn (protected ones among them stay verbatim). */
+  from_turn: number;
+  through_turn: number;
+  /** The divider sits after the message with this seq. */
+  at_seq: number;
+  summary_preview: string;
+  /** The whole summary (sections + "Preserved details"); null when method is sliding. */
+  summary: string | null;
+  summary_tokens: number;
+  /** Must-keep items found in the condensed turns, how many the summary holds, and what had to be left out. */
+  items_total: number;
+  retention_rate: number;
+  preserved_items: PreservedItemJson[];
+  omitted_items: PreservedItemJson[];
+  model: string | null;
+  template: string;
+  instructions: string | null;
+  duration_ms: number;
+  cost_usd: number;
+  /** Why a fallback ran, when one did. */
+  fallback_reason: string | null;
+  can_undo: boolean;
+  created_at: string;
+}
+
+export interface TemplateJson {
+  /** A preset's name or a saved template's uuid. */
+  id: string;
+  name: string;
+  body: string;
+  preset: boolean;
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_SETTINGS } from "@/lib/context/settings";
 import { describe, it, expect } from "vitest";
 import { computeStatus, type StatusInput } from "@/lib/context/status";
 import { requireModel } from "@/lib/llm/models";
@@ -15,7 +16,7 @@ function input(over: Partial<StatusInput>): StatusInput {
   return {
     sessionId: "s1",
     model: requireModel("claude-sonnet-4-5"),
-    settings: { compaction_threshold: 0.8, output_reservation: 0.2, safety_buffer: 0.1, model: "claude-sonnet-4-5" },
+    settings: { ...DEFAULT_SETTINGS, compaction_threshold: 0.8, output_reservation: 0.2, safety_buffer: 0.1, model: "claude-sonnet-4-5" },
     breakdownRaw: breakdown({ system: 1000, messages: 9000 }),
     calibration: 1.1,
     measured: null,
@@ -160,7 +161,7 @@ describe("computeStatus colours and limits", () => {
 
   it("shows the threshold as a percent", () => {
     const s = computeStatus(
-      input({ settings: { compaction_threshold: 0.55, output_reservation: 0.2, safety_buffer: 0.1, model: "claude-sonnet-4-5" } }),
+      input({ settings: { ...DEFAULT_SETTINGS, compaction_threshold: 0.55, output_reservation: 0.2, safety_buffer: 0.1, model: "claude-sonnet-4-5" } }),
     );
     expect(s.threshold_percent).toBe(55);
   });
