@@ -42,8 +42,22 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow): 
 
 /** Raw estimate of everything sent besides the window's messages. */
 export function fixedRawTokens(session: SessionRow): number {
-  // Tools, memory, canvas and summary join the request in later issues; they add here.
-  return session.system_tokens;
+  // Tools, memory and canvas join the request in later issues; they add here.
+  return session.system_tokens + session.summary_tokens;
+}
+
+/**
+ * The system prompt as sent: the session's prompt plus the active summary. The summary
+ * lives here rather than in the message list so the list stays a valid alternation that
+ * starts with the (protected) first turn.
+ */
+export function systemPrompt(session: SessionRow): string {
+  return session.summary_text ? session.system_prompt + summaryBlock(session.summary_text) : session.system_prompt;
+}
+
+/** What a summary adds to the system prompt; its token estimate is the "summary" category. */
+export function summaryBlock(summary: string): string {
+  return `\n\n<conversation_summary>\nEarlier turns of this conversation were condensed into this summary; the turns after it follow verbatim.\n\n${summary}\n</conversation_summary>`;
 }
 
 /** Context status from the session row's counters alone: never reads or recounts history. */
@@ -55,7 +69,7 @@ export function contextStatus(ctx: SessionContext, now = new Date()): ContextSta
     sessionId: s.id,
     model: ctx.model,
     settings: ctx.settings,
-    breakdownRaw: { system: s.system_tokens, tools: 0, summary: 0, memory: 0, canvas: 0, messages },
+    breakdownRaw: { system: s.system_tokens, tools: 0, summary: s.summary_tokens, memory: 0, canvas: 0, messages },
     calibration: ctx.calibration.factor,
     measured:
       s.measured_tokens !== null && s.measured_raw_tokens !== null && s.measured_at
@@ -77,7 +91,12 @@ export interface AssembledWindow {
  * Reads only the window (pinned turns + the tail from the cutoff), slides whole turns out
  * if the request would exceed capacity, and stores the new cutoff and counters.
  */
-export async function assembleWindow(tx: Tx, ctx: SessionContext, factor: number): Promise<AssembledWindow> {
+export async function assembleWindow(
+  tx: Tx,
+  ctx: SessionContext,
+  factor: number,
+  capacity = ctx.capacity.capacity,
+): Promise<AssembledWindow> {
   const s = ctx.session;
   const [pinnedRows, tailRows] = await Promise.all([
     pinnedMessages(tx, s.id, s.window_start_turn),
@@ -88,7 +107,7 @@ export async function assembleWindow(tx: Tx, ctx: SessionContext, factor: number
     tail: groupTurns(tailRows),
     fixedTokens: fixedRawTokens(s),
     calibration: factor,
-    capacity: ctx.capacity.capacity,
+    capacity,
   });
   let tailTokens = 0;
   let pinnedTokens = 0;

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { SendEvent, SendResultJson } from "@/lib/api/types";
 import { toApiMessages } from "@/lib/context/api-messages";
@@ -8,21 +7,22 @@ import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock } from "@/lib/context/types";
 import { withUser } from "@/lib/db";
 import { appendMessage, findByIdempotencyKey, flushStreaming, finishMessage, messageJson, turnMessages, type MessageRow } from "@/lib/db/messages";
-import { getSession, recordMeasurement, releaseTurnLease, renewTurnLease, tryAcquireTurnLease } from "@/lib/db/sessions";
+import { getSession, recordMeasurement } from "@/lib/db/sessions";
 import { putCalibration } from "@/lib/db/settings";
 import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
-import { anthropicClient, countTokens, measuredInput, streamReply, type LlmReply } from "@/lib/llm/client";
+import { anthropicClient, countTokens, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
+import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/overflow";
+import { compactSession, type CompactOutcome } from "./compact";
 import { offlineReply, streamOffline } from "@/lib/llm/offline";
 import { updateFactor } from "@/lib/tokens/calibration";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
-import { assembleWindow, contextStatus, loadContext, type AssembledWindow, type SessionContext } from "./context";
+import { assembleWindow, contextStatus, loadContext, systemPrompt, type AssembledWindow, type SessionContext } from "./context";
+import { acquireLease, release, renewLease } from "./lease";
 import { llmError } from "./errors";
 import { MAX_TOOL_ROUNDS, runToolUses } from "./tools";
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
-const LEASE_TTL_MS = 30_000;
-const LEASE_WAIT_MS = 20_000;
 const FLUSH_INTERVAL_MS = 1_000;
 /** Ask the API for an exact count once the estimate is this close (fraction of capacity) below the threshold. */
 const EXACT_COUNT_MARGIN = 0.05;
@@ -49,7 +49,8 @@ export type Emit = (e: SendEvent) => void;
 
 export type PreparedSend =
   | { kind: "replay"; events: SendEvent[] }
-  | { kind: "turn"; run: (emit: Emit) => Promise<void> };
+  /** `detachFollowUp`: return once the reply is saved; automatic compaction then runs on its own. */
+  | { kind: "turn"; run: (emit: Emit, opts?: { detachFollowUp?: boolean }) => Promise<void> };
 
 interface TurnHandle {
   userId: string;
@@ -98,7 +99,10 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
       throw conflict("request_in_progress", "A request with this idempotency key is in progress");
     }
     const handle: TurnHandle = { userId, sessionId, leaseId, userMessage: saved };
-    return { kind: "turn", run: (emit) => runTurn(handle, emit, input.retry === true) };
+    return {
+      kind: "turn",
+      run: (emit, opts) => runTurn(handle, emit, input.retry === true, opts?.detachFollowUp ?? false),
+    };
   } catch (err) {
     await release(userId, sessionId, leaseId);
     throw err;
@@ -108,7 +112,7 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
 /** Runs a whole send and collects its events into the JSON answer. */
 export async function sendAndCollect(prepared: PreparedSend): Promise<SendResultJson> {
   const events: SendEvent[] = prepared.kind === "replay" ? prepared.events : [];
-  if (prepared.kind === "turn") await prepared.run((e) => events.push(e));
+  if (prepared.kind === "turn") await prepared.run((e) => events.push(e), { detachFollowUp: true });
   const result: SendResultJson = { user_message: undefined as never, assistant_message: null, status: undefined as never, notices: [] };
   for (const e of events) {
     if (e.event === "user_message" && !result.user_message) result.user_message = e.data;
@@ -120,15 +124,16 @@ export async function sendAndCollect(prepared: PreparedSend): Promise<SendResult
   return result;
 }
 
-async function runTurn(h: TurnHandle, emit: Emit, retry: boolean): Promise<void> {
+async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp: boolean): Promise<void> {
   const client = anthropicClient();
-  const stream = { id: null as string | null, text: "", dirty: false };
+  const stream: StreamState = { id: null, text: "", dirty: false };
   const flusher = startFlusher(h, stream);
+  let answered = false;
   emit({ event: "user_message", data: messageJson(h.userMessage, true) });
   try {
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      const { ctx, win } = await planRequest(h, client, emit);
-      const messages = toApiMessages(dropSuperseded(win.messages, retry && round === 0 ? h.userMessage.turn_seq : null));
+      let { ctx, win } = await planRequest(h, client, emit, { autoCompact: true });
+      const currentTurn = retry && round === 0 ? h.userMessage.turn_seq : null;
       const assistant = await withUser(h.userId, (tx) =>
         appendMessage(tx, h.userId, h.sessionId, {
           role: "assistant",
@@ -146,31 +151,41 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean): Promise<void>
         stream.dirty = true;
         emit({ event: "delta", data: { text: delta } });
       };
-      const request = { model: ctx.model.id, system: ctx.session.system_prompt, messages, maxTokens: ctx.capacity.reserved };
-      let reply: LlmReply;
-      if (client) reply = await streamReply(client, request, onText);
-      else {
-        const { text } = offlineReply({ messages, system: request.system, model: request.model });
-        for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) onText(chunk);
-        reply = { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
+      let reply: LlmReply | null = null;
+      const firstRaw = win.rawTokens;
+      for (let attempt = 1; !reply; attempt++) {
+        const request = {
+          model: ctx.model.id,
+          system: systemPrompt(ctx.session),
+          messages: toApiMessages(dropSuperseded(win.messages, currentTurn)),
+          maxTokens: ctx.capacity.reserved,
+        };
+        try {
+          reply = await callModel(client, request, onText);
+        } catch (err) {
+          // Our estimate said it fits but Claude disagrees: shrink by a quarter and retry (FR-004).
+          if (!isPromptTooLong(err) || attempt > MAX_OVERFLOW_ATTEMPTS || stream.text !== "") throw err;
+          ({ ctx, win } = await recoverFromOverflow(h, emit, overflowTarget(firstRaw, attempt), attempt));
+        }
       }
       await flusher.settle();
+      const final = reply;
       const saved = await withUser(h.userId, async (tx) => {
         const row = await finishMessage(tx, assistant.id, {
-          content: reply.content,
-          text: blocksToText(reply.content),
-          tokenCount: estimateMessageTokens("assistant", reply.content),
+          content: final.content,
+          text: blocksToText(final.content),
+          tokenCount: estimateMessageTokens("assistant", final.content),
           status: "complete",
-          usage: reply.usage ?? undefined,
-          stopReason: reply.stopReason,
+          usage: final.usage ?? undefined,
+          stopReason: final.stopReason,
         });
-        if (reply.usage) await recordCall(tx, h, ctx, measuredInput(reply.usage), win.rawTokens);
+        if (final.usage) await recordCall(tx, h, ctx, measuredInput(final.usage), win.rawTokens);
         return row;
       });
       stream.id = null;
       emit({ event: "assistant_message", data: messageJson(saved, true) });
-      if (reply.stopReason !== "tool_use") break;
-      const results = await runToolUses(reply.content);
+      if (final.stopReason !== "tool_use") break;
+      const results = await runToolUses(final.content);
       const toolMessage = await withUser(h.userId, (tx) =>
         appendMessage(tx, h.userId, h.sessionId, {
           role: "user",
@@ -183,6 +198,7 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean): Promise<void>
       );
       emit({ event: "user_message", data: messageJson(toolMessage, true) });
     }
+    answered = true;
   } catch (err) {
     const error = llmError(err);
     await flusher.settle();
@@ -207,14 +223,95 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean): Promise<void>
     emit({ event: "error", data: { error: { code: error.code, message: error.message, details: error.details } } });
   } finally {
     await flusher.stop();
-    await release(h.userId, h.sessionId, h.leaseId);
-    try {
-      emit({ event: "status", data: await statusOf(h.userId, h.sessionId) });
-    } catch (e) {
-      console.error("[threadkeeper] status after send failed", e);
-    }
-    emit({ event: "done", data: {} });
+    await emitStatus(h, emit);
   }
+  // The reply is out and the composer is free again; compaction follows while the lease is
+  // still held, so the next send waits for it rather than racing it.
+  const followUp = (answered ? compactAfterTurn(h, detachFollowUp ? () => {} : emit) : Promise.resolve()).finally(() =>
+    release(h.userId, h.sessionId, h.leaseId),
+  );
+  if (!detachFollowUp) await followUp;
+  emit({ event: "done", data: {} });
+}
+
+async function emitStatus(h: TurnHandle, emit: Emit): Promise<void> {
+  try {
+    emit({ event: "status", data: await statusOf(h.userId, h.sessionId) });
+  } catch (e) {
+    console.error("[threadkeeper] status after send failed", e);
+  }
+}
+
+async function callModel(
+  client: ReturnType<typeof anthropicClient>,
+  request: LlmRequest,
+  onText: (delta: string) => void,
+): Promise<LlmReply> {
+  if (client) return streamReply(client, request, onText);
+  const { text } = offlineReply({ messages: request.messages, system: request.system, model: request.model });
+  for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) onText(chunk);
+  return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
+}
+
+/** Automatic compaction once a turn has filled the window to the threshold. Never fails the turn. */
+async function compactAfterTurn(h: TurnHandle, emit: Emit): Promise<void> {
+  try {
+    const outcome = await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId });
+    reportCompaction(outcome, emit);
+  } catch (err) {
+    console.error("[threadkeeper] automatic compaction failed", err);
+    emit({ event: "notice", data: { kind: "compaction_failed", message: "Automatic compaction failed; the window will slide instead." } });
+  }
+}
+
+function reportCompaction(outcome: CompactOutcome, emit: Emit): void {
+  if (outcome.kind === "compacted") {
+    const c = outcome.compaction;
+    emit({ event: "compaction", data: c });
+    if (c.fallback_reason) {
+      emit({
+        event: "notice",
+        data: { kind: "compaction_fallback", message: `${c.method === "sliding" ? "Turns slid out" : "Extractive summary used"}: ${c.fallback_reason}` },
+      });
+    }
+    emit({ event: "status", data: outcome.status });
+  } else if (outcome.reason === "thrashing") {
+    emit({
+      event: "notice",
+      data: {
+        kind: "compaction_warning",
+        message:
+          "The window refilled within 3 turns three times in a row, so automatic compaction is paused; older turns slide out instead. Consider shorter messages, /compact with instructions, or a larger-window model.",
+      },
+    });
+  }
+}
+
+/**
+ * "Prompt is too long": bring the request down to `targetRaw` tokens, by compaction when it
+ * can, else by sliding whole turns out, and log the attempt. The user's message stays.
+ */
+async function recoverFromOverflow(
+  h: TurnHandle,
+  emit: Emit,
+  targetRaw: number,
+  attempt: number,
+): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
+  console.warn(`[threadkeeper] prompt too long in session ${h.sessionId}; recovery attempt ${attempt}, target ${targetRaw} raw tokens`);
+  try {
+    const outcome = await compactSession(h.userId, h.sessionId, { trigger: "error_recovery", leaseId: h.leaseId, targetRaw });
+    reportCompaction(outcome, emit);
+  } catch (err) {
+    console.error("[threadkeeper] compaction during overflow recovery failed; sliding instead", err);
+  }
+  emit({
+    event: "notice",
+    data: {
+      kind: "overflow_recovery",
+      message: `Claude said the conversation was too long for its window; reduced it by 25 % and retried (attempt ${attempt} of ${MAX_OVERFLOW_ATTEMPTS}).`,
+    },
+  });
+  return planRequest(h, anthropicClient(), emit, { autoCompact: false, targetRaw });
 }
 
 /**
@@ -226,10 +323,17 @@ async function planRequest(
   h: TurnHandle,
   client: ReturnType<typeof anthropicClient>,
   emit: Emit,
+  opts: { autoCompact: boolean; targetRaw?: number },
 ): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
+  if (opts.autoCompact) {
+    // Also checked before each request, for when the message itself crossed the threshold.
+    reportCompaction(await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId }), emit);
+  }
   let { ctx, win } = await withUser(h.userId, async (tx) => {
     const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
-    return { ctx, win: await assembleWindow(tx, ctx, ctx.calibration.factor) };
+    const factor = ctx.calibration.factor;
+    const capacity = opts.targetRaw === undefined ? ctx.capacity.capacity : Math.floor(opts.targetRaw * factor);
+    return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
   });
   let dropped = win.selection.droppedTurnSeqs.length;
   const nearThreshold =
@@ -237,7 +341,7 @@ async function planRequest(
   if (client && nearThreshold && win.rawTokens > 0) {
     const exact = await countTokens(client, {
       model: ctx.model.id,
-      system: ctx.session.system_prompt,
+      system: systemPrompt(ctx.session),
       messages: toApiMessages(win.messages),
     });
     const estimated = win.rawTokens;
@@ -277,26 +381,6 @@ async function recordCall(tx: Parameters<Parameters<typeof withUser>[1]>[0], h: 
 
 async function statusOf(userId: string, sessionId: string) {
   return withUser(userId, async (tx) => contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId))));
-}
-
-async function acquireLease(userId: string, sessionId: string): Promise<string> {
-  const leaseId = randomUUID();
-  const deadline = Date.now() + LEASE_WAIT_MS;
-  for (;;) {
-    if (await withUser(userId, (tx) => tryAcquireTurnLease(tx, userId, sessionId, leaseId, LEASE_TTL_MS))) return leaseId;
-    if (Date.now() > deadline) {
-      throw new AppError(409, "session_busy", "Another message is being answered in this session; retry shortly.", undefined, {
-        "Retry-After": "5",
-      });
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function release(userId: string, sessionId: string, leaseId: string): Promise<void> {
-  await withUser(userId, (tx) => releaseTurnLease(tx, sessionId, leaseId)).catch((e: unknown) =>
-    console.error("[threadkeeper] lease release failed; it expires by itself", e),
-  );
 }
 
 async function lastUserMessage(tx: Parameters<Parameters<typeof withUser>[1]>[0], userId: string, sessionId: string) {
@@ -351,7 +435,7 @@ function startFlusher(h: TurnHandle, stream: StreamState) {
             stream.dirty = false;
             await flushStreaming(tx, stream.id, [{ type: "text", text: stream.text }], stream.text);
           }
-          await renewTurnLease(tx, h.sessionId, h.leaseId, LEASE_TTL_MS);
+          await renewLease(tx, h.sessionId, h.leaseId);
         }),
       )
       .catch((e: unknown) => console.error("[threadkeeper] flush failed; retrying next second", e));

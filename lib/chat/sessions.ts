@@ -1,7 +1,10 @@
 import { z } from "zod";
 import type { ContextSettings, MessagesPageJson, SessionJson, SettingsJson } from "@/lib/api/types";
 import { resolveSettings } from "@/lib/context/settings";
-import { withUser } from "@/lib/db";
+import { withUser, type Tx } from "@/lib/db";
+import { getTemplate } from "@/lib/db/templates";
+import { badRequest } from "@/lib/errors";
+import { isPreset } from "@/lib/context/compaction/templates";
 import { listMessages, messageJson } from "@/lib/db/messages";
 import { getSession, insertSession, listSessions, sessionJson, updateSessionSettings } from "@/lib/db/sessions";
 import { getUserSettings, putUserSettings } from "@/lib/db/settings";
@@ -21,6 +24,10 @@ export const settingsSchema = z
     output_reservation: z.number().min(0.05).max(0.5),
     safety_buffer: z.number().min(0).max(0.3),
     model: modelId,
+    auto_compact: z.boolean(),
+    compaction_target: z.number().min(0.1).max(0.7),
+    summary_model: modelId,
+    compaction_template: z.string().min(1).max(100),
   })
   .partial()
   .strict();
@@ -95,16 +102,35 @@ export async function putSettings(
   patch: z.infer<typeof settingsSchema>,
 ): Promise<SettingsJson> {
   await withUser(userId, async (tx) => {
+    const user = await getUserSettings(tx, userId);
     if (!sessionId) {
-      await putUserSettings(tx, userId, { ...(await getUserSettings(tx, userId)), ...patch });
+      const next = { ...user, ...patch };
+      await checkSettings(tx, userId, resolveSettings(defaultModelId(), next, {}));
+      await putUserSettings(tx, userId, next);
       return;
     }
     const session = await getSession(tx, userId, sessionId, true);
     const { model, ...rest } = patch;
     const next = { ...session.settings, ...rest };
+    await checkSettings(tx, userId, resolveSettings(defaultModelId(), user, { ...next, model: model ?? session.model }));
     await updateSessionSettings(tx, userId, sessionId, { settings: next, model: model ?? session.model });
   });
   return getSettings(userId, sessionId);
+}
+
+/** Rules that span several settings, checked on the merged result. */
+async function checkSettings(tx: Tx, userId: string, s: ContextSettings): Promise<void> {
+  if (s.compaction_target >= s.compaction_threshold) {
+    throw badRequest("Invalid 'compaction_target': must be below compaction_threshold", {
+      compaction_target: s.compaction_target,
+      compaction_threshold: s.compaction_threshold,
+    });
+  }
+  if (!isPreset(s.compaction_template) && !(await getTemplate(tx, userId, s.compaction_template))) {
+    throw badRequest("Invalid 'compaction_template': not a preset or one of your templates", {
+      compaction_template: s.compaction_template,
+    });
+  }
 }
 
 function settingsJson(

@@ -19,6 +19,10 @@ export interface SessionRow {
   measured_tokens: number | null;
   measured_raw_tokens: number | null;
   measured_at: Date | null;
+  summary_id: string | null;
+  summary_text: string | null;
+  summary_tokens: number;
+  summary_through_turn: number;
   created_at: Date;
   updated_at: Date;
   last_message_at: Date | null;
@@ -26,7 +30,7 @@ export interface SessionRow {
 
 const COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
   message_count, window_start_turn, tail_tokens, pinned_tokens, measured_tokens, measured_raw_tokens,
-  measured_at, created_at, updated_at, last_message_at`;
+  measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, created_at, updated_at, last_message_at`;
 
 export async function insertSession(
   tx: Tx,

@@ -3,39 +3,40 @@ import type { Tx } from "./driver";
 
 type StoredSettings = Partial<ContextSettings>;
 
+/** user_settings columns, named as the settings themselves. */
+const COLUMNS = [
+  "compaction_threshold",
+  "output_reservation",
+  "safety_buffer",
+  "model",
+  "auto_compact",
+  "compaction_target",
+  "summary_model",
+  "compaction_template",
+] as const satisfies readonly (keyof ContextSettings)[];
+
 export async function getUserSettings(tx: Tx, userId: string): Promise<StoredSettings> {
-  const [row] = await tx.query<Record<string, number | string | null>>(
-    `select compaction_threshold, output_reservation, safety_buffer, model
-     from user_settings where user_id = $1`,
-    [userId],
-  );
+  const [row] = await tx.query<Record<string, unknown>>(`select ${COLUMNS.join(", ")} from user_settings where user_id = $1`, [
+    userId,
+  ]);
   if (!row) return {};
-  // Postgres `real` round-trips 0.8 as 0.800000011920929; two decimals is all a fraction here needs.
-  const frac = (v: unknown) => (typeof v === "number" ? Math.round(v * 10000) / 10000 : undefined);
-  return Object.fromEntries(
-    Object.entries({
-      compaction_threshold: frac(row.compaction_threshold),
-      output_reservation: frac(row.output_reservation),
-      safety_buffer: frac(row.safety_buffer),
-      model: row.model ?? undefined,
-    }).filter(([, v]) => v !== undefined),
-  ) as StoredSettings;
+  const out: Record<string, unknown> = {};
+  for (const c of COLUMNS) {
+    const v = row[c];
+    if (v === null || v === undefined) continue;
+    // Postgres `real` round-trips 0.8 as 0.800000011920929; four decimals is all a fraction needs.
+    out[c] = typeof v === "number" ? Math.round(v * 10000) / 10000 : v;
+  }
+  return out as StoredSettings;
 }
 
 export async function putUserSettings(tx: Tx, userId: string, s: StoredSettings): Promise<void> {
+  const placeholders = COLUMNS.map((_, i) => `$${i + 2}`).join(", ");
+  const updates = COLUMNS.map((c) => `${c} = excluded.${c}`).join(", ");
   await tx.query(
-    `insert into user_settings (user_id, compaction_threshold, output_reservation, safety_buffer, model, updated_at)
-     values ($1, $2, $3, $4, $5, now())
-     on conflict (user_id) do update set compaction_threshold = excluded.compaction_threshold,
-       output_reservation = excluded.output_reservation, safety_buffer = excluded.safety_buffer,
-       model = excluded.model, updated_at = now()`,
-    [
-      userId,
-      s.compaction_threshold ?? null,
-      s.output_reservation ?? null,
-      s.safety_buffer ?? null,
-      s.model ?? null,
-    ],
+    `insert into user_settings (user_id, ${COLUMNS.join(", ")}, updated_at) values ($1, ${placeholders}, now())
+     on conflict (user_id) do update set ${updates}, updated_at = now()`,
+    [userId, ...COLUMNS.map((c) => s[c] ?? null)],
   );
 }
 

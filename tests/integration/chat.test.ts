@@ -3,38 +3,14 @@ import * as sessionRoute from "@/app/api/session/route";
 import * as oneSession from "@/app/api/session/[id]/route";
 import * as messagesRoute from "@/app/api/session/[id]/messages/route";
 import * as statusRoute from "@/app/api/context/status/route";
-import type { ContextStatusJson, MessagesPageJson, SendResultJson, SessionJson } from "@/lib/api/types";
+import type { SessionJson } from "@/lib/api/types";
 import { withUser } from "@/lib/db";
-import { ofType, params, readSse, req, useHarness } from "./harness";
+import { contextStatus, history, newSession, ofType, params, postMessage, readSse, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();
 
-async function newSession(body: object = {}): Promise<SessionJson> {
-  const res = await sessionRoute.POST(req("POST", "/api/session", body), undefined);
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { session: SessionJson }).session;
-}
-
-async function send(id: string, body: object, headers: Record<string, string> = {}) {
-  return messagesRoute.POST(req("POST", `/api/session/${id}/messages`, body, headers), params({ id }));
-}
-
-async function sendJson(id: string, content: string, headers: Record<string, string> = {}) {
-  const res = await send(id, { content }, { accept: "application/json", ...headers });
-  return { res, body: (await res.json()) as SendResultJson & { error?: { code: string; details: SendResultJson } } };
-}
-
-async function history(id: string, query = ""): Promise<MessagesPageJson> {
-  const res = await messagesRoute.GET(req("GET", `/api/session/${id}/messages${query}`), params({ id }));
-  expect(res.status).toBe(200);
-  return (await res.json()) as MessagesPageJson;
-}
-
-async function status(id: string): Promise<ContextStatusJson> {
-  const res = await statusRoute.GET(req("GET", `/api/context/status?session_id=${id}`), undefined);
-  expect(res.status).toBe(200);
-  return (await res.json()) as ContextStatusJson;
-}
+const send = postMessage;
+const status = contextStatus;
 
 describe("sending a message", () => {
   it("streams the saved user message, deltas, the saved reply, the status and done", async () => {

@@ -4,6 +4,10 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { SendEvent } from "@/lib/api/types";
 import { openEmbedded, setDb, type Database } from "@/lib/db";
 import { startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";
+import * as sessionRoute from "@/app/api/session/route";
+import * as messagesRoute from "@/app/api/session/[id]/messages/route";
+import * as statusRoute from "@/app/api/context/status/route";
+import type { ContextStatusJson, MessagesPageJson, SendResultJson, SessionJson } from "@/lib/api/types";
 
 export interface Harness {
   db: Database;
@@ -60,4 +64,49 @@ type EventData<E extends SendEvent["event"]> = Extract<SendEvent, { event: E }>[
 
 export function ofType<E extends SendEvent["event"]>(events: SendEvent[], name: E): EventData<E>[] {
   return events.filter((e) => e.event === name).map((e) => e.data as EventData<E>);
+}
+
+// Thin clients for the routes most tests touch; each asserts nothing but the transport.
+
+export async function newSession(body: object = {}): Promise<SessionJson> {
+  const res = await sessionRoute.POST(req("POST", "/api/session", body), undefined);
+  if (res.status !== 201) throw new Error(`create session: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { session: SessionJson }).session;
+}
+
+export function postMessage(id: string, body: object, headers: Record<string, string> = {}): Promise<Response> {
+  return messagesRoute.POST(req("POST", `/api/session/${id}/messages`, body, headers), params({ id }));
+}
+
+export async function sendJson(
+  id: string,
+  content: string,
+  headers: Record<string, string> = {},
+): Promise<{ res: Response; body: SendResultJson & { error?: { code: string; message: string; details: SendResultJson } } }> {
+  const res = await postMessage(id, { content }, { accept: "application/json", ...headers });
+  return { res, body: (await res.json()) as SendResultJson & { error?: { code: string; message: string; details: SendResultJson } } };
+}
+
+export async function history(id: string, query = "?limit=500"): Promise<MessagesPageJson> {
+  const res = await messagesRoute.GET(req("GET", `/api/session/${id}/messages${query}`), params({ id }));
+  if (res.status !== 200) throw new Error(`history: ${res.status}`);
+  return (await res.json()) as MessagesPageJson;
+}
+
+export async function contextStatus(id: string): Promise<ContextStatusJson> {
+  const res = await statusRoute.GET(req("GET", `/api/context/status?session_id=${id}`), undefined);
+  if (res.status !== 200) throw new Error(`status: ${res.status}`);
+  return (await res.json()) as ContextStatusJson;
+}
+
+const WORDS =
+  "alpha beta gamma delta schema migration retry backoff cursor index policy tenant render stream buffer token window summary checkpoint".split(
+    " ",
+  );
+
+/** Deterministic filler prose of about `words` tokens. */
+export function prose(words: number, seed: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(WORDS[(i * 7 + seed * 13 + (i % 5)) % WORDS.length]);
+  return out.join(" ");
 }

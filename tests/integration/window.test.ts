@@ -1,42 +1,20 @@
 import { describe, expect, it } from "vitest";
-import * as sessionRoute from "@/app/api/session/route";
-import * as messagesRoute from "@/app/api/session/[id]/messages/route";
-import * as statusRoute from "@/app/api/context/status/route";
 import * as protectRoute from "@/app/api/context/protect/[message_id]/route";
-import type { ContextStatusJson, MessageJson, MessagesPageJson, SendResultJson, SessionJson } from "@/lib/api/types";
+import type { MessageJson, SendResultJson } from "@/lib/api/types";
 import { countRequestTokens } from "../fake-anthropic/server";
-import { params, req, useHarness } from "./harness";
+import { contextStatus, history, newSession, params, postMessage, prose, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();
 
 // 200K window − R (min(50 %, 64K max output) = 64K) − S (30 % = 60K) = 76K capacity.
-const TIGHT = { output_reservation: 0.5, safety_buffer: 0.3 };
+// Compaction is off: these tests prove the sliding guarantee on its own.
+const TIGHT = { output_reservation: 0.5, safety_buffer: 0.3, auto_compact: false };
 const CAPACITY = 76_000;
 
-const WORDS = "alpha beta gamma delta schema migration retry backoff cursor index policy tenant render stream buffer token window summary checkpoint".split(" ");
-function prose(words: number, seed: number): string {
-  const out: string[] = [];
-  for (let i = 0; i < words; i++) out.push(WORDS[(i * 7 + seed * 13 + (i % 5)) % WORDS.length]);
-  return out.join(" ");
-}
-
-async function newSession(): Promise<SessionJson> {
-  const res = await sessionRoute.POST(req("POST", "/api/session", { settings: TIGHT }), undefined);
-  return ((await res.json()) as { session: SessionJson }).session;
-}
-
-async function sendJson(id: string, content: string): Promise<SendResultJson> {
-  const res = await messagesRoute.POST(
-    req("POST", `/api/session/${id}/messages`, { content: `[[reply:ok]] ${content}` }, { accept: "application/json" }),
-    params({ id }),
-  );
+async function sendOk(id: string, content: string): Promise<SendResultJson> {
+  const { res, body } = await sendJson(id, `[[reply:ok]] ${content}`);
   expect(res.status).toBe(201);
-  return (await res.json()) as SendResultJson;
-}
-
-async function history(id: string): Promise<MessagesPageJson> {
-  const res = await messagesRoute.GET(req("GET", `/api/session/${id}/messages?limit=500`), params({ id }));
-  return (await res.json()) as MessagesPageJson;
+  return body;
 }
 
 async function protect(messageId: string, on: boolean): Promise<Response> {
@@ -51,14 +29,14 @@ const sentInputs = () =>
 
 describe("the sliding window", () => {
   it("never sends more than capacity, keeps the first and protected turns, and marks the cutoff", async () => {
-    const s = await newSession();
-    const first = await sendJson(s.id, "Project brief: keep the API stable.");
+    const s = await newSession({ settings: TIGHT });
+    const first = await sendOk(s.id, "Project brief: keep the API stable.");
     const turns: SendResultJson[] = [];
-    for (let i = 0; i < 3; i++) turns.push(await sendJson(s.id, prose(12_000, i)));
+    for (let i = 0; i < 3; i++) turns.push(await sendOk(s.id, prose(12_000, i)));
     // Protect turn 3 (the second big one) before it could slide out.
     expect((await protect(turns[1].user_message.id, true)).status).toBe(200);
     const notices: string[] = [];
-    for (let i = 3; i < 9; i++) notices.push(...(await sendJson(s.id, prose(12_000, i))).notices.map((n) => n.kind));
+    for (let i = 3; i < 9; i++) notices.push(...(await sendOk(s.id, prose(12_000, i))).notices.map((n) => n.kind));
     expect(notices).toContain("window_slid");
 
     // The real (fake API's) count of every request stayed under capacity.
@@ -85,18 +63,16 @@ describe("the sliding window", () => {
     expect(texts.some((t) => t.includes(prose(12_000, 1)))).toBe(true);
     expect(texts.some((t) => t.includes(prose(12_000, 0)))).toBe(false);
 
-    const status = (await (
-      await statusRoute.GET(req("GET", `/api/context/status?session_id=${s.id}`), undefined)
-    ).json()) as ContextStatusJson;
+    const status = await contextStatus(s.id);
     expect(status.capacity_tokens).toBe(CAPACITY);
     expect(status.current_tokens).toBeLessThanOrEqual(CAPACITY);
   });
 
   it("unprotecting a turn before the cutoff lets it leave the window; protecting brings it back", async () => {
-    const s = await newSession();
-    await sendJson(s.id, "First turn.");
-    const early = await sendJson(s.id, prose(12_000, 20));
-    for (let i = 21; i < 27; i++) await sendJson(s.id, prose(12_000, i));
+    const s = await newSession({ settings: TIGHT });
+    await sendOk(s.id, "First turn.");
+    const early = await sendOk(s.id, prose(12_000, 20));
+    for (let i = 21; i < 27; i++) await sendOk(s.id, prose(12_000, i));
     let page = await history(s.id);
     expect(page.messages.find((m) => m.id === early.user_message.id)?.in_window).toBe(false);
 
@@ -111,12 +87,9 @@ describe("the sliding window", () => {
   });
 
   it("rejects a message that alone exceeds capacity without losing it", async () => {
-    const s = await newSession();
-    await sendJson(s.id, "First turn.");
-    const res = await messagesRoute.POST(
-      req("POST", `/api/session/${s.id}/messages`, { content: prose(90_000, 3) }, { accept: "application/json" }),
-      params({ id: s.id }),
-    );
+    const s = await newSession({ settings: TIGHT });
+    await sendOk(s.id, "First turn.");
+    const res = await postMessage(s.id, { content: prose(90_000, 3) }, { accept: "application/json" });
     expect(res.status).toBe(413);
     const body = (await res.json()) as { error: { code: string } };
     expect(body.error.code).toBe("context_overflow");

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { getCaller } from "@/lib/auth";
+import { parseParams, route, uuid } from "@/lib/api/http";
+import { removeTemplate } from "@/lib/chat/templates";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ id: string }> };
+
+export const DELETE = route<Ctx>(async (req, ctx) => {
+  const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
+  const caller = await getCaller(req);
+  await removeTemplate(caller.userId, id);
+  return new Response(null, { status: 204 });
+});

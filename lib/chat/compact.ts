@@ -1,0 +1,413 @@
+import { z } from "zod";
+import type { CompactionJson, CompactionTrigger, ContextStatusJson } from "@/lib/api/types";
+import {
+  compactionBudgets,
+  detailsBudget,
+  extractiveSummary,
+  extractMustKeep,
+  isThrashing,
+  planCompaction,
+  PRESETS,
+  isPreset,
+  toTranscriptTurns,
+  verifySummary,
+} from "@/lib/context/compaction";
+import { groupTurns, type Turn } from "@/lib/context/turns";
+import { withUser, type Tx } from "@/lib/db";
+import {
+  checkManualCooldown,
+  claimManualCooldown,
+  getCompaction,
+  insertCompaction,
+  installSummary,
+  listCompactions,
+  recentAutoTurns,
+  setCompactionStatus,
+  type CompactionRow,
+} from "@/lib/db/compactions";
+import { tailMessages } from "@/lib/db/messages";
+import { getSession } from "@/lib/db/sessions";
+import { getTemplate } from "@/lib/db/templates";
+import { env } from "@/lib/env";
+import { conflict } from "@/lib/errors";
+import { anthropicClient, type LlmUsage } from "@/lib/llm/client";
+import { costUsd, requireModel } from "@/lib/llm/models";
+import { summarize } from "@/lib/llm/summarizer";
+import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
+import { contextStatus, loadContext, summaryBlock, type SessionContext } from "./context";
+import { acquireLease, release } from "./lease";
+
+export const MANUAL_COOLDOWN_S = 30;
+export const SUMMARY_TIMEOUT_MS = 20_000;
+/** Largest transcript sent to the summarizer in one call; longer ones are summarized in parts. */
+const DEFAULT_CHUNK_TOKENS = 60_000;
+const PREVIEW_CHARS = 280;
+
+export const compactSchema = z
+  .object({
+    session_id: z.string().uuid(),
+    force: z.boolean().optional(),
+    instructions: z.string().trim().min(1).max(4000).optional(),
+    preset: z.string().refine(isPreset, { message: `Unknown preset. Presets: ${Object.keys(PRESETS).join(", ")}` }).optional(),
+    template_id: z.string().uuid().optional(),
+  })
+  .strict()
+  .refine((b) => !(b.preset && b.template_id), { message: "Give either 'preset' or 'template_id'", path: ["preset"] });
+
+export interface CompactOptions {
+  trigger: CompactionTrigger;
+  force?: boolean;
+  instructions?: string | null;
+  /** A preset name or template id, instead of the session's setting. */
+  template?: string | null;
+  /** The caller already holds the session's lease (inside a turn). */
+  leaseId?: string;
+  /** Overflow recovery: bring the whole request down to this many raw tokens. */
+  targetRaw?: number;
+}
+
+export type CompactOutcome =
+  | { kind: "compacted"; compaction: CompactionJson; status: ContextStatusJson }
+  | { kind: "skipped"; reason: "below_threshold" | "nothing_to_compact" | "thrashing" | "disabled"; status: ContextStatusJson };
+
+/**
+ * Condenses the turns since the last summary (plus that summary) into a new, verified
+ * summary, under the session's lease so no turn or second compaction interleaves. The
+ * expensive part (the summarizer call) runs outside any transaction; the new summary is
+ * installed in one transaction at the end, so a crash leaves the previous state intact.
+ */
+export async function compactSession(userId: string, sessionId: string, opts: CompactOptions): Promise<CompactOutcome> {
+  const started = performance.now();
+  await withUser(userId, async (tx) => {
+    await getSession(tx, userId, sessionId); // a 404 before waiting for a lease
+    if (opts.trigger === "manual") await checkManualCooldown(tx, sessionId, MANUAL_COOLDOWN_S);
+  });
+  const leaseId = opts.leaseId ?? (await acquireLease(userId, sessionId));
+  try {
+    return await compactHoldingLease(userId, sessionId, opts, started);
+  } finally {
+    if (!opts.leaseId) await release(userId, sessionId, leaseId);
+  }
+}
+
+async function compactHoldingLease(
+  userId: string,
+  sessionId: string,
+  opts: CompactOptions,
+  started: number,
+): Promise<CompactOutcome> {
+  const first = await withUser(userId, async (tx) => {
+    const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionId));
+    return { ctx, status: contextStatus(ctx) };
+  });
+  const { ctx, status } = first;
+  const session = ctx.session;
+  // Checked before reading any history, because this runs after every turn.
+  if (opts.trigger === "auto" && !ctx.settings.auto_compact) return { kind: "skipped", reason: "disabled", status };
+  if (opts.trigger !== "error_recovery" && !opts.force && status.usage_percent < status.threshold_percent) {
+    return { kind: "skipped", reason: "below_threshold", status };
+  }
+  const state = await withUser(userId, async (tx) => {
+    const templateId = opts.template ?? ctx.settings.compaction_template;
+    return {
+      template: await templateBody(tx, userId, templateId),
+      templateId,
+      // Everything after the last summary, including turns that slid out without being summarized.
+      messages: await tailMessages(tx, sessionId, session.summary_through_turn + 1),
+      autoTurns: opts.trigger === "auto" ? await recentAutoTurns(tx, sessionId, 3) : [],
+    };
+  });
+  if (opts.trigger === "auto" && isThrashing(state.autoTurns, session.last_turn_seq)) {
+    return { kind: "skipped", reason: "thrashing", status };
+  }
+
+  const budgets = compactionBudgets({
+    capacity: ctx.capacity.capacity,
+    threshold: ctx.settings.compaction_threshold,
+    target: ctx.settings.compaction_target,
+    fixedTokens: session.system_tokens,
+    pinnedTokens: session.pinned_tokens,
+    calibration: ctx.calibration.factor,
+  });
+  const keepBudget =
+    opts.targetRaw === undefined
+      ? budgets.keepBudget
+      : Math.max(0, opts.targetRaw - session.system_tokens - session.pinned_tokens - budgets.summaryMaxTokens);
+  const turns = groupTurns(state.messages);
+  const plan = planCompaction({ turns, keepBudget: opts.trigger === "manual" ? manualKeepBudget(turns, keepBudget) : keepBudget });
+  if (!plan) return { kind: "skipped", reason: "nothing_to_compact", status };
+  // Claimed only once there is something to do, so a refused /compact costs no cooldown.
+  if (opts.trigger === "manual") await withUser(userId, (tx) => claimManualCooldown(tx, sessionId, MANUAL_COOLDOWN_S));
+
+  const transcript = toTranscriptTurns(plan.condense);
+  const items = extractMustKeep(transcript, session.summary_text);
+  const summaryModel = requireModel(ctx.settings.summary_model);
+  const written = await writeSummary(ctx, {
+    model: summaryModel.id,
+    template: state.template,
+    transcript,
+    items,
+    instructions: opts.instructions ?? null,
+    maxTokens: budgets.summaryMaxTokens,
+  });
+  const replacedTokens = session.summary_tokens + plan.condensedTokens;
+  const verified = verifySummary(written.text, items, {
+    detailsBudget: detailsBudget(replacedTokens, estimateTextTokens(written.text)),
+    countTokens: estimateTextTokens,
+  });
+  const summaryTokens = estimateSystemTokens(summaryBlock(verified.text));
+  // A summary that does not shrink what it replaces is no use: the turns slide out instead
+  // (they stay after the old summary's pointer, so a later compaction can still condense them).
+  const method = summaryTokens < replacedTokens ? written.method : "sliding";
+
+  const applied = await withUser(userId, async (tx) => {
+    const now = await getSession(tx, userId, sessionId, true);
+    if (now.summary_id !== session.summary_id) throw conflict("compaction_conflict", "The session changed during compaction");
+    const fromTurn = plan.condense[0].turnSeq;
+    const row = await insertCompaction(tx, userId, {
+      session_id: sessionId,
+      trigger: opts.trigger,
+      method,
+      from_turn: fromTurn,
+      through_turn: plan.throughTurn,
+      at_seq: now.next_seq - 1,
+      at_turn: now.last_turn_seq,
+      prev_compaction_id: now.summary_id,
+      prev_window_start_turn: now.window_start_turn,
+      summary: method === "sliding" ? null : verified.text,
+      summary_tokens: method === "sliding" ? 0 : summaryTokens,
+      summary_preview: method === "sliding" ? "" : preview(verified.text),
+      items_total: verified.itemsTotal,
+      retention_rate: method === "sliding" ? 0 : verified.retentionRate,
+      preserved_items: verified.appended,
+      omitted_items: verified.omitted,
+      pre_tokens: status.current_tokens,
+      post_tokens: status.current_tokens,
+      reduction_percent: 0,
+      messages_condensed: plan.condense.reduce((n, t) => n + t.messages.length, 0),
+      model: written.method === "llm" ? summaryModel.id : null,
+      template: state.templateId,
+      instructions: opts.instructions ?? null,
+      duration_ms: 0,
+      cost_usd: written.usage ? costUsd(summaryModel, written.usage) : 0,
+      usage: written.usage,
+      fallback_reason: method === "sliding" ? "the summary would not have been smaller than what it replaces" : written.fallbackReason,
+    });
+    const windowStartTurn = Math.max(plan.throughTurn + 1, now.window_start_turn);
+    if (method === "sliding") {
+      await installSummary(tx, sessionId, {
+        summaryId: now.summary_id,
+        text: now.summary_text,
+        tokens: now.summary_tokens,
+        throughTurn: now.summary_through_turn,
+        windowStartTurn,
+      });
+    } else {
+      if (now.summary_id) await setCompactionStatus(tx, now.summary_id, "superseded");
+      await installSummary(tx, sessionId, {
+        summaryId: row.id,
+        text: verified.text,
+        tokens: summaryTokens,
+        throughTurn: plan.throughTurn,
+        windowStartTurn,
+      });
+    }
+    const after = contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId)));
+    const durationMs = Math.round(performance.now() - started);
+    const reduction = status.current_tokens > 0 ? (1 - after.current_tokens / status.current_tokens) * 100 : 0;
+    await tx.query(`update compaction_logs set post_tokens = $2, reduction_percent = $3, duration_ms = $4 where id = $1`, [
+      row.id,
+      after.current_tokens,
+      Math.round(reduction * 10) / 10,
+      durationMs,
+    ]);
+    return { row: await getCompaction(tx, userId, row.id), status: after };
+  });
+  console.info(
+    `[threadkeeper] compaction ${applied.row.trigger}/${applied.row.method} session=${sessionId} ` +
+      `${applied.row.pre_tokens}→${applied.row.post_tokens} tokens in ${applied.row.duration_ms} ms`,
+  );
+  return { kind: "compacted", compaction: compactionJson(applied.row, true), status: applied.status };
+}
+
+interface Written {
+  text: string;
+  method: "llm" | "extractive";
+  usage: LlmUsage | null;
+  fallbackReason: string | null;
+}
+
+/** Claude writes the summary; if it cannot (offline, error, timeout), the extractive summary stands in. */
+async function writeSummary(
+  ctx: SessionContext,
+  input: {
+    model: string;
+    template: string;
+    transcript: ReturnType<typeof toTranscriptTurns>;
+    items: ReturnType<typeof extractMustKeep>;
+    instructions: string | null;
+    maxTokens: number;
+  },
+): Promise<Written> {
+  const client = anthropicClient();
+  let fallbackReason = "offline: no ANTHROPIC_API_KEY is set";
+  if (client) {
+    try {
+      const r = await summarize(client, {
+        model: input.model,
+        template: input.template,
+        previousSummary: ctx.session.summary_text,
+        turns: input.transcript,
+        instructions: input.instructions,
+        maxTokens: input.maxTokens,
+        chunkTokens: chunkTokens(),
+        timeoutMs: summaryTimeoutMs(),
+        countTokens: estimateTextTokens,
+      });
+      return { text: r.text, method: "llm", usage: r.usage, fallbackReason: null };
+    } catch (err) {
+      fallbackReason = `summarizer failed: ${err instanceof Error ? err.message : String(err)}`;
+      console.warn(`[threadkeeper] ${fallbackReason}; using the extractive summary`);
+    }
+  }
+  const text = extractiveSummary({
+    previousSummary: ctx.session.summary_text,
+    turns: input.transcript,
+    items: input.items,
+    maxTokens: input.maxTokens,
+    countTokens: estimateTextTokens,
+  });
+  return { text, method: "extractive", usage: null, fallbackReason };
+}
+
+function summaryTimeoutMs(): number {
+  return env().THREADKEEPER_SUMMARY_TIMEOUT_MS ?? SUMMARY_TIMEOUT_MS;
+}
+
+function chunkTokens(): number {
+  return env().THREADKEEPER_SUMMARY_CHUNK_TOKENS ?? DEFAULT_CHUNK_TOKENS;
+}
+
+async function templateBody(tx: Tx, userId: string, id: string): Promise<string> {
+  if (isPreset(id)) return PRESETS[id].body;
+  const saved = await getTemplate(tx, userId, id);
+  // A deleted template falls back to the default rather than blocking compaction.
+  return saved?.body ?? PRESETS.general.body;
+}
+
+/**
+ * Someone who types /compact wants older turns condensed now, even when the window would
+ * still hold them all: keep at most a quarter of the turns' tokens verbatim.
+ */
+function manualKeepBudget(turns: readonly Turn[], keepBudget: number): number {
+  const total = turns.reduce((n, t) => n + t.tokens, 0);
+  return Math.min(keepBudget, Math.floor(total / 4));
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/^#+\s.*$/gm, "").replace(/\s+/g, " ").trim();
+  return flat.length > PREVIEW_CHARS ? `${flat.slice(0, PREVIEW_CHARS)}…` : flat;
+}
+
+/** Manual compaction (route): reasons to skip become errors the user can read. */
+export async function compactNow(
+  userId: string,
+  input: z.infer<typeof compactSchema>,
+): Promise<{ compaction: CompactionJson; status: ContextStatusJson }> {
+  const outcome = await compactSession(userId, input.session_id, {
+    trigger: "manual",
+    force: input.force,
+    instructions: input.instructions ?? null,
+    template: input.preset ?? input.template_id ?? null,
+  });
+  if (outcome.kind === "compacted") return outcome;
+  if (outcome.reason === "below_threshold") {
+    throw conflict(
+      "below_threshold",
+      `Usage is ${outcome.status.usage_percent}% of capacity, below the ${outcome.status.threshold_percent}% threshold; use force to compact anyway.`,
+      { usage_percent: outcome.status.usage_percent, threshold_percent: outcome.status.threshold_percent },
+    );
+  }
+  throw conflict("nothing_to_compact", "There are no older unprotected turns to condense yet.");
+}
+
+export async function compactionHistory(userId: string, sessionId: string): Promise<CompactionJson[]> {
+  return withUser(userId, async (tx) => {
+    await getSession(tx, userId, sessionId);
+    const rows = await listCompactions(tx, userId, sessionId);
+    const latest = rows.at(-1);
+    return rows.map((r) => compactionJson(r, r === latest));
+  });
+}
+
+/** Restores the state before the session's latest compaction, if it still fits the window. */
+export async function undoCompaction(
+  userId: string,
+  compactionId: string,
+): Promise<{ compaction: CompactionJson; status: ContextStatusJson }> {
+  const sessionId = await withUser(userId, async (tx) => (await getCompaction(tx, userId, compactionId)).session_id);
+  const leaseId = await acquireLease(userId, sessionId);
+  try {
+    return await withUser(userId, async (tx) => {
+      const row = await getCompaction(tx, userId, compactionId);
+      await getSession(tx, userId, sessionId, true); // locks the row
+      const latest = (await listCompactions(tx, userId, sessionId)).at(-1);
+      if (row.status !== "applied" || latest?.id !== row.id) {
+        throw conflict("cannot_undo", "Only the session's latest compaction can be undone");
+      }
+      const prev = row.prev_compaction_id ? await getCompaction(tx, userId, row.prev_compaction_id) : null;
+      await installSummary(tx, sessionId, {
+        summaryId: prev?.id ?? null,
+        text: prev?.summary ?? null,
+        tokens: prev?.summary_tokens ?? 0,
+        throughTurn: prev?.through_turn ?? 0,
+        windowStartTurn: row.prev_window_start_turn,
+      });
+      const status = contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId)));
+      if (status.current_tokens > status.capacity_tokens) {
+        // Thrown inside the transaction, so the restore above is rolled back.
+        throw conflict("cannot_undo", "The conversation has grown since; the state before this compaction no longer fits the window.", {
+          would_be_tokens: status.current_tokens,
+          capacity_tokens: status.capacity_tokens,
+        });
+      }
+      await setCompactionStatus(tx, row.id, "reverted");
+      if (prev && prev.status === "superseded") await setCompactionStatus(tx, prev.id, "applied");
+      return { compaction: compactionJson(await getCompaction(tx, userId, row.id), false), status };
+    });
+  } finally {
+    await release(userId, sessionId, leaseId);
+  }
+}
+
+export function compactionJson(r: CompactionRow, isLatest: boolean): CompactionJson {
+  return {
+    id: r.id,
+    session_id: r.session_id,
+    trigger: r.trigger,
+    method: r.method,
+    status: r.status,
+    pre_tokens: r.pre_tokens,
+    post_tokens: r.post_tokens,
+    reduction_percent: r.reduction_percent,
+    messages_condensed: r.messages_condensed,
+    from_turn: r.from_turn,
+    through_turn: r.through_turn,
+    at_seq: r.at_seq,
+    summary_preview: r.summary_preview,
+    summary: r.summary,
+    summary_tokens: r.summary_tokens,
+    items_total: r.items_total,
+    retention_rate: Math.round(r.retention_rate * 1000) / 1000,
+    preserved_items: r.preserved_items,
+    omitted_items: r.omitted_items,
+    model: r.model,
+    template: r.template,
+    instructions: r.instructions,
+    duration_ms: r.duration_ms,
+    cost_usd: r.cost_usd,
+    fallback_reason: r.fallback_reason,
+    can_undo: isLatest && r.status === "applied",
+    created_at: r.created_at.toISOString(),
+  };
+}

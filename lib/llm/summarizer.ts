@@ -1,0 +1,74 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import { chunkTurns } from "@/lib/context/compaction/chunk";
+import { buildMergeRequest, buildSummaryRequest } from "@/lib/context/compaction/templates";
+import { renderTranscript } from "@/lib/context/compaction/transcript";
+import type { CountTokens, TranscriptTurn } from "@/lib/context/compaction/types";
+import type { LlmUsage } from "./client";
+
+export interface SummarizeInput {
+  model: string;
+  template: string;
+  previousSummary: string | null;
+  turns: readonly TranscriptTurn[];
+  instructions: string | null;
+  maxTokens: number;
+  /** Largest transcript (raw tokens) sent in one call; larger ones are summarized in parts and merged. */
+  chunkTokens: number;
+  timeoutMs: number;
+  countTokens: CountTokens;
+}
+
+export interface SummarizeResult {
+  text: string;
+  usage: LlmUsage;
+  calls: number;
+}
+
+/**
+ * Condenses turns with Claude: one call when the transcript fits, otherwise map-reduce
+ * (each part summarized, then the partial summaries merged). The whole operation shares
+ * one deadline, so a slow summarizer falls back instead of stalling the session.
+ */
+export async function summarize(client: Anthropic, input: SummarizeInput): Promise<SummarizeResult> {
+  const deadline = AbortSignal.timeout(input.timeoutMs);
+  const usage: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  let calls = 0;
+  const call = async (req: { system: string; user: string }): Promise<string> => {
+    calls++;
+    const res = await client.messages.create(
+      { model: input.model, max_tokens: input.maxTokens, system: req.system, messages: [{ role: "user", content: req.user }] },
+      { signal: deadline, maxRetries: 1 },
+    );
+    usage.input_tokens += res.usage.input_tokens;
+    usage.output_tokens += res.usage.output_tokens;
+    usage.cache_creation_input_tokens += res.usage.cache_creation_input_tokens ?? 0;
+    usage.cache_read_input_tokens += res.usage.cache_read_input_tokens ?? 0;
+    const text = res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n").trim();
+    if (!text) throw new Error("the summarizer returned no text");
+    return text;
+  };
+
+  const chunks = chunkTurns(input.turns, input.chunkTokens, input.countTokens);
+  const base = { template: input.template, instructions: input.instructions };
+  if (chunks.length === 1) {
+    const text = await call(
+      buildSummaryRequest({ ...base, previousSummary: input.previousSummary, transcript: renderTranscript(chunks[0]) }),
+    );
+    return { text, usage, calls };
+  }
+  const partials: string[] = [];
+  for (const [i, chunk] of chunks.entries()) {
+    partials.push(
+      await call(
+        buildSummaryRequest({
+          ...base,
+          previousSummary: i === 0 ? input.previousSummary : null,
+          transcript: renderTranscript(chunk),
+          part: { index: i + 1, of: chunks.length },
+        }),
+      ),
+    );
+  }
+  const text = await call(buildMergeRequest({ ...base, partials }));
+  return { text, usage, calls };
+}
