@@ -3,10 +3,12 @@
 // modules under scripts/bench/ (context today; compaction and memory can join as their own).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
-// BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above).
+// BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (context |
+// compaction; default: all).
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
+import { benchCompaction, compactionJson, printCompaction } from "./bench/compaction";
 import { benchContext, type ContextBenchResult } from "./bench/context";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
@@ -18,6 +20,13 @@ function intEnv(name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+function onlyEnv(): "context" | "compaction" | null {
+  const raw = process.env.BENCH_ONLY ?? "";
+  if (raw === "") return null;
+  if (raw === "context" || raw === "compaction") return raw;
+  throw new Error(`BENCH_ONLY must be "context" or "compaction", got "${raw}"`);
 }
 
 function sizesEnv(): number[] {
@@ -105,7 +114,8 @@ async function main(): Promise<void> {
     warmups: intEnv("BENCH_NAIVE_WARMUPS", ours.warmups),
     runs: intEnv("BENCH_NAIVE_RUNS", ours.runs),
   };
-  const sizes = sizesEnv();
+  const only = onlyEnv();
+  const sizes = only === "compaction" ? [] : sizesEnv();
 
   console.log(`Threadkeeper bench — node ${process.version}, ${os.cpus().length} CPUs, in-memory PGlite`);
   const db = await openEmbedded("memory://");
@@ -124,7 +134,10 @@ async function main(): Promise<void> {
       context.push(await benchContext(seeded, { ours, naive, micro: ours }));
       console.log(`  measured in ${fmtMs(performance.now() - t1)}`);
     }
-    printContext(context, ours, naive);
+    if (context.length > 0) printContext(context, ours, naive);
+    // Pure engine, no database: it only shares the process with the context benchmarks.
+    const compaction = only === "context" ? null : await benchCompaction();
+    if (compaction) printCompaction(compaction);
 
     const json = {
       bench: "threadkeeper",
@@ -143,6 +156,7 @@ async function main(): Promise<void> {
           met: o.met,
         })),
       })),
+      compaction: compaction ? compactionJson(compaction) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

@@ -1,0 +1,81 @@
+// Must-keep items: what a summary of the condensed turns may not lose, found without the LLM
+// so that retention can be checked rather than trusted.
+import { codeBlocks, configs, filePaths, identifiers, urls, withoutUrls } from "./extract-references";
+import { decisions, errors, pendingTasks, type Found } from "./extract-statements";
+import { sentencesOf, splitCode, type Located } from "./prose";
+import { MUST_KEEP_KINDS, type MustKeepItem, type MustKeepKind, type TranscriptTurn } from "./types";
+
+const RANK: Record<MustKeepKind, number> = Object.fromEntries(MUST_KEEP_KINDS.map((k, i) => [k, i])) as Record<MustKeepKind, number>;
+
+/** Sentence-like kinds may be re-cased by a summarizer at a sentence start; code and paths may not. */
+export function caseInsensitive(kind: MustKeepKind): boolean {
+  return kind === "decision" || kind === "pending_task";
+}
+
+// Offsets are made global by giving each source a window this large: first appearance then
+// sorts by source (previous summary, turns in order, messages in order) and offset within it.
+const SOURCE_SPAN = 1e9;
+
+function extractFrom(text: string, base: number): Found[] {
+  const { prose, blocks } = splitCode(text);
+  // Three extractors read sentences; split once, and only if one of them needs it.
+  let cached: Located[] | null = null;
+  const sentences = () => (cached ??= sentencesOf(prose));
+  const found = [
+    ...decisions(prose, sentences),
+    ...errors(prose, blocks, sentences),
+    ...pendingTasks(text, prose, sentences),
+    ...filePaths(withoutUrls(text)),
+    ...configs(text),
+    ...urls(text),
+    ...codeBlocks(blocks),
+    ...identifiers(prose, blocks),
+  ];
+  for (const f of found) f.index += base;
+  return found;
+}
+
+/**
+ * Items from the condensed turns, and from the previous summary (which the new summary
+ * replaces, so what it held must survive too). Deduplicated: the same text under two kinds
+ * keeps the higher-ranked kind, and an item contained in a longer item of the same kind is
+ * dropped (wherever the longer one is, the shorter one is too). Ordered by MUST_KEEP_KINDS
+ * rank, then first appearance.
+ */
+export function extractMustKeep(turns: readonly TranscriptTurn[], previousSummary?: string | null): MustKeepItem[] {
+  const found: Found[] = [];
+  let source = 0;
+  if (previousSummary) found.push(...extractFrom(previousSummary, source++ * SOURCE_SPAN));
+  for (const turn of turns) for (const m of turn.messages) found.push(...extractFrom(m.text, source++ * SOURCE_SPAN));
+
+  // Same text, several kinds: the best-ranked kind and the earliest appearance win.
+  const byText = new Map<string, Found>();
+  for (const f of found) {
+    if (f.text === "") continue;
+    const seen = byText.get(f.text);
+    if (!seen) byText.set(f.text, f);
+    else byText.set(f.text, { kind: RANK[f.kind] < RANK[seen.kind] ? f.kind : seen.kind, text: f.text, index: Math.min(f.index, seen.index) });
+  }
+
+  const kept: Found[] = [];
+  for (const kind of MUST_KEEP_KINDS) {
+    const ofKind = [...byText.values()].filter((f) => f.kind === kind);
+    kept.push(...dropContained(ofKind, caseInsensitive(kind)).sort((a, b) => a.index - b.index));
+  }
+  return kept.map((f) => ({ kind: f.kind, text: f.text }));
+}
+
+/** Items whose text occurs inside a longer item of the same kind are redundant. */
+function dropContained(items: Found[], ignoreCase: boolean): Found[] {
+  const key = (s: string) => (ignoreCase ? s.toLowerCase() : s);
+  const longestFirst = [...items].sort((a, b) => b.text.length - a.text.length);
+  const kept: Found[] = [];
+  const keptKeys: string[] = [];
+  for (const item of longestFirst) {
+    const k = key(item.text);
+    if (keptKeys.some((longer) => longer.includes(k))) continue;
+    kept.push(item);
+    keptKeys.push(k);
+  }
+  return kept;
+}
