@@ -12,6 +12,7 @@ const schema = z.object({
   THREADKEEPER_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   THREADKEEPER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).optional(),
   THREADKEEPER_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).optional(),
+  THREADKEEPER_CHECKPOINT_KEEP: z.coerce.number().int().min(1).max(1000).optional(),
   THREADKEEPER_SUMMARY_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   THREADKEEPER_SUMMARY_CHUNK_TOKENS: z.coerce.number().int().min(1000).optional(),
 });

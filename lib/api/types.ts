@@ -29,6 +29,55 @@ export interface SessionJson {
   updated_at: string;
   last_message_at: string | null;
   message_count: number;
+  project_id: string | null;
+  /** Set on a session forked from a checkpoint: where it came from. */
+  parent_session_id: string | null;
+  forked_from_checkpoint_id: string | null;
+  /** default | heuristic | llm | user: how the title was made. */
+  title_source: string;
+}
+
+/** A row of the session picker. */
+export interface SessionSummaryJson extends SessionJson {
+  project_name: string | null;
+  last_message_preview: string | null;
+  checkpoint_count: number;
+  current_tokens: number;
+}
+
+export interface ProjectJson {
+  id: string;
+  name: string;
+  created_at: string;
+  session_count: number;
+}
+
+export type CheckpointTrigger = "auto" | "manual" | "pre_compaction";
+
+export interface CheckpointJson {
+  id: string;
+  session_id: string;
+  label: string | null;
+  trigger: CheckpointTrigger;
+  /** code, file, decision, error_fix, task_complete, periodic, pre_compaction */
+  auto_tags: string[];
+  /** The checkpoint covers the session's messages up to this seq. */
+  through_seq: number;
+  through_turn: number;
+  token_count: number;
+  /** The last messages at the checkpoint, for a hover preview. */
+  preview: { role: Role; text: string }[];
+  /** The summary (compaction) active at the checkpoint. */
+  summary_id: string | null;
+  created_at: string;
+}
+
+/** POST /api/session/recover: a reply cut off by a crash, and where to resume from. */
+export interface RecoveryJson {
+  needed: boolean;
+  session: SessionSummaryJson | null;
+  interrupted_message: MessageJson | null;
+  checkpoint: CheckpointJson | null;
 }
 
 export interface MessageJson {
@@ -124,6 +173,8 @@ export type SendEvent =
   | { event: "delta"; data: { text: string } }
   | { event: "assistant_message"; data: MessageJson }
   | { event: "status"; data: ContextStatusJson }
+  /** An automatic checkpoint was saved after the turn. */
+  | { event: "checkpoint"; data: CheckpointJson }
   /** A compaction (automatic after the turn, or error recovery) was applied. */
   | { event: "compaction"; data: CompactionJson }
   | { event: "error"; data: ApiErrorJson }

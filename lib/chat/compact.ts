@@ -35,6 +35,7 @@ import { costUsd, requireModel } from "@/lib/llm/models";
 import { summarize } from "@/lib/llm/summarizer";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, loadContext, summaryBlock, type SessionContext } from "./context";
+import { preCompactionCheckpoint } from "./checkpoints";
 import { acquireLease, release } from "./lease";
 
 export const MANUAL_COOLDOWN_S = 30;
@@ -139,6 +140,8 @@ async function compactHoldingLease(
   // Claimed only once there is something to do, so a refused /compact costs no cooldown.
   if (opts.trigger === "manual") await withUser(userId, (tx) => claimManualCooldown(tx, sessionId, MANUAL_COOLDOWN_S));
 
+  // The state before the window changes stays one click away.
+  await preCompactionCheckpoint(userId, sessionId);
   const transcript = toTranscriptTurns(plan.condense);
   const items = extractMustKeep(transcript, session.summary_text);
   const summaryModel = requireModel(ctx.settings.summary_model);

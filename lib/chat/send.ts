@@ -13,7 +13,9 @@ import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, countTokens, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
 import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/overflow";
+import { autoCheckpoint } from "./checkpoints";
 import { compactSession, type CompactOutcome } from "./compact";
+import { titleSession } from "./titles";
 import { offlineReply, streamOffline } from "@/lib/llm/offline";
 import { updateFactor } from "@/lib/tokens/calibration";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
@@ -223,11 +225,12 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp
     emit({ event: "error", data: { error: { code: error.code, message: error.message, details: error.details } } });
   } finally {
     await flusher.stop();
+    if (answered && h.userMessage.turn_seq === 1 && !retry) await nameSession(h);
     await emitStatus(h, emit);
   }
-  // The reply is out and the composer is free again; compaction follows while the lease is
-  // still held, so the next send waits for it rather than racing it.
-  const followUp = (answered ? compactAfterTurn(h, detachFollowUp ? () => {} : emit) : Promise.resolve()).finally(() =>
+  // The reply is out and the composer is free again; the checkpoint and compaction follow
+  // while the lease is still held, so the next send waits for them rather than racing them.
+  const followUp = (answered ? afterTurn(h, detachFollowUp ? () => {} : emit) : Promise.resolve()).finally(() =>
     release(h.userId, h.sessionId, h.leaseId),
   );
   if (!detachFollowUp) await followUp;
@@ -253,8 +256,28 @@ async function callModel(
   return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
 }
 
-/** Automatic compaction once a turn has filled the window to the threshold. Never fails the turn. */
-async function compactAfterTurn(h: TurnHandle, emit: Emit): Promise<void> {
+/** The first turn names the session (a failure there never fails the turn). */
+async function nameSession(h: TurnHandle): Promise<void> {
+  try {
+    const reply = await withUser(h.userId, (tx) => turnMessages(tx, h.sessionId, 1));
+    const text = reply.filter((m) => m.role === "assistant").map((m) => m.text).join("\n");
+    await titleSession(h.userId, h.sessionId, h.userMessage.text, text);
+  } catch (err) {
+    console.error("[threadkeeper] naming the session failed", err);
+  }
+}
+
+/**
+ * After a completed turn: an automatic checkpoint when the turn mattered, then automatic
+ * compaction once the window reached the threshold. Neither ever fails the turn.
+ */
+async function afterTurn(h: TurnHandle, emit: Emit): Promise<void> {
+  try {
+    const checkpoint = await autoCheckpoint(h.userId, h.sessionId, h.userMessage.turn_seq);
+    if (checkpoint) emit({ event: "checkpoint", data: checkpoint });
+  } catch (err) {
+    console.error("[threadkeeper] automatic checkpoint failed", err);
+  }
   try {
     const outcome = await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId });
     reportCompaction(outcome, emit);

@@ -1,12 +1,15 @@
 import { z } from "zod";
-import type { ContextSettings, MessagesPageJson, SessionJson, SettingsJson } from "@/lib/api/types";
+import type { ContextSettings, MessagesPageJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/api/types";
+import { checkpointJson, listCheckpoints } from "@/lib/db/checkpoints";
+import { getProject } from "@/lib/db/projects";
+import { recentSessionSummaries } from "@/lib/db/session-picker";
 import { resolveSettings } from "@/lib/context/settings";
 import { withUser, type Tx } from "@/lib/db";
 import { getTemplate } from "@/lib/db/templates";
 import { badRequest } from "@/lib/errors";
 import { isPreset } from "@/lib/context/compaction/templates";
 import { listMessages, messageJson } from "@/lib/db/messages";
-import { getSession, insertSession, listSessions, sessionJson, updateSessionSettings } from "@/lib/db/sessions";
+import { deleteSession, forksOf, getSession, insertSession, listSessions, patchSession, sessionJson, updateSessionSettings } from "@/lib/db/sessions";
 import { getUserSettings, putUserSettings } from "@/lib/db/settings";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
 import { getModel, MODELS } from "@/lib/llm/models";
@@ -140,4 +143,55 @@ function settingsJson(
   effective: ContextSettings,
 ): SettingsJson {
   return { scope, session_id: sessionId, settings, effective };
+}
+
+export const recentQuery = z
+  .object({
+    q: z.string().trim().min(1).max(200).optional(),
+    project_id: z.string().uuid().optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(20),
+  })
+  .strict();
+
+export async function pickerSessions(userId: string, q: z.infer<typeof recentQuery>): Promise<SessionSummaryJson[]> {
+  return withUser(userId, (tx) =>
+    recentSessionSummaries(tx, userId, { q: q.q, projectId: q.project_id, from: q.from, to: q.to, limit: q.limit }),
+  );
+}
+
+/** A session with its checkpoints (newest first) and its fork relations. */
+export async function sessionDetail(userId: string, id: string) {
+  return withUser(userId, async (tx) => {
+    const session = await getSession(tx, userId, id);
+    const parent = session.parent_session_id
+      ? await tx.query<{ id: string; title: string }>(`select id, title from sessions where id = $1 and user_id = $2`, [
+          session.parent_session_id,
+          userId,
+        ])
+      : [];
+    return {
+      session: sessionJson(session),
+      checkpoints: (await listCheckpoints(tx, userId, id)).map(checkpointJson),
+      parent: parent[0] ?? null,
+      forks: (await forksOf(tx, userId, id)).map((f) => ({ id: f.id, title: f.title, forked_from_checkpoint_id: f.forked_from_checkpoint_id })),
+    };
+  });
+}
+
+export const patchSessionSchema = z
+  .object({ title: z.string().trim().min(1).max(200).optional(), project_id: z.string().uuid().nullable().optional() })
+  .strict();
+
+export async function updateSession(userId: string, id: string, patch: z.infer<typeof patchSessionSchema>): Promise<SessionJson> {
+  return withUser(userId, async (tx) => {
+    if (patch.project_id) await getProject(tx, userId, patch.project_id);
+    return sessionJson(await patchSession(tx, userId, id, { title: patch.title, projectId: patch.project_id }));
+  });
+}
+
+/** Deletes a session with its messages, compactions and checkpoints. */
+export async function removeSession(userId: string, id: string): Promise<void> {
+  await withUser(userId, (tx) => deleteSession(tx, userId, id));
 }

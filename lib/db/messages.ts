@@ -41,10 +41,11 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
   const [slot] = await tx.query<{ seq: number; turn_seq: number }>(
     `update sessions set next_seq = next_seq + 1, message_count = message_count + 1,
        last_turn_seq = last_turn_seq + (case when $3 then 1 else 0 end),
-       tail_tokens = tail_tokens + $4, last_message_at = now(), updated_at = now()
+       tail_tokens = tail_tokens + $4, last_message_at = now(), updated_at = now(),
+       last_message_preview = case when $5 = '' then last_message_preview else left($5, 200) end
      where id = $1 and user_id = $2
      returning next_seq - 1 as seq, greatest(last_turn_seq, 1) as turn_seq`,
-    [sessionId, userId, m.startsTurn, m.tokenCount],
+    [sessionId, userId, m.startsTurn, m.tokenCount, m.text],
   );
   if (!slot) throw notFound("Session", sessionId);
   const [row] = await tx.query<MessageRow>(
@@ -98,7 +99,11 @@ export async function finishMessage(
     ],
   );
   if (!row) throw notFound("Streaming message", id);
-  await tx.query(`update sessions set tail_tokens = tail_tokens + $2 where id = $1`, [row.session_id, f.tokenCount]);
+  await tx.query(
+    `update sessions set tail_tokens = tail_tokens + $2,
+       last_message_preview = case when $3 = '' then last_message_preview else left($3, 200) end where id = $1`,
+    [row.session_id, f.tokenCount, f.text],
+  );
   return row;
 }
 

@@ -23,14 +23,22 @@ export interface SessionRow {
   summary_text: string | null;
   summary_tokens: number;
   summary_through_turn: number;
+  project_id: string | null;
+  parent_session_id: string | null;
+  forked_from_checkpoint_id: string | null;
+  title_source: string;
+  last_checkpoint_at: Date | null;
+  last_checkpoint_seq: number;
+  last_message_preview: string | null;
   created_at: Date;
   updated_at: Date;
   last_message_at: Date | null;
 }
 
-const COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
+export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
   message_count, window_start_turn, tail_tokens, pinned_tokens, measured_tokens, measured_raw_tokens,
-  measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, created_at, updated_at, last_message_at`;
+  measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, project_id, parent_session_id, forked_from_checkpoint_id, title_source, last_checkpoint_at,
+  last_checkpoint_seq, last_message_preview, created_at, updated_at, last_message_at`;
 
 export async function insertSession(
   tx: Tx,
@@ -39,7 +47,7 @@ export async function insertSession(
 ): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
     `insert into sessions (user_id, title, model, settings, system_prompt, system_tokens)
-     values ($1, $2, $3, $4::text::jsonb, $5, $6) returning ${COLUMNS}`,
+     values ($1, $2, $3, $4::text::jsonb, $5, $6) returning ${SESSION_COLUMNS}`,
     [userId, s.title, s.model, JSON.stringify(s.settings), s.systemPrompt, s.systemTokens],
   );
   return row;
@@ -48,7 +56,7 @@ export async function insertSession(
 /** The session, or a 404 — also when it belongs to someone else. */
 export async function getSession(tx: Tx, userId: string, id: string, forUpdate = false): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
-    `select ${COLUMNS} from sessions where id = $1 and user_id = $2${forUpdate ? " for update" : ""}`,
+    `select ${SESSION_COLUMNS} from sessions where id = $1 and user_id = $2${forUpdate ? " for update" : ""}`,
     [id, userId],
   );
   if (!row) throw notFound("Session", id);
@@ -57,7 +65,7 @@ export async function getSession(tx: Tx, userId: string, id: string, forUpdate =
 
 export async function listSessions(tx: Tx, userId: string, limit: number): Promise<SessionRow[]> {
   return tx.query<SessionRow>(
-    `select ${COLUMNS} from sessions where user_id = $1 order by updated_at desc, id limit $2`,
+    `select ${SESSION_COLUMNS} from sessions where user_id = $1 order by updated_at desc, id limit $2`,
     [userId, limit],
   );
 }
@@ -70,7 +78,7 @@ export async function updateSessionSettings(
 ): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
     `update sessions set settings = $3::text::jsonb, model = $4, updated_at = now()
-     where id = $1 and user_id = $2 returning ${COLUMNS}`,
+     where id = $1 and user_id = $2 returning ${SESSION_COLUMNS}`,
     [id, userId, JSON.stringify(patch.settings), patch.model],
   );
   if (!row) throw notFound("Session", id);
@@ -135,5 +143,48 @@ export function sessionJson(row: SessionRow): SessionJson {
     updated_at: row.updated_at.toISOString(),
     last_message_at: row.last_message_at ? row.last_message_at.toISOString() : null,
     message_count: row.message_count,
+    project_id: row.project_id,
+    parent_session_id: row.parent_session_id,
+    forked_from_checkpoint_id: row.forked_from_checkpoint_id,
+    title_source: row.title_source,
   };
+}
+
+export async function patchSession(
+  tx: Tx,
+  userId: string,
+  id: string,
+  patch: { title?: string; projectId?: string | null },
+): Promise<SessionRow> {
+  const [row] = await tx.query<SessionRow>(
+    `update sessions set
+       title = coalesce($3, title),
+       title_source = case when $3::text is null then title_source else 'user' end,
+       project_id = case when $4 then $5::uuid else project_id end,
+       updated_at = now()
+     where id = $1 and user_id = $2 returning ${SESSION_COLUMNS}`,
+    [id, userId, patch.title ?? null, patch.projectId !== undefined, patch.projectId ?? null],
+  );
+  if (!row) throw notFound("Session", id);
+  return row;
+}
+
+export async function setTitle(tx: Tx, id: string, title: string, source: "heuristic" | "llm"): Promise<void> {
+  await tx.query(`update sessions set title = $2, title_source = $3 where id = $1 and title_source = 'default'`, [id, title, source]);
+}
+
+export async function deleteSession(tx: Tx, userId: string, id: string): Promise<void> {
+  const rows = await tx.query(`delete from sessions where id = $1 and user_id = $2 returning id`, [id, userId]);
+  if (rows.length === 0) throw notFound("Session", id);
+}
+
+export async function dismissRecovery(tx: Tx, userId: string, id: string): Promise<void> {
+  await tx.query(`update sessions set recovery_dismissed_at = now() where id = $1 and user_id = $2`, [id, userId]);
+}
+
+export async function forksOf(tx: Tx, userId: string, id: string): Promise<SessionRow[]> {
+  return tx.query<SessionRow>(
+    `select ${SESSION_COLUMNS} from sessions where parent_session_id = $1 and user_id = $2 order by created_at`,
+    [id, userId],
+  );
 }

@@ -110,3 +110,18 @@ export function prose(words: number, seed: number): string {
   for (let i = 0; i < words; i++) out.push(WORDS[(i * 7 + seed * 13 + (i % 5)) % WORDS.length]);
   return out.join(" ");
 }
+
+/**
+ * Waits until the session's lease is free: a JSON send answers before its follow-up
+ * (checkpoint, automatic compaction) ends, and tests that change settings next must not race it.
+ */
+export async function idle(h: Harness, sessionId: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const [row] = await h.db.transaction((tx) =>
+      tx.query<{ busy: boolean }>("select turn_lock_id is not null as busy from sessions where id = $1", [sessionId]),
+    );
+    if (!row?.busy) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`session ${sessionId} stayed busy`);
+}

@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { getCaller } from "@/lib/auth";
+import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { restoreCheckpoint } from "@/lib/chat/checkpoints";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ id: string }> };
+
+export const POST = route<Ctx>(async (req, ctx) => {
+  const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
+  const caller = await getCaller(req);
+  return json(await restoreCheckpoint(caller.userId, id), 201);
+});

@@ -1,0 +1,11 @@
+import { getCaller } from "@/lib/auth";
+import { json, parseBody, route } from "@/lib/api/http";
+import { saveCheckpoint, saveSchema } from "@/lib/chat/checkpoints";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (req) => {
+  const body = await parseBody(req, saveSchema, 16 * 1024);
+  const caller = await getCaller(req);
+  return json({ checkpoint: await saveCheckpoint(caller.userId, body) }, 201);
+});

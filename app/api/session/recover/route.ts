@@ -1,0 +1,11 @@
+import { getCaller } from "@/lib/auth";
+import { json, parseBody, route } from "@/lib/api/http";
+import { recover, recoverSchema } from "@/lib/chat/recovery";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (req) => {
+  const body = await parseBody(req, recoverSchema, 4 * 1024);
+  const caller = await getCaller(req);
+  return json(await recover(caller.userId, body));
+});

@@ -1,0 +1,165 @@
+import { z } from "zod";
+import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/api/types";
+import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
+import { withUser, type Tx } from "@/lib/db";
+import {
+  checkpointJson,
+  deleteCheckpoint,
+  getCheckpoint,
+  insertCheckpoint,
+  listCheckpoints,
+  pruneCheckpoints,
+  recentCheckpoints,
+  type CheckpointRow,
+} from "@/lib/db/checkpoints";
+import { installSummary } from "@/lib/db/compactions";
+import { listMessages, messageJson, turnMessages } from "@/lib/db/messages";
+import { getSession, sessionJson, SESSION_COLUMNS, type SessionRow } from "@/lib/db/sessions";
+import { env } from "@/lib/env";
+import { contextStatus, loadContext } from "./context";
+
+export const DEFAULT_CHECKPOINT_KEEP = 50;
+
+export const saveSchema = z
+  .object({ session_id: z.string().uuid(), label: z.string().trim().min(1).max(200).optional() })
+  .strict();
+
+function keep(): number {
+  return env().THREADKEEPER_CHECKPOINT_KEEP ?? DEFAULT_CHECKPOINT_KEEP;
+}
+
+/** Saves a checkpoint of the session as it is now, inside the caller's transaction. */
+export async function saveCheckpointTx(
+  tx: Tx,
+  userId: string,
+  session: SessionRow,
+  c: { trigger: CheckpointTrigger; label: string | null; tags: string[] },
+): Promise<CheckpointRow> {
+  const status = contextStatus(await loadContext(tx, userId, session));
+  const row = await insertCheckpoint(tx, userId, session.id, { ...c, tokenCount: status.current_tokens });
+  await pruneCheckpoints(tx, session.id, keep());
+  return row;
+}
+
+/** `/save-progress "label"`, `/checkpoint [label]` and `POST /api/checkpoint/save`. */
+export async function saveCheckpoint(userId: string, input: z.infer<typeof saveSchema>): Promise<CheckpointJson> {
+  return withUser(userId, async (tx) => {
+    const session = await getSession(tx, userId, input.session_id);
+    return checkpointJson(await saveCheckpointTx(tx, userId, session, { trigger: "manual", label: input.label ?? null, tags: [] }));
+  });
+}
+
+/**
+ * After a completed turn: one checkpoint at most, tagged with every reason that applied.
+ * Runs after the reply was delivered, so it never delays the chat.
+ */
+export async function autoCheckpoint(userId: string, sessionId: string, turnSeq: number): Promise<CheckpointJson | null> {
+  return withUser(userId, async (tx) => {
+    const session = await getSession(tx, userId, sessionId);
+    const turn = await turnMessages(tx, sessionId, turnSeq);
+    const previous = turnSeq > 1 ? await turnMessages(tx, sessionId, turnSeq - 1) : [];
+    const lastReply = [...previous].reverse().find((m) => m.role === "assistant");
+    const tags: CheckpointTag[] = checkpointTags(
+      {
+        userText: turn.filter((m) => m.role === "user").map((m) => m.text).join("\n"),
+        replyText: turn.filter((m) => m.role === "assistant").map((m) => m.text).join("\n"),
+        previousTurnHadError: !!lastReply && (lastReply.status !== "complete" || mentionsError(lastReply.text)),
+        messagesSinceLast: session.next_seq - 1 - session.last_checkpoint_seq,
+        msSinceLast: Date.now() - (session.last_checkpoint_at ?? session.created_at).getTime(),
+      },
+      DEFAULT_CHECKPOINT_POLICY,
+    );
+    if (tags.length === 0) return null;
+    return checkpointJson(await saveCheckpointTx(tx, userId, session, { trigger: "auto", label: null, tags }));
+  });
+}
+
+export async function sessionCheckpoints(userId: string, sessionId: string): Promise<CheckpointJson[]> {
+  return withUser(userId, async (tx) => {
+    await getSession(tx, userId, sessionId);
+    return (await listCheckpoints(tx, userId, sessionId)).map(checkpointJson);
+  });
+}
+
+export async function checkpointDetail(userId: string, id: string): Promise<{ checkpoint: CheckpointJson; messages: MessageJson[] }> {
+  return withUser(userId, async (tx) => {
+    const cp = await getCheckpoint(tx, userId, id);
+    const { rows } = await listMessages(tx, userId, cp.session_id, cp.through_seq + 1, 20);
+    return { checkpoint: checkpointJson(cp), messages: rows.map((r) => messageJson(r, true)) };
+  });
+}
+
+export async function recentCheckpointList(userId: string, limit: number) {
+  return withUser(userId, async (tx) =>
+    (await recentCheckpoints(tx, userId, limit)).map((r) => ({ ...checkpointJson(r), session_title: r.session_title })),
+  );
+}
+
+export async function removeCheckpoint(userId: string, id: string): Promise<void> {
+  await withUser(userId, (tx) => deleteCheckpoint(tx, userId, id));
+}
+
+/**
+ * "Resume from here": a new session forked at the checkpoint, whose context is exactly the
+ * checkpoint's — the window's messages through it, the summary active then — while the
+ * original session stays untouched. Only the window is copied, so the cost follows the
+ * window's size, not the history's; the earlier history stays browsable in the parent.
+ */
+export async function restoreCheckpoint(userId: string, id: string): Promise<{ session: SessionJson; checkpoint: CheckpointJson }> {
+  return withUser(userId, async (tx) => {
+    const cp = await getCheckpoint(tx, userId, id);
+    const src = await getSession(tx, userId, cp.session_id);
+    const [fork] = await tx.query<SessionRow>(
+      `insert into sessions (user_id, title, title_source, model, settings, system_prompt, system_tokens, project_id,
+         parent_session_id, forked_from_checkpoint_id, next_seq, last_turn_seq, last_checkpoint_seq)
+       values ($1, $2, 'user', $3, $4::text::jsonb, $5, $6, $7, $8, $9, $10, $11, $10 - 1)
+       returning ${SESSION_COLUMNS}`,
+      [
+        userId,
+        `${src.title.replace(/ \(fork\)$/, "")} (fork)`,
+        src.model,
+        JSON.stringify(src.settings),
+        src.system_prompt,
+        src.system_tokens,
+        src.project_id,
+        src.id,
+        cp.id,
+        cp.through_seq + 1,
+        cp.through_turn,
+      ],
+    );
+    const copied = await tx.query<{ n: number; preview: string | null }>(
+      `with ins as (
+         insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, protected, status,
+           model, usage, stop_reason, error, created_at)
+         select $1, user_id, seq, turn_seq, role, content, text, token_count, protected,
+           case when status = 'streaming' then 'interrupted' else status end, model, usage, stop_reason, error, created_at
+         from messages
+         where session_id = $2 and seq <= $3 and (turn_seq >= $4 or turn_seq in (
+           select 1 union select turn_seq from messages where session_id = $2 and protected and turn_seq < $4))
+         returning seq, text)
+       select count(*)::int as n, (select left(text, 200) from ins order by seq desc limit 1) as preview from ins`,
+      [fork.id, src.id, cp.through_seq, cp.window_start_turn],
+    );
+    await tx.query(
+      `update sessions set message_count = $2, last_message_preview = $3, last_message_at = now() where id = $1`,
+      [fork.id, copied[0].n, copied[0].preview],
+    );
+    await installSummary(tx, fork.id, {
+      summaryId: null,
+      text: cp.summary_text,
+      tokens: cp.summary_tokens,
+      throughTurn: cp.summary_through_turn,
+      windowStartTurn: cp.window_start_turn,
+    });
+    return { session: sessionJson(await getSession(tx, userId, fork.id)), checkpoint: checkpointJson(cp) };
+  });
+}
+
+/** Saves a checkpoint just before a compaction changes the window. */
+export async function preCompactionCheckpoint(userId: string, sessionId: string): Promise<void> {
+  await withUser(userId, async (tx) => {
+    const session = await getSession(tx, userId, sessionId);
+    await saveCheckpointTx(tx, userId, session, { trigger: "pre_compaction", label: null, tags: ["pre_compaction"] });
+  });
+}

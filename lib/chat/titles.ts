@@ -1,0 +1,44 @@
+import { heuristicTitle } from "@/lib/context/checkpoints";
+import { withUser } from "@/lib/db";
+import { setTitle } from "@/lib/db/sessions";
+import { anthropicClient } from "@/lib/llm/client";
+import { DEFAULT_SUMMARY_MODEL } from "@/lib/llm/models";
+
+const TITLE_TIMEOUT_MS = 5_000;
+
+/**
+ * Names a session after its first turn: Claude Haiku writes a short title; offline, or if
+ * that fails, the first sentence stands in. A title the user set is never overwritten.
+ */
+export async function titleSession(userId: string, sessionId: string, firstUserText: string, firstReply: string): Promise<void> {
+  let title = heuristicTitle(firstUserText);
+  let source: "heuristic" | "llm" = "heuristic";
+  const client = anthropicClient();
+  if (client) {
+    try {
+      const res = await client.messages.create(
+        {
+          model: DEFAULT_SUMMARY_MODEL,
+          max_tokens: 30,
+          system: "You name conversations. Answer with a title of 3 to 7 words, no quotes, no trailing punctuation.",
+          messages: [
+            {
+              role: "user",
+              content: `Title this conversation.\n\nUser: ${firstUserText.slice(0, 2000)}\n\nAssistant: ${firstReply.slice(0, 1000)}`,
+            },
+          ],
+        },
+        { signal: AbortSignal.timeout(TITLE_TIMEOUT_MS), maxRetries: 0 },
+      );
+      const text = res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(" ");
+      const clean = text.replace(/["“”]/g, "").replace(/\s+/g, " ").trim().replace(/[.!?]+$/, "").slice(0, 80);
+      if (clean) {
+        title = clean;
+        source = "llm";
+      }
+    } catch (err) {
+      console.warn("[threadkeeper] title generation failed; using the first sentence", err);
+    }
+  }
+  await withUser(userId, (tx) => setTitle(tx, sessionId, title, source));
+}

@@ -1,0 +1,82 @@
+// When to checkpoint automatically, decided from the turn that just completed. Pure: the
+// caller supplies the texts and counters; at most one checkpoint per turn, with every
+// reason that applied merged into its tags.
+import { extractMustKeep } from "./compaction/must-keep";
+import { firstSentenceOf, splitCode } from "./compaction/prose";
+
+export type CheckpointTag = "code" | "file" | "decision" | "error_fix" | "task_complete" | "periodic" | "pre_compaction";
+
+export interface CheckpointPolicy {
+  /** A periodic checkpoint after this many messages since the last one. */
+  everyMessages: number;
+  /** ...or after this much time of activity since the last one. */
+  everyMs: number;
+}
+
+export const DEFAULT_CHECKPOINT_POLICY: CheckpointPolicy = { everyMessages: 10, everyMs: 5 * 60 * 1000 };
+
+export interface TurnFacts {
+  userText: string;
+  replyText: string;
+  /** The previous turn ended with an error (in its reply or a failed call). */
+  previousTurnHadError: boolean;
+  messagesSinceLast: number;
+  /** Null when the session has no checkpoint yet. */
+  msSinceLast: number | null;
+}
+
+const ERROR_RE = /\b(error|exception|traceback|failed|failing|crash(ed)?|panic|segfault|ERR_[A-Z_]+|E\d{3,5})\b/i;
+const SUCCESS_RE = /\b(fixed|resolved|works now|working now|now works|passes|passing|all (the )?tests pass|succeeded|green again)\b/i;
+const DONE_RE = /(\b(done|completed|finished|implemented|shipped|merged)\b[.!]?|- \[x\]|✅)/i;
+
+export function mentionsError(text: string): boolean {
+  return ERROR_RE.test(splitCode(text).prose) || /```[^\n]*\n[^`]*(Error|Traceback)/.test(text);
+}
+
+export function checkpointTags(facts: TurnFacts, policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY): CheckpointTag[] {
+  const tags = new Set<CheckpointTag>();
+  const kinds = new Set(
+    extractMustKeep([
+      {
+        turnSeq: 1,
+        messages: [
+          { role: "user", text: facts.userText },
+          { role: "assistant", text: facts.replyText },
+        ],
+      },
+    ]).map((i) => i.kind),
+  );
+  if (splitCode(facts.replyText).blocks.length > 0) tags.add("code");
+  if (kinds.has("file_path")) tags.add("file");
+  if (kinds.has("decision")) tags.add("decision");
+  if (facts.previousTurnHadError && SUCCESS_RE.test(facts.replyText) && !mentionsError(firstLine(facts.replyText))) {
+    tags.add("error_fix");
+  }
+  if (DONE_RE.test(facts.replyText) && /\b(task|feature|step|todo|tests?|implementation|it)\b/i.test(facts.replyText)) {
+    tags.add("task_complete");
+  }
+  if (
+    facts.messagesSinceLast >= policy.everyMessages ||
+    (facts.msSinceLast !== null && facts.msSinceLast >= policy.everyMs)
+  ) {
+    tags.add("periodic");
+  }
+  return [...tags];
+}
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0] ?? "";
+}
+
+const TITLE_MAX = 60;
+
+/** A session title from its first message, when no model can write one. */
+export function heuristicTitle(firstUserText: string): string {
+  const prose = splitCode(firstUserText).prose.replace(/\s+/g, " ").trim();
+  const sentence = (firstSentenceOf(prose)?.text ?? prose).replace(/[.!?:;,]+$/, "").trim();
+  if (!sentence) return "New session";
+  if (sentence.length <= TITLE_MAX) return sentence[0].toUpperCase() + sentence.slice(1);
+  const cut = sentence.slice(0, TITLE_MAX);
+  const atWord = cut.lastIndexOf(" ") > TITLE_MAX / 2 ? cut.slice(0, cut.lastIndexOf(" ")) : cut;
+  return `${atWord[0].toUpperCase()}${atWord.slice(1)}…`;
+}

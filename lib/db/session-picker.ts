@@ -1,0 +1,70 @@
+import type { SessionSummaryJson } from "@/lib/api/types";
+import type { Tx } from "./driver";
+import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./sessions";
+
+export interface RecentFilter {
+  q?: string;
+  projectId?: string;
+  from?: Date;
+  to?: Date;
+  sessionId?: string;
+  limit: number;
+}
+
+type PickerRow = SessionRow & { project_name: string | null; checkpoint_count: number; current_tokens: number };
+
+/**
+ * The session picker: recent sessions with what the picker shows, filtered by project,
+ * date and keywords (full-text over titles and what was said). The token figure comes from
+ * the session's counters and calibration, never from its messages.
+ */
+export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFilter): Promise<SessionSummaryJson[]> {
+  const rows = await tx.query<PickerRow>(
+    `select ${SESSION_COLUMNS.split(",").map((c) => `s.${c.trim()}`).join(", ")},
+       p.name as project_name,
+       (select count(*)::int from session_checkpoints c where c.session_id = s.id) as checkpoint_count,
+       (case when s.measured_tokens is not null
+          then s.measured_tokens + ceil((s.system_tokens + s.summary_tokens + s.tail_tokens + s.pinned_tokens
+            - s.measured_raw_tokens) * coalesce(mc.factor, 1))
+          else ceil((s.system_tokens + s.summary_tokens + s.tail_tokens + s.pinned_tokens) * coalesce(mc.factor, 1.1)) end)::int
+         as current_tokens
+     from sessions s
+     left join projects p on p.id = s.project_id
+     left join model_calibrations mc on mc.user_id = s.user_id and mc.model = s.model
+     where s.user_id = $1
+       and ($2::uuid is null or s.project_id = $2)
+       and ($3::timestamptz is null or s.updated_at >= $3)
+       and ($4::timestamptz is null or s.updated_at <= $4)
+       and ($5::text is null or s.search @@ plainto_tsquery('english', $5) or s.id in (
+         select m.session_id from messages m where m.user_id = $1 and m.search @@ plainto_tsquery('english', $5)))
+       and ($7::uuid is null or s.id = $7)
+     order by s.updated_at desc, s.id
+     limit $6`,
+    [userId, f.projectId ?? null, f.from ?? null, f.to ?? null, f.q ?? null, f.limit, f.sessionId ?? null],
+  );
+  return rows.map((r) => ({
+    ...sessionJson(r),
+    project_name: r.project_name,
+    last_message_preview: r.last_message_preview,
+    checkpoint_count: r.checkpoint_count,
+    current_tokens: r.current_tokens,
+  }));
+}
+
+/**
+ * The most recent session whose last reply was cut off by a crash (left streaming, or marked
+ * interrupted at start-up), unless the user dismissed that prompt since.
+ */
+export async function crashedSession(tx: Tx, userId: string): Promise<{ sessionId: string; messageId: string } | null> {
+  const [row] = await tx.query<{ session_id: string; message_id: string }>(
+    `select s.id as session_id, last.id as message_id
+     from sessions s
+     join lateral (select id, status, error, updated_at from messages m where m.session_id = s.id order by seq desc limit 1) last on true
+     where s.user_id = $1
+       and (last.status = 'streaming' or (last.status = 'interrupted' and last.error ->> 'code' = 'server_restarted'))
+       and (s.recovery_dismissed_at is null or s.recovery_dismissed_at < last.updated_at)
+     order by last.updated_at desc limit 1`,
+    [userId],
+  );
+  return row ? { sessionId: row.session_id, messageId: row.message_id } : null;
+}
