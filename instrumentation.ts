@@ -3,9 +3,10 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getDb } = await import("./lib/db");
-  const { scheduleVacuum, sweepStaleStreams } = await import("./lib/db/maintenance");
+  const { scheduleSweep, scheduleVacuum, sweepStaleStreams } = await import("./lib/db/maintenance");
   const db = await getDb();
-  const swept = await sweepStaleStreams(db);
+  const swept = await sweepStaleStreams(db, { atStartup: true });
   if (swept > 0) console.log(`[threadkeeper] ${swept} reply(ies) cut off by a restart marked interrupted`);
+  scheduleSweep(db);
   if (db.kind === "pglite") scheduleVacuum(db);
 }

@@ -7,8 +7,13 @@ import type { Database } from "./driver";
  * before the crash; they become `interrupted` once their session's turn lease has expired
  * (so a reply another live instance is still streaming is left alone).
  */
-export async function sweepStaleStreams(db: Database): Promise<number> {
+export async function sweepStaleStreams(db: Database, opts: { atStartup?: boolean } = {}): Promise<number> {
   return db.transaction(async (tx) => {
+    // The embedded database has exactly one server process, so at its start-up every lease
+    // belongs to a process that is gone.
+    if (opts.atStartup && db.kind === "pglite") {
+      await tx.query("update sessions set turn_lock_id = null, turn_lock_until = null where turn_lock_id is not null");
+    }
     const stale = await tx.query<{ id: string; session_id: string; content: ContentBlock[] }>(
       `select m.id, m.session_id, m.content from messages m join sessions s on s.id = m.session_id
        where m.status = 'streaming' and (s.turn_lock_until is null or s.turn_lock_until < now())
@@ -26,6 +31,15 @@ export async function sweepStaleStreams(db: Database): Promise<number> {
     }
     return stale.length;
   });
+}
+
+/** Streams orphaned by another instance's crash are swept once their lease expires. */
+export function scheduleSweep(db: Database, everyMs = 60_000): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    sweepStaleStreams(db).catch((e: unknown) => console.error("[threadkeeper] sweep failed", e));
+  }, everyMs);
+  timer.unref();
+  return timer;
 }
 
 /** PGlite runs no autovacuum; the embedded server vacuums on a schedule instead. */
