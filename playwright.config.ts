@@ -56,6 +56,9 @@ export default defineConfig({
         THREADKEEPER_DATA_DIR: dataDir,
         // A 200K window, so a test can fill a session with a handful of messages.
         THREADKEEPER_MODEL: "claude-haiku-4-5",
+        // One summarizer call per compaction (no map-reduce over 60K-token parts), so a test
+        // can script the summary with a single queued reply.
+        THREADKEEPER_SUMMARY_CHUNK_TOKENS: "1000000",
       },
       reuseExistingServer: false,
       timeout: 120_000,

@@ -1,10 +1,11 @@
 "use client";
-// Where messages are typed. Enter sends, Shift+Enter adds a line; slash commands are
-// offered from lib/client/commands as soon as any exist.
-import { useId, useRef, useState, type KeyboardEvent } from "react";
+// Where messages are typed. Enter sends, Shift+Enter adds a line. Typing "/" opens the
+// slash-command menu (arrows to move, Enter or Tab to pick, Esc to close); a known
+// command runs instead of being sent, and answers on a line above the input.
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import type { MessageJson } from "@/lib/api/types";
-import { matchCommands, type ComposerCommand } from "@/lib/client/commands";
-import { useConversationStore } from "@/lib/client/conversation-store";
+import { matchCommands, parseCommandLine, type CommandContext, type ComposerCommand } from "@/lib/client/commands";
+import { useConversationStore, type CommandFeedback } from "@/lib/client/conversation-store";
 
 const OFFLINE_PREFIX = "[Offline responder";
 
@@ -17,24 +18,91 @@ function lastReplyIsOffline(messages: MessageJson[]): boolean {
 
 export function Composer() {
   const [text, setText] = useState("");
+  // The text for which the menu was closed with Esc; typing anything else opens it again.
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const [highlight, setHighlight] = useState(0);
   const phase = useConversationStore((s) => s.phase);
+  const compacting = useConversationStore((s) => s.compacting);
+  const feedback = useConversationStore((s) => s.commandFeedback);
   const send = useConversationStore((s) => s.send);
   const offline = useConversationStore((s) => lastReplyIsOffline(s.messages));
   const input = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
-  const busy = phase !== "idle";
+  const menuId = useId();
+  const busy = phase !== "idle" || compacting;
   const suggestions = matchCommands(text);
+  const menuOpen = suggestions.length > 0 && dismissedFor !== text && !busy;
+  const active = menuOpen ? Math.min(highlight, suggestions.length - 1) : -1;
+
+  // Focus comes back when the input unlocks (after a reply or a compaction).
+  const wasBusy = useRef(busy);
+  useEffect(() => {
+    if (wasBusy.current && !busy) input.current?.focus();
+    wasBusy.current = busy;
+  }, [busy]);
+
+  function change(value: string) {
+    setText(value);
+    setHighlight(0);
+    if (dismissedFor !== null && value !== dismissedFor) setDismissedFor(null);
+  }
+
+  function pick(command: ComposerCommand) {
+    change(`/${command.name} `);
+    input.current?.focus();
+  }
+
+  function context(): CommandContext {
+    const store = useConversationStore.getState();
+    return {
+      compact: (request) => store.compact(request),
+      feedback: (f: CommandFeedback | null) => store.setCommandFeedback(f),
+    };
+  }
 
   function submit() {
     const value = text.trim();
     if (!value || busy) return;
-    setText("");
-    void send(value).finally(() => input.current?.focus());
+    const invoked = parseCommandLine(value);
+    if (invoked) {
+      const outcome = invoked.command.run(invoked.args, context());
+      if (!outcome.ok) {
+        useConversationStore.getState().setCommandFeedback({ tone: "error", code: "bad_command", message: outcome.message });
+        return;
+      }
+      change("");
+      return;
+    }
+    change("");
+    void send(value);
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
     // While an input method is composing, Enter confirms the composition, not the message.
-    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.nativeEvent.isComposing) return;
+    if (menuOpen) {
+      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+        e.preventDefault();
+        const n = suggestions.length;
+        setHighlight((active + (e.key === "ArrowDown" ? 1 : n - 1)) % n);
+        return;
+      }
+      if (e.key === "Escape") {
+        e.preventDefault();
+        setDismissedFor(text);
+        return;
+      }
+      if (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey)) {
+        const chosen = suggestions[active];
+        // Enter on a command typed out in full runs it; otherwise it completes the name.
+        if (!(e.key === "Enter" && text.trim().toLowerCase() === `/${chosen.name.toLowerCase()}`)) {
+          e.preventDefault();
+          pick(chosen);
+          return;
+        }
+      }
+    }
+    if (e.key === "Enter" && !e.shiftKey) {
       e.preventDefault();
       submit();
     }
@@ -49,9 +117,10 @@ export function Composer() {
       }}
     >
       <div className="relative mx-auto max-w-4xl">
-        {suggestions.length > 0 && (
-          <CommandSuggestions commands={suggestions} onPick={(c) => setText(`/${c.name} `)} />
+        {menuOpen && (
+          <CommandMenu id={menuId} commands={suggestions} active={active} onHover={setHighlight} onPick={pick} />
         )}
+        {feedback && <CommandFeedbackLine feedback={feedback} />}
         <label htmlFor={inputId} className="sr-only">
           Message
         </label>
@@ -61,11 +130,20 @@ export function Composer() {
             ref={input}
             data-testid="composer-input"
             value={text}
-            onChange={(e) => setText(e.target.value)}
+            onChange={(e) => change(e.target.value)}
             onKeyDown={onKeyDown}
             disabled={busy}
             rows={1}
-            placeholder={busy ? "Claude is replying…" : "Message Claude (Enter to send, Shift+Enter for a new line)"}
+            aria-controls={menuOpen ? menuId : undefined}
+            aria-autocomplete="list"
+            aria-activedescendant={menuOpen ? `${menuId}-${active}` : undefined}
+            placeholder={
+              compacting
+                ? "Condensing older turns…"
+                : busy
+                  ? "Claude is replying…"
+                  : "Message Claude (Enter to send, Shift+Enter for a new line, / for commands)"
+            }
             className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent py-1.5 text-sm text-zinc-900 outline-none [field-sizing:content] placeholder:text-zinc-400 disabled:cursor-not-allowed"
           />
           <button
@@ -74,7 +152,7 @@ export function Composer() {
             disabled={busy || text.trim() === ""}
             className="rounded-lg bg-zinc-900 px-4 py-2 text-sm font-medium text-white hover:bg-zinc-700 disabled:cursor-not-allowed disabled:bg-zinc-300"
           >
-            {busy ? "Sending…" : "Send"}
+            {compacting ? "Condensing…" : busy ? "Sending…" : "Send"}
           </button>
         </div>
         {offline && (
@@ -88,28 +166,70 @@ export function Composer() {
   );
 }
 
-function CommandSuggestions({
+function CommandMenu({
+  id,
   commands,
+  active,
+  onHover,
   onPick,
 }: {
+  id: string;
   commands: ComposerCommand[];
+  active: number;
+  onHover(index: number): void;
   onPick(command: ComposerCommand): void;
 }) {
   return (
     <ul
+      id={id}
       role="listbox"
       aria-label="Commands"
-      className="absolute bottom-full left-0 mb-2 w-full max-w-sm overflow-hidden rounded-lg border border-zinc-200 bg-white text-sm shadow-lg"
+      data-testid="command-menu"
+      className="absolute bottom-full left-0 z-10 mb-2 w-full max-w-2xl overflow-hidden rounded-lg border border-zinc-200 bg-white text-sm shadow-lg"
     >
-      {commands.map((c) => (
-        <li key={c.name} role="option" aria-selected={false}>
-          <button type="button" onClick={() => onPick(c)} className="flex w-full gap-2 px-3 py-2 text-left hover:bg-zinc-50">
-            <span className="font-mono text-zinc-900">/{c.name}</span>
-            {c.args && <span className="font-mono text-zinc-400">{c.args}</span>}
-            <span className="truncate text-zinc-500">{c.description}</span>
-          </button>
+      {commands.map((c, i) => (
+        <li
+          key={c.name}
+          id={`${id}-${i}`}
+          role="option"
+          aria-selected={i === active}
+          data-testid="command-option"
+          data-command={c.name}
+          data-active={i === active}
+          // mousedown, not click: the textarea keeps focus.
+          onMouseDown={(e) => {
+            e.preventDefault();
+            onPick(c);
+          }}
+          onMouseEnter={() => onHover(i)}
+          className={`flex cursor-pointer gap-2 px-3 py-2 ${i === active ? "bg-sky-50" : "hover:bg-zinc-50"}`}
+        >
+          <span className="font-mono text-zinc-900">/{c.name}</span>
+          {c.args && <span className="whitespace-nowrap font-mono text-zinc-400">{c.args}</span>}
+          <span className="min-w-0 truncate text-zinc-500">{c.description}</span>
         </li>
       ))}
     </ul>
+  );
+}
+
+function CommandFeedbackLine({ feedback }: { feedback: CommandFeedback }) {
+  const dismiss = () => useConversationStore.getState().setCommandFeedback(null);
+  const error = feedback.tone === "error";
+  return (
+    <div
+      role={error ? "alert" : "status"}
+      data-testid="command-feedback"
+      data-code={feedback.code}
+      data-tone={feedback.tone}
+      className={`mb-2 flex items-start gap-2 rounded-md px-3 py-1.5 text-xs ${
+        error ? "bg-red-50 text-red-800" : "bg-amber-50 text-amber-900"
+      }`}
+    >
+      <span className="min-w-0 flex-1 break-words">{feedback.message}</span>
+      <button type="button" onClick={dismiss} aria-label="Dismiss" className="shrink-0 rounded px-1 opacity-70 hover:opacity-100">
+        ✕
+      </button>
+    </div>
   );
 }

@@ -1,17 +1,25 @@
 "use client";
-// Where Claude's view begins: everything above it (except kept turns) slid out of the window.
+// Where Claude's verbatim view begins: everything above it (except kept turns) either slid
+// out of the window or is condensed into the summary Claude sees instead.
 
-export function CutoffMarker() {
+export function CutoffMarker({ reason = "slid" }: { reason?: "slid" | "condensed" }) {
   return (
     <div
       data-testid="cutoff-marker"
+      data-reason={reason}
       role="separator"
       aria-label="Claude's view begins here"
-      className="flex items-center gap-3 py-2 text-xs font-medium text-amber-800 animate-tk-appear"
+      className={`flex items-center gap-3 py-2 text-xs font-medium animate-tk-appear ${
+        reason === "condensed" ? "text-sky-800" : "text-amber-800"
+      }`}
     >
-      <span className="h-px flex-1 bg-amber-300" />
-      <span className="text-center">Claude&apos;s view begins here — earlier turns slid out of the window</span>
-      <span className="h-px flex-1 bg-amber-300" />
+      <span className={`h-px flex-1 ${reason === "condensed" ? "bg-sky-200" : "bg-amber-300"}`} />
+      <span className="text-center">
+        {reason === "condensed"
+          ? "Claude's view begins here — earlier turns are condensed into the summary"
+          : "Claude's view begins here — earlier turns slid out of the window"}
+      </span>
+      <span className={`h-px flex-1 ${reason === "condensed" ? "bg-sky-200" : "bg-amber-300"}`} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
-// One saved message: its text, where it stands in Claude's view (dimmed once it slid
-// out, "kept" when pinned before the cutoff) and its protection.
+// One saved message: its text, where it stands in Claude's view (dimmed once it slid out
+// or was condensed into a summary, "kept" when pinned before the cutoff) and its protection.
 import type { ReactNode } from "react";
 import type { MessageJson } from "@/lib/api/types";
 import { CollapsibleText } from "@/components/CollapsibleText";
@@ -11,6 +11,8 @@ export interface MessagePlacement {
   firstTurn: boolean;
   /** In the window although older turns around it slid out. */
   keptBeforeCutoff: boolean;
+  /** Out of the window because a summary stands in for it (still shown, dimmed). */
+  condensed?: boolean;
 }
 
 function Badge({ children, tone, testId }: { children: ReactNode; tone: "sky" | "zinc"; testId?: string }) {
@@ -56,7 +58,10 @@ export function MessageItem({
       data-seq={message.seq}
       data-status={message.status}
       data-in-window={message.in_window}
-      aria-label={`${isUser ? "You" : "Claude"}${outOfView ? ", outside Claude's current view" : ""}`}
+      data-condensed={Boolean(placement.condensed)}
+      aria-label={`${isUser ? "You" : "Claude"}${
+        placement.condensed ? ", condensed into the summary" : outOfView ? ", outside Claude's current view" : ""
+      }`}
       className={`group flex flex-col gap-1 ${isUser ? "items-end" : "items-start"} ${
         outOfView ? "opacity-45 transition-opacity hover:opacity-80" : ""
       }`}
@@ -78,7 +83,14 @@ export function MessageItem({
             kept
           </Badge>
         )}
-        {outOfView && <span className="italic">out of view</span>}
+        {outOfView &&
+          (placement.condensed ? (
+            <span className="italic" data-testid="condensed-label" title="Claude sees the summary of this turn instead">
+              condensed
+            </span>
+          ) : (
+            <span className="italic">out of view</span>
+          ))}
         <ProtectToggle pressed={message.protected} busy={protecting} onToggle={onToggleProtect} />
       </div>
       <div

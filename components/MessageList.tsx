@@ -1,10 +1,14 @@
 "use client";
-// The conversation: saved messages (with the cutoff marker where Claude's view begins),
-// then the message being sent and the reply streaming in.
-import { useCallback, useLayoutEffect, useMemo, useRef } from "react";
-import type { MessageJson, WindowJson } from "@/lib/api/types";
+// The conversation: saved messages (with the cutoff marker where Claude's view begins and
+// a divider where each compaction happened), then the message being sent and the reply
+// streaming in.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import type { CompactionJson, MessageJson, WindowJson } from "@/lib/api/types";
 import { FIRST_TURN_SEQ } from "@/lib/context/turns";
-import { useConversationStore } from "@/lib/client/conversation-store";
+import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
+import { templateNames, useTemplatesStore } from "@/lib/client/templates-store";
+import { CompactionDivider } from "@/components/CompactionDivider";
+import { CompactionProgress } from "@/components/CompactionProgress";
 import { CutoffMarker } from "@/components/CutoffMarker";
 import { MessageItem, type MessagePlacement } from "@/components/MessageItem";
 import { PendingUserMessage } from "@/components/PendingUserMessage";
@@ -17,9 +21,40 @@ const STICK_PX = 120;
 /** Within this many pixels of the top, scrolling up fetches the previous page. */
 const LOAD_OLDER_PX = 80;
 
-function placementOf(m: MessageJson, window: WindowJson | null): MessagePlacement {
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `condensedThrough`: the last turn the active summary stands in for (0 when there is none). */
+function placementOf(m: MessageJson, window: WindowJson | null, condensedThrough = 0): MessagePlacement {
   const firstTurn = m.turn_seq === FIRST_TURN_SEQ;
-  return { firstTurn, keptBeforeCutoff: m.in_window && window !== null && m.turn_seq < window.cutoff_turn_seq };
+  return {
+    firstTurn,
+    keptBeforeCutoff: m.in_window && window !== null && m.turn_seq < window.cutoff_turn_seq,
+    condensed: !m.in_window && m.turn_seq <= condensedThrough,
+  };
+}
+
+/**
+ * Where each divider goes: after the message whose seq is the compaction's at_seq (or the
+ * last loaded one before it). A compaction older than every loaded message waits for its
+ * page, unless nothing older exists.
+ */
+function dividerSlots(messages: MessageJson[], compactions: CompactionJson[], hasMore: boolean): Map<number, CompactionJson[]> {
+  const slots = new Map<number, CompactionJson[]>();
+  for (const c of compactions) {
+    let at = -2;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i].seq <= c.at_seq) {
+        at = i;
+        break;
+      }
+    }
+    if (at === -2) {
+      if (hasMore) continue;
+      at = -1;
+    }
+    slots.set(at, [...(slots.get(at) ?? []), c]);
+  }
+  return slots;
 }
 
 /**
@@ -55,6 +90,14 @@ export function MessageList() {
   const loadOlder = useConversationStore((s) => s.loadOlder);
   const retry = useConversationStore((s) => s.retry);
   const toggleProtect = useConversationStore((s) => s.toggleProtect);
+  const compactions = useConversationStore((s) => s.compactions);
+  const compacting = useConversationStore((s) => s.compacting);
+  const autoCompacting = useConversationStore((s) => s.autoCompacting);
+  const undoing = useConversationStore((s) => s.undoing);
+  const undoError = useConversationStore((s) => s.undoError);
+  const undoCompaction = useConversationStore((s) => s.undoCompaction);
+  const templates = useTemplatesStore((s) => s.templates);
+  const templatesLoaded = useTemplatesStore((s) => s.loaded);
 
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -93,11 +136,32 @@ export function MessageList() {
       return;
     }
     if (stickToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [firstSeq, messages, streamingText, pendingText, notices, sendError, loadingOlder, loading]);
+  }, [firstSeq, messages, streamingText, pendingText, notices, sendError, loadingOlder, loading, compactions, compacting]);
 
-  const cutoffAt = useMemo(() => cutoffIndex(messages, contextWindow), [messages, contextWindow]);
-  const last = messages[messages.length - 1];
+  // Dividers name the saved template a summary used; the names come with the template list.
+  const needsTemplateNames = compactions.some((c) => UUID_RE.test(c.template));
+  useEffect(() => {
+    if (needsTemplateNames && !templatesLoaded) void useTemplatesStore.getState().load();
+  }, [needsTemplateNames, templatesLoaded]);
+  const names = useMemo(() => templateNames(templates), [templates]);
+
   const idle = phase === "idle";
+  const condensedThrough = activeCompaction(compactions)?.through_turn ?? 0;
+  const cutoffAt = useMemo(() => cutoffIndex(messages, contextWindow), [messages, contextWindow]);
+  const cutoffReason = cutoffAt > 0 && messages[cutoffAt - 1].turn_seq <= condensedThrough ? "condensed" : "slid";
+  const slots = useMemo(() => dividerSlots(messages, compactions, hasMore), [messages, compactions, hasMore]);
+  const renderDividers = (index: number) =>
+    slots.get(index)?.map((c) => (
+      <CompactionDivider
+        key={c.id}
+        compaction={c}
+        undoing={Boolean(undoing[c.id])}
+        undoDisabled={!idle || compacting}
+        onUndo={() => void undoCompaction(c.id)}
+        templateNames={names}
+      />
+    ));
+  const last = messages[messages.length - 1];
   const empty = !loading && messages.length === 0 && pendingText === null && phase === "idle";
 
   return (
@@ -128,12 +192,13 @@ export function MessageList() {
           </p>
         )}
         {empty && <EmptyConversation hasSession={sessionId !== null} />}
+        {renderDividers(-1)}
         {messages.map((m, i) => (
           <div key={m.id} className="contents">
-            {i === cutoffAt && <CutoffMarker />}
+            {i === cutoffAt && <CutoffMarker reason={cutoffReason} />}
             <MessageItem
               message={m}
-              placement={placementOf(m, contextWindow)}
+              placement={placementOf(m, contextWindow, condensedThrough)}
               protecting={Boolean(protecting[m.id])}
               onToggleProtect={() => void toggleProtect(m)}
               retry={
@@ -142,8 +207,14 @@ export function MessageList() {
                   : undefined
               }
             />
+            {renderDividers(i)}
           </div>
         ))}
+        {undoError && (
+          <p role="alert" data-testid="undo-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            Could not undo the compaction: {undoError}
+          </p>
+        )}
         {protectError && (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
             Could not change protection: {protectError}
@@ -153,6 +224,7 @@ export function MessageList() {
         <SendNotices notices={notices} />
         {(phase === "sending" || phase === "streaming") && <StreamingReply text={streamingText} />}
         {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={() => void retry()} />}
+        {compacting ? <CompactionProgress kind="manual" /> : autoCompacting && <CompactionProgress kind="auto" />}
       </div>
     </div>
   );

@@ -1,25 +1,33 @@
 "use client";
 // Context settings of the open session. Fractions are edited as percents because that
-// is how the token bar speaks about them.
+// is how the token bar speaks about them. Below them, the user's own summary templates.
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import type { ContextSettings, SettingsJson } from "@/lib/api/types";
+import type { ContextSettings, SettingsJson, TemplateJson } from "@/lib/api/types";
 import { MODELS } from "@/lib/llm/models";
 import * as api from "@/lib/client/api";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
+import { useTemplatesStore } from "@/lib/client/templates-store";
 
 interface Draft {
   threshold: string;
   reservation: string;
   safety: string;
   model: string;
+  autoCompact: boolean;
+  target: string;
+  summaryModel: string;
+  template: string;
 }
 
 const LIMITS = {
   threshold: { min: 50, max: 95 },
   reservation: { min: 5, max: 50 },
   safety: { min: 0, max: 30 },
+  target: { min: 10, max: 70 },
 } as const;
+
+const DEFAULT_TEMPLATE = "general";
 
 function toPercent(fraction: number): string {
   return String(Math.round(fraction * 1000) / 10);
@@ -31,6 +39,10 @@ function toDraft(s: ContextSettings): Draft {
     reservation: toPercent(s.output_reservation),
     safety: toPercent(s.safety_buffer),
     model: s.model,
+    autoCompact: s.auto_compact,
+    target: toPercent(s.compaction_target),
+    summaryModel: s.summary_model,
+    template: s.compaction_template,
   };
 }
 
@@ -40,6 +52,7 @@ function validate(d: Draft): string | null {
     ["threshold", "Compaction threshold"],
     ["reservation", "Output reservation"],
     ["safety", "Safety buffer"],
+    ["target", "Compaction target"],
   ] as const) {
     const n = Number(d[key]);
     const { min, max } = LIMITS[key];
@@ -48,6 +61,10 @@ function validate(d: Draft): string | null {
     }
   }
   if (!d.model.trim()) return "Model is required.";
+  if (Number(d.target) >= Number(d.threshold)) {
+    return "Compaction target must be below the compaction threshold, or every compaction would start the next one.";
+  }
+  if (!d.summaryModel.trim()) return "Summary model is required.";
   return null;
 }
 
@@ -59,6 +76,12 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
   const [saved, setSaved] = useState(false);
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
+  const templates = useTemplatesStore((s) => s.templates);
+  const templatesError = useTemplatesStore((s) => s.error);
+
+  useEffect(() => {
+    void useTemplatesStore.getState().load();
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -101,6 +124,10 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
         output_reservation: Number(draft.reservation) / 100,
         safety_buffer: Number(draft.safety) / 100,
         model: draft.model,
+        auto_compact: draft.autoCompact,
+        compaction_target: Number(draft.target) / 100,
+        summary_model: draft.summaryModel,
+        compaction_template: draft.template,
       });
       setLoaded(result);
       setDraft(toDraft(result.effective));
@@ -178,6 +205,37 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
               onChange={(safety) => update({ safety })}
             />
             <ModelField value={draft.model} known={knownModel} onChange={(model) => update({ model })} />
+            <fieldset className="flex flex-col gap-4 border-t border-zinc-200 pt-4">
+              <legend className="sr-only">Compaction</legend>
+              <h3 className="text-sm font-semibold text-zinc-900">Compaction</h3>
+              <CheckboxField
+                label="Compact automatically"
+                hint="Condense older turns into a summary when usage reaches the threshold. Off: the oldest turns slide out instead."
+                checked={draft.autoCompact}
+                testId="settings-auto-compact"
+                onChange={(autoCompact) => update({ autoCompact })}
+              />
+              <PercentField
+                label="Compaction target"
+                hint="Usage a compaction aims for; well below the threshold so it does not run again soon."
+                value={draft.target}
+                limits={LIMITS.target}
+                testId="settings-target"
+                onChange={(target) => update({ target })}
+              />
+              <ModelField
+                label="Summary model"
+                testId="settings-summary-model"
+                value={draft.summaryModel}
+                known={MODELS.some((m) => m.id === draft.summaryModel)}
+                onChange={(summaryModel) => update({ summaryModel })}
+              />
+              <TemplateField
+                value={draft.template}
+                templates={templates}
+                onChange={(template) => update({ template })}
+              />
+            </fieldset>
             {error && (
               <p role="alert" data-testid="settings-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
                 {error}
@@ -208,6 +266,14 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
             {error}
           </p>
         )}
+        <TemplatesSection
+          templates={templates}
+          loadError={templatesError}
+          onDeleted={(id) => {
+            // A deleted template would fall back to the default anyway; say so in the form.
+            if (draft?.template === id) update({ template: DEFAULT_TEMPLATE });
+          }}
+        />
       </div>
     </div>
   );
@@ -257,16 +323,28 @@ function PercentField({
   );
 }
 
-function ModelField({ value, known, onChange }: { value: string; known: boolean; onChange(value: string): void }) {
+function ModelField({
+  value,
+  known,
+  onChange,
+  label = "Model",
+  testId = "settings-model",
+}: {
+  value: string;
+  known: boolean;
+  onChange(value: string): void;
+  label?: string;
+  testId?: string;
+}) {
   const id = useId();
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-zinc-800">
-        Model
+        {label}
       </label>
       <select
         id={id}
-        data-testid="settings-model"
+        data-testid={testId}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
@@ -279,5 +357,233 @@ function ModelField({ value, known, onChange }: { value: string; known: boolean;
         ))}
       </select>
     </div>
+  );
+}
+
+function CheckboxField({
+  label,
+  hint,
+  checked,
+  testId,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  testId: string;
+  onChange(value: boolean): void;
+}) {
+  const id = useId();
+  return (
+    <div className="flex items-start gap-2">
+      <input
+        id={id}
+        type="checkbox"
+        data-testid={testId}
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={`${id}-hint`}
+        className="mt-0.5 h-4 w-4 rounded border-zinc-300 accent-zinc-900"
+      />
+      <div className="flex flex-col gap-0.5">
+        <label htmlFor={id} className="text-sm font-medium text-zinc-800">
+          {label}
+        </label>
+        <p id={`${id}-hint`} className="text-xs text-zinc-500">
+          {hint}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function TemplateField({
+  value,
+  templates,
+  onChange,
+}: {
+  value: string;
+  templates: TemplateJson[];
+  onChange(value: string): void;
+}) {
+  const id = useId();
+  const presets = templates.filter((t) => t.preset);
+  const own = templates.filter((t) => !t.preset);
+  // Until the list arrives (or when the chosen template was deleted), the value still needs an option.
+  const known = templates.some((t) => t.id === value);
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-zinc-800">
+        Summary template
+      </label>
+      <select
+        id={id}
+        data-testid="settings-template"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={`${id}-hint`}
+        className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
+      >
+        {!known && <option value={value}>{templates.length === 0 ? value : `${value} (not found)`}</option>}
+        {presets.length > 0 && (
+          <optgroup label="Presets">
+            {presets.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </optgroup>
+        )}
+        {own.length > 0 && (
+          <optgroup label="Your templates">
+            {own.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </optgroup>
+        )}
+      </select>
+      <p id={`${id}-hint`} className="text-xs text-zinc-500">
+        How summaries are written. /compact --preset name overrides it once.
+      </p>
+    </div>
+  );
+}
+
+function TemplatesSection({
+  templates,
+  loadError,
+  onDeleted,
+}: {
+  templates: TemplateJson[];
+  loadError: string | null;
+  onDeleted(id: string): void;
+}) {
+  const [name, setName] = useState("");
+  const [body, setBody] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const nameId = useId();
+  const bodyId = useId();
+  const own = templates.filter((t) => !t.preset);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (!name.trim() || !body.trim()) {
+      setError("A template needs a name and a body.");
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      const saved = await useTemplatesStore.getState().create({ name: name.trim(), body: body.trim() });
+      setName("");
+      setBody("");
+      setNotice(`Saved "${saved.name}". Pick it as the summary template above.`);
+    } catch (err) {
+      setError(api.describeError(err).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function remove(t: TemplateJson) {
+    setDeleting(t.id);
+    setError(null);
+    setNotice(null);
+    try {
+      await useTemplatesStore.getState().remove(t.id);
+      onDeleted(t.id);
+      setNotice(`Deleted "${t.name}".`);
+    } catch (err) {
+      setError(api.describeError(err).message);
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <section className="flex flex-col gap-3 border-t border-zinc-200 pt-4" aria-labelledby={`${nameId}-title`}>
+      <h3 id={`${nameId}-title`} className="text-sm font-semibold text-zinc-900">
+        Templates
+      </h3>
+      {loadError && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800">
+          Could not load templates: {loadError}
+        </p>
+      )}
+      {own.length > 0 ? (
+        <ul className="flex flex-col gap-1" data-testid="template-list">
+          {own.map((t) => (
+            <li key={t.id} data-testid="template-item" className="flex items-center gap-2 text-sm">
+              <span className="min-w-0 flex-1 truncate" title={t.body}>
+                {t.name}
+              </span>
+              <button
+                type="button"
+                data-testid="template-delete"
+                aria-label={`Delete template ${t.name}`}
+                disabled={deleting === t.id}
+                onClick={() => void remove(t)}
+                className="rounded px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
+              >
+                {deleting === t.id ? "Deleting…" : "Delete"}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-xs text-zinc-500">No templates of your own yet. Presets: general, debugging, code review, architecture.</p>
+      )}
+      <form onSubmit={save} noValidate className="flex flex-col gap-2">
+        <label htmlFor={nameId} className="text-xs font-medium text-zinc-700">
+          Name
+        </label>
+        <input
+          id={nameId}
+          data-testid="template-name"
+          value={name}
+          maxLength={100}
+          onChange={(e) => setName(e.target.value)}
+          className="rounded-md border border-zinc-300 px-2 py-1 text-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
+        />
+        <label htmlFor={bodyId} className="text-xs font-medium text-zinc-700">
+          Instructions for the summary
+        </label>
+        <textarea
+          id={bodyId}
+          data-testid="template-body"
+          value={body}
+          rows={5}
+          onChange={(e) => setBody(e.target.value)}
+          placeholder="e.g. Summarize the conversation for a data migration: keep table names, row counts, failed queries and the rollback plan."
+          className="resize-y rounded-md border border-zinc-300 px-2 py-1 text-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
+        />
+        {error && (
+          <p role="alert" data-testid="template-error" className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800">
+            {error}
+          </p>
+        )}
+        {notice && (
+          <p role="status" data-testid="template-notice" className="text-xs text-emerald-700">
+            {notice}
+          </p>
+        )}
+        <div className="flex justify-end">
+          <button
+            type="submit"
+            data-testid="template-save"
+            disabled={busy}
+            className="rounded-md border border-zinc-300 px-3 py-1 text-sm font-medium text-zinc-800 hover:bg-zinc-50 disabled:opacity-50"
+          >
+            {busy ? "Saving…" : "Save template"}
+          </button>
+        </div>
+      </form>
+    </section>
   );
 }

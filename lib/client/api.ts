@@ -2,6 +2,7 @@
 // server's { error: { code, message, details } } so the UI can show the server's words.
 import type {
   ApiErrorJson,
+  CompactionJson,
   ContextSettings,
   ContextStatusJson,
   MessageJson,
@@ -9,6 +10,7 @@ import type {
   SendEvent,
   SessionJson,
   SettingsJson,
+  TemplateJson,
 } from "@/lib/api/types";
 import { readSseFrames, toSendEvent } from "@/lib/client/sse";
 
@@ -42,9 +44,28 @@ async function errorFrom(res: Response): Promise<ApiError> {
     // A proxy or crash page is not JSON; the status text is the best we have.
   }
   if (isApiErrorJson(body)) {
-    return new ApiError(res.status, body.error.code ?? "error", body.error.message, body.error.details);
+    return new ApiError(res.status, body.error.code ?? "error", body.error.message, withRetryAfter(body.error.details, res));
   }
   return new ApiError(res.status, "http_error", `Request failed (${res.status} ${res.statusText})`.trim());
+}
+
+/** Keeps the Retry-After header with the details, so the UI can say when to try again. */
+function withRetryAfter(details: unknown, res: Response): unknown {
+  const header = Number(res.headers.get("retry-after"));
+  if (!Number.isFinite(header) || header <= 0) return details;
+  if (details !== null && typeof details === "object") {
+    if ("retry_after_seconds" in details) return details;
+    return { ...details, retry_after_seconds: header };
+  }
+  return details === undefined ? { retry_after_seconds: header } : details;
+}
+
+/** Seconds to wait before retrying, from a rate-limit error's details. */
+export function retryAfterSeconds(error: ApiErrorJson["error"]): number | null {
+  const d = error.details;
+  if (d === null || typeof d !== "object" || !("retry_after_seconds" in d)) return null;
+  const n = Number((d as { retry_after_seconds: unknown }).retry_after_seconds);
+  return Number.isFinite(n) && n > 0 ? Math.ceil(n) : null;
 }
 
 /** A fetch that never throws a bare TypeError: a dropped connection reads like any other API error. */
@@ -111,6 +132,44 @@ export async function setProtected(messageId: string, value: boolean): Promise<M
     method: value ? "POST" : "DELETE",
   });
   return res.message;
+}
+
+/** What POST /api/context/compact accepts besides the session. */
+export interface CompactRequest {
+  force?: boolean;
+  instructions?: string;
+  preset?: string;
+  template_id?: string;
+}
+
+export interface CompactResult {
+  compaction: CompactionJson;
+  status: ContextStatusJson;
+}
+
+export async function compact(sessionId: string, req: CompactRequest = {}): Promise<CompactResult> {
+  return json<CompactResult>("/api/context/compact", withBody("POST", { session_id: sessionId, ...req }));
+}
+
+/** The session's compactions, oldest first, reverted ones included. */
+export async function compactionHistory(sessionId: string): Promise<CompactionJson[]> {
+  return (await json<{ compactions: CompactionJson[] }>(`/api/context/history/${enc(sessionId)}`)).compactions;
+}
+
+export async function undoCompaction(compactionId: string): Promise<CompactResult> {
+  return json<CompactResult>(`/api/context/compact/${enc(compactionId)}/undo`, { method: "POST" });
+}
+
+export async function listTemplates(): Promise<TemplateJson[]> {
+  return (await json<{ templates: TemplateJson[] }>("/api/context/templates")).templates;
+}
+
+export async function createTemplate(input: { name: string; body: string }): Promise<TemplateJson> {
+  return (await json<{ template: TemplateJson }>("/api/context/templates", withBody("POST", input))).template;
+}
+
+export async function deleteTemplate(id: string): Promise<void> {
+  await send(`/api/context/templates/${enc(id)}`, { method: "DELETE" });
 }
 
 /** A new message, or `retry` to have the last user message answered again without repeating it. */

@@ -1,14 +1,16 @@
-// Messages of the open session and the state of the reply being sent. One send at a
-// time: the composer is disabled while a reply streams, which keeps turns in order.
+// Messages of the open session, its compactions, and the state of the reply being sent.
+// One send at a time: the composer is locked while a reply streams and unlocks as soon as
+// the reply is saved (the turn's status arrived); the stream is still read after that,
+// because an automatic compaction may follow in the background and report its divider.
 import { create } from "zustand";
-import type { ApiErrorJson, MessageJson, SendEvent, WindowJson } from "@/lib/api/types";
+import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent, WindowJson } from "@/lib/api/types";
 import * as api from "@/lib/client/api";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
 export const PAGE_SIZE = 50;
 
-/** "finishing": the reply is saved; status and done are still to come. */
+/** "finishing": the reply is saved; the turn's status is still to come. */
 export type SendPhase = "idle" | "sending" | "streaming" | "finishing";
 
 export interface Notice {
@@ -28,12 +30,24 @@ export interface SendFailure extends ApiErrorInfo {
   saved: boolean;
 }
 
+/** What a slash command answered, shown above the composer rather than as a chat message. */
+export interface CommandFeedback {
+  tone: "info" | "error";
+  /** The server's error code, or "ok". */
+  code: string;
+  message: string;
+}
+
 /** One POST of a message (or a retry) and what its stream has told us so far. */
 interface Attempt {
   sessionId: string;
   text: string;
   saved: boolean;
   finished: boolean;
+  /** The turn's status arrived: the composer was handed back; the stream may still report a compaction. */
+  released: boolean;
+  /** This send turned on the "condensing in the background" indicator. */
+  background: boolean;
 }
 
 interface ConversationState {
@@ -56,11 +70,25 @@ interface ConversationState {
   protecting: Record<string, boolean>;
   protectError: string | null;
 
+  /** The session's compactions, oldest first (reverted ones included). */
+  compactions: CompactionJson[];
+  /** A manual compaction (/compact) is running. */
+  compacting: boolean;
+  /** The last reply left usage at the threshold and its stream is still open: an automatic compaction may be running. */
+  autoCompacting: boolean;
+  commandFeedback: CommandFeedback | null;
+  undoing: Record<string, boolean>;
+  undoError: string | null;
+
   open(sessionId: string | null): Promise<void>;
   loadOlder(): Promise<void>;
   send(text: string): Promise<void>;
   retry(): Promise<void>;
   toggleProtect(message: MessageJson): Promise<void>;
+  /** Condenses older turns now (the /compact command). */
+  compact(request?: api.CompactRequest): Promise<void>;
+  undoCompaction(compactionId: string): Promise<void>;
+  setCommandFeedback(feedback: CommandFeedback | null): void;
 }
 
 /** The server's rule for which turns Claude still sees (see WindowJson). */
@@ -70,8 +98,8 @@ export function isInWindow(turnSeq: number, window: WindowJson): boolean {
 
 /**
  * Merges messages by id (incoming wins) in seq order. Messages the server did not just
- * send get their in_window flag recomputed, because a slide changes it for old messages
- * that are never re-fetched.
+ * send get their in_window flag recomputed, because a slide or a compaction changes it
+ * for old messages that are never re-fetched.
  */
 function merge(existing: MessageJson[], incoming: MessageJson[], window: WindowJson | null): MessageJson[] {
   const fresh = new Set(incoming.map((m) => m.id));
@@ -81,6 +109,21 @@ function merge(existing: MessageJson[], incoming: MessageJson[], window: WindowJ
   }
   for (const m of incoming) byId.set(m.id, m);
   return [...byId.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** Inserts or replaces one compaction, oldest first. */
+function upsertCompaction(list: CompactionJson[], c: CompactionJson): CompactionJson[] {
+  const others = list.filter((x) => x.id !== c.id);
+  // A newer applied compaction replaces the summary: only it can be undone now.
+  const adjusted =
+    c.status === "applied" ? others.map((x) => (x.can_undo ? { ...x, can_undo: false } : x)) : others;
+  return [...adjusted, c].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.at_seq - b.at_seq);
+}
+
+/** The newest applied compaction: messages up to its at_seq are condensed into the summary. */
+export function activeCompaction(compactions: CompactionJson[]): CompactionJson | null {
+  for (let i = compactions.length - 1; i >= 0; i--) if (compactions[i].status === "applied") return compactions[i];
+  return null;
 }
 
 /** Text of the newest user message that a person typed (tool results are not retried). */
@@ -97,22 +140,101 @@ function newIdempotencyKey(): string {
   return `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
+/** The words shown when /compact is refused or fails. */
+export function compactFeedback(error: ApiErrorInfo): CommandFeedback {
+  if (error.code === "rate_limited") {
+    const seconds = api.retryAfterSeconds(error);
+    return {
+      tone: "info",
+      code: error.code,
+      message: seconds ? `You can compact again in ${seconds} s.` : "You can compact again in a few seconds.",
+    };
+  }
+  if (error.code === "below_threshold" || error.code === "nothing_to_compact") {
+    return { tone: "info", code: error.code, message: error.message };
+  }
+  if (error.code === "session_busy") {
+    return { tone: "info", code: error.code, message: "Claude is still busy with this session; try /compact again in a moment." };
+  }
+  return { tone: "error", code: error.code, message: `Compaction failed: ${error.message}` };
+}
+
 export const useConversationStore = create<ConversationState>()((set, get) => {
   const isOpen = (sessionId: string) => get().sessionId === sessionId;
+  /** The send that holds the composer; null once its reply is saved. */
+  let active: Attempt | null = null;
+  const owns = (a: Attempt) => active === a && isOpen(a.sessionId);
 
-  /** Re-reads the newest page so slid-out and pinned turns show what the server decided. */
+  // Deltas are applied at most once per frame: a long reply arrives as thousands of small
+  // deltas, and re-rendering the whole text for each one makes the page crawl.
+  const DELTA_FLUSH_MS = 32;
+  let deltaBuffer = "";
+  let deltaTimer: ReturnType<typeof setTimeout> | null = null;
+  function queueDelta(a: Attempt, text: string): void {
+    deltaBuffer += text;
+    if (deltaTimer !== null) return;
+    deltaTimer = setTimeout(() => {
+      deltaTimer = null;
+      const chunk = deltaBuffer;
+      deltaBuffer = "";
+      if (chunk && owns(a)) set((s) => ({ streamingText: s.streamingText + chunk, phase: "streaming" }));
+    }, DELTA_FLUSH_MS);
+  }
+  /** The saved message (or the end of the send) replaces whatever was still buffered. */
+  function dropDeltas(): void {
+    if (deltaTimer !== null) clearTimeout(deltaTimer);
+    deltaTimer = null;
+    deltaBuffer = "";
+  }
+
+  /**
+   * Re-reads the newest page so slid-out, condensed and pinned turns show what the server
+   * decided. Skipped while another send streams: its half-written reply would show twice,
+   * and that send refreshes when it ends anyway.
+   */
   async function refreshTail(sessionId: string): Promise<void> {
+    if (active && active.sessionId === sessionId) return;
     try {
       const page = await api.listMessages(sessionId, { limit: PAGE_SIZE });
-      if (!isOpen(sessionId)) return;
+      if (!isOpen(sessionId) || (active && active.sessionId === sessionId)) return;
       set((s) => ({ messages: merge(s.messages, page.messages, page.window), window: page.window }));
     } catch {
       // The stream already delivered the messages; only the in-window flags may be stale.
     }
   }
 
+  async function loadHistory(sessionId: string): Promise<void> {
+    try {
+      const compactions = await api.compactionHistory(sessionId);
+      if (isOpen(sessionId)) set({ compactions });
+    } catch {
+      // Dividers are a view of the history; the conversation itself still works without them.
+    }
+  }
+
+  /** A compaction happened (stream event or /compact answer): divider now, then the server's view of everything. */
+  async function afterCompaction(sessionId: string, compaction: CompactionJson): Promise<void> {
+    if (!isOpen(sessionId)) return;
+    set((s) => ({ compactions: upsertCompaction(s.compactions, compaction), autoCompacting: false }));
+    await Promise.all([refreshTail(sessionId), loadHistory(sessionId)]);
+  }
+
   function fail(a: Attempt, error: ApiErrorInfo): void {
-    if (isOpen(a.sessionId)) set({ sendError: { ...error, text: a.text, saved: a.saved } });
+    // Once another send holds the composer, a late error of this one must not pose as its failure.
+    if (isOpen(a.sessionId) && (active === a || active === null)) {
+      set({ sendError: { ...error, text: a.text, saved: a.saved } });
+    }
+  }
+
+  /** Hands the composer back: the reply is saved and its status is known. */
+  function releaseComposer(a: Attempt): void {
+    if (a.released) return;
+    a.released = true;
+    if (owns(a)) {
+      dropDeltas();
+      set({ phase: "idle", pendingText: null, streamingText: "" });
+    }
+    if (active === a) active = null;
   }
 
   function apply(a: Attempt, event: SendEvent): void {
@@ -121,21 +243,40 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     if (event.event === "done") a.finished = true;
     if (event.event === "status") {
       useStatusStore.getState().accept(event.data);
+      if (!a.released) {
+        const mine = owns(a);
+        releaseComposer(a);
+        // At the threshold after a reply the server compacts in the background (when enabled).
+        if (mine && event.data.usage_percent >= event.data.threshold_percent) {
+          a.background = true;
+          set({ autoCompacting: true });
+        }
+      }
       return;
     }
     if (!isOpen(sessionId)) return;
     switch (event.event) {
       case "user_message":
-        set((s) => ({ messages: merge(s.messages, [event.data], null), pendingText: null, phase: "streaming" }));
+        set((s) => ({
+          messages: merge(s.messages, [event.data], null),
+          ...(owns(a) ? { pendingText: null, phase: "streaming" as const } : {}),
+        }));
         break;
       case "notice":
         set((s) => ({ notices: [...s.notices, event.data] }));
         break;
       case "delta":
-        set((s) => ({ streamingText: s.streamingText + event.data.text, phase: "streaming" }));
+        if (owns(a)) queueDelta(a, event.data.text);
         break;
       case "assistant_message":
-        set((s) => ({ messages: merge(s.messages, [event.data], null), streamingText: "", phase: "finishing" }));
+        if (owns(a)) dropDeltas();
+        set((s) => ({
+          messages: merge(s.messages, [event.data], null),
+          ...(owns(a) ? { streamingText: "", phase: "finishing" as const } : {}),
+        }));
+        break;
+      case "compaction":
+        void afterCompaction(sessionId, event.data);
         break;
       case "error":
         fail(a, event.data.error);
@@ -147,20 +288,25 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
 
   async function run(a: Attempt, body: api.SendBody): Promise<void> {
     const { sessionId } = a;
+    active = a;
     try {
       for await (const event of api.streamMessage(sessionId, body, { idempotencyKey: newIdempotencyKey() })) {
         apply(a, event);
       }
-      if (!a.finished && !get().sendError) {
+      // After the status the reply is saved; a stream cut during the background compaction loses nothing.
+      if (!a.finished && !a.released && !get().sendError) {
         fail(a, { code: "stream_ended", message: "The connection closed before the reply finished." });
       }
     } catch (err) {
-      fail(a, api.describeError(err));
+      if (!a.released) fail(a, api.describeError(err));
     } finally {
-      if (isOpen(sessionId)) set({ phase: "idle", pendingText: null, streamingText: "" });
+      const hadStatus = a.released;
+      releaseComposer(a);
+      if (a.background && isOpen(sessionId)) set({ autoCompacting: false });
       await refreshTail(sessionId);
-      // Without the stream's final status event the bar would show the state before this send.
-      if (!a.finished) void useStatusStore.getState().load(sessionId);
+      // Without the stream's status event the bar would show the state before this send.
+      if (!hadStatus || !a.finished) void useStatusStore.getState().load(sessionId);
+      if (!a.finished) void loadHistory(sessionId);
       void useSessionsStore.getState().refresh(sessionId);
     }
   }
@@ -180,9 +326,17 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     sendError: null,
     protecting: {},
     protectError: null,
+    compactions: [],
+    compacting: false,
+    autoCompacting: false,
+    commandFeedback: null,
+    undoing: {},
+    undoError: null,
 
     async open(sessionId) {
       if (sessionId === get().sessionId) return;
+      active = null;
+      dropDeltas();
       set({
         sessionId,
         messages: [],
@@ -196,10 +350,17 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
         notices: [],
         sendError: null,
         protectError: null,
+        compactions: [],
+        compacting: false,
+        autoCompacting: false,
+        commandFeedback: null,
+        undoing: {},
+        undoError: null,
       });
       useStatusStore.getState().track(sessionId);
       if (!sessionId) return;
       void useStatusStore.getState().load(sessionId);
+      void loadHistory(sessionId);
       try {
         const page = await api.listMessages(sessionId, { limit: PAGE_SIZE });
         if (!isOpen(sessionId)) return;
@@ -233,8 +394,8 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
 
     async send(rawText) {
       const text = rawText.trim();
-      if (!text || get().phase !== "idle") return;
-      set({ phase: "sending", pendingText: text, streamingText: "", notices: [], sendError: null });
+      if (!text || get().phase !== "idle" || get().compacting) return;
+      set({ phase: "sending", pendingText: text, streamingText: "", notices: [], sendError: null, commandFeedback: null });
 
       let sessionId = get().sessionId;
       if (!sessionId) {
@@ -242,7 +403,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
           const session = await api.createSession();
           sessionId = session.id;
           // Claim the new session before selecting it, so open() does not reset this send.
-          set({ sessionId, messages: [], window: null, hasMore: false });
+          set({ sessionId, messages: [], window: null, hasMore: false, compactions: [] });
           useStatusStore.getState().track(sessionId);
           useSessionsStore.getState().upsert(session);
           useSessionsStore.getState().select(sessionId);
@@ -251,12 +412,12 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
           return;
         }
       }
-      await run({ sessionId, text, saved: false, finished: false }, { content: text });
+      await run({ sessionId, text, saved: false, finished: false, released: false, background: false }, { content: text });
     },
 
     async retry() {
       const { sendError, messages, sessionId, phase } = get();
-      if (phase !== "idle") return;
+      if (phase !== "idle" || get().compacting) return;
       if (sendError && !sendError.saved) {
         await get().send(sendError.text);
         return;
@@ -264,7 +425,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       const text = sendError?.text || lastTypedUserText(messages);
       if (!sessionId || !text) return;
       set({ phase: "sending", pendingText: null, streamingText: "", notices: [], sendError: null });
-      await run({ sessionId, text, saved: true, finished: false }, { retry: true });
+      await run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { retry: true });
     },
 
     async toggleProtect(message) {
@@ -285,6 +446,51 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
           return { protecting: rest };
         });
       }
+    },
+
+    async compact(request = {}) {
+      const { sessionId, phase, compacting } = get();
+      if (phase !== "idle" || compacting) return;
+      if (!sessionId) {
+        set({ commandFeedback: { tone: "info", code: "no_session", message: "Nothing to condense yet: start the conversation first." } });
+        return;
+      }
+      set({ compacting: true, commandFeedback: null, sendError: null });
+      try {
+        const result = await api.compact(sessionId, request);
+        if (!isOpen(sessionId)) return;
+        useStatusStore.getState().accept(result.status);
+        await afterCompaction(sessionId, result.compaction);
+      } catch (err) {
+        if (isOpen(sessionId)) set({ commandFeedback: compactFeedback(api.describeError(err)) });
+      } finally {
+        if (isOpen(sessionId)) set({ compacting: false });
+      }
+    },
+
+    async undoCompaction(compactionId) {
+      const { sessionId, phase, compacting } = get();
+      if (!sessionId || phase !== "idle" || compacting || get().undoing[compactionId]) return;
+      set((s) => ({ undoing: { ...s.undoing, [compactionId]: true }, undoError: null }));
+      try {
+        const result = await api.undoCompaction(compactionId);
+        if (!isOpen(sessionId)) return;
+        useStatusStore.getState().accept(result.status);
+        set((s) => ({ compactions: upsertCompaction(s.compactions, result.compaction) }));
+        // The condensed turns are back in the window: the server's messages, status and history say how.
+        await Promise.all([refreshTail(sessionId), loadHistory(sessionId), useStatusStore.getState().load(sessionId)]);
+      } catch (err) {
+        if (isOpen(sessionId)) set({ undoError: api.describeError(err).message });
+      } finally {
+        set((s) => {
+          const { [compactionId]: _, ...rest } = s.undoing;
+          return { undoing: rest };
+        });
+      }
+    },
+
+    setCommandFeedback(feedback) {
+      set({ commandFeedback: feedback });
     },
   };
 });

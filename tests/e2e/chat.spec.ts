@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
 import {
   assistantMessages,
+  currentSessionId,
   enqueueFake,
   filler,
   messages,
+  putSessionSettings,
   resetFake,
   sendAndWait,
   tokenBarUsed,
@@ -131,6 +133,9 @@ test("the bar turns yellow then red as the session fills, then the window slides
   test.setTimeout(240_000);
   await page.goto("/");
   await sendAndWait(page, "First turn: we are filling the window on purpose [[reply:Ready.]]");
+  // Automatic compaction would condense the old turns before they ever slide; this test is
+  // about the sliding window that takes over when compaction is off (compaction.spec.ts covers it).
+  await putSessionSettings(page.request, await currentSessionId(page), { auto_compact: false });
   await sendAndWait(page, `Second turn, the oldest that can slide out. ${filler(2_000, 1)} [[reply:ok]]`);
 
   // Each step is ~13.6 % of the 140K capacity: smaller than the 15-point yellow band, so

@@ -52,3 +52,49 @@ export function filler(tokens: number, seed = 0): string {
   for (let i = 0; i < words; i++) out.push(WORDS[(i * 7 + seed) % WORDS.length]);
   return out.join(" ");
 }
+
+/** The open session's id, from the URL the workspace keeps in sync. */
+export async function currentSessionId(page: Page): Promise<string> {
+  await expect(page).toHaveURL(/[?&]session=[0-9a-f-]{36}/);
+  const id = new URL(page.url()).searchParams.get("session");
+  if (!id) throw new Error("no session in the URL");
+  return id;
+}
+
+/** Changes one session's settings through the API (e.g. `{ auto_compact: false }`). */
+export async function putSessionSettings(
+  request: APIRequestContext,
+  sessionId: string,
+  settings: Record<string, unknown>,
+): Promise<void> {
+  const res = await request.put(`/api/context/settings?session_id=${sessionId}`, { data: settings });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}
+
+/** Creates a session and sends messages through the JSON API (faster than typing them). */
+export async function seedSession(request: APIRequestContext, title: string, contents: string[]): Promise<string> {
+  const created = await request.post("/api/session", { data: { title } });
+  expect(created.status()).toBe(201);
+  const { session } = (await created.json()) as { session: { id: string } };
+  for (const content of contents) {
+    const res = await request.post(`/api/session/${session.id}/messages`, {
+      headers: { Accept: "application/json" },
+      data: { content },
+    });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
+  return session.id;
+}
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  body: Record<string, unknown> | null;
+}
+
+/** Every request the fake Anthropic server received since the last reset, oldest first. */
+export async function fakeRequests(request: APIRequestContext): Promise<FakeRequest[]> {
+  const res = await request.get(`${FAKE_URL}/__control/requests`);
+  expect(res.ok()).toBeTruthy();
+  return (await res.json()) as FakeRequest[];
+}
