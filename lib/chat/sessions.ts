@@ -48,7 +48,7 @@ export async function createSession(userId: string, input: z.infer<typeof create
   return withUser(userId, async (tx) => {
     const user = await getUserSettings(tx, userId);
     const row = await insertSession(tx, userId, {
-      title: input.title ?? "New session",
+      title: input.title ?? null,
       model: input.model ?? user.model ?? defaultModelId(),
       settings: input.settings ?? {},
       systemPrompt,

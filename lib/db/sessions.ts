@@ -43,11 +43,12 @@ export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prom
 export async function insertSession(
   tx: Tx,
   userId: string,
-  s: { title: string; model: string; settings: Partial<ContextSettings>; systemPrompt: string; systemTokens: number },
+  s: { title: string | null; model: string; settings: Partial<ContextSettings>; systemPrompt: string; systemTokens: number },
 ): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
-    `insert into sessions (user_id, title, model, settings, system_prompt, system_tokens)
-     values ($1, $2, $3, $4::text::jsonb, $5, $6) returning ${SESSION_COLUMNS}`,
+    `insert into sessions (user_id, title, title_source, model, settings, system_prompt, system_tokens)
+     values ($1, coalesce($2, 'New session'), case when $2::text is null then 'default' else 'user' end, $3, $4::text::jsonb, $5, $6)
+     returning ${SESSION_COLUMNS}`,
     [userId, s.title, s.model, JSON.stringify(s.settings), s.systemPrompt, s.systemTokens],
   );
   return row;
