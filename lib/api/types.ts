@@ -18,6 +18,10 @@ export interface ContextSettings {
   summary_model: string;
   /** A preset name (general, debugging, code_review, architecture) or a saved template's id. */
   compaction_template: string;
+  /** Fraction of capacity that memories of earlier sessions may take in a new session (0–0.3). */
+  memory_budget: number;
+  /** Days until an unpinned memory expires. */
+  memory_ttl_days: number;
 }
 
 export interface SessionJson {
@@ -173,6 +177,8 @@ export type SendEvent =
   | { event: "delta"; data: { text: string } }
   | { event: "assistant_message"; data: MessageJson }
   | { event: "status"; data: ContextStatusJson }
+  /** Memories of earlier sessions loaded into this session's first request. */
+  | { event: "memories"; data: { loaded: LoadedMemoryJson[]; tokens: number } }
   /** An automatic checkpoint was saved after the turn. */
   | { event: "checkpoint"; data: CheckpointJson }
   /** A compaction (automatic after the turn, or error recovery) was applied. */
@@ -241,4 +247,36 @@ export interface TemplateJson {
   name: string;
   body: string;
   preset: boolean;
+}
+
+export type MemorySource = "compaction" | "archive" | "manual";
+
+export interface MemoryJson {
+  id: string;
+  project_id: string | null;
+  session_id: string | null;
+  source: MemorySource;
+  summary: string;
+  key_decisions: string[];
+  code_references: string[];
+  tags: string[];
+  pinned: boolean;
+  embedding_model: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface MemoryHitJson extends MemoryJson {
+  /** Combined relevance: fused similarity and keyword rank, recency, pinning. */
+  relevance: number;
+  /** Rank in the vector and the keyword lists (null when absent from one). */
+  vector_rank: number | null;
+  text_rank: number | null;
+}
+
+export interface LoadedMemoryJson {
+  memory: MemoryJson;
+  tokens: number;
+  score: number;
+  dropped: boolean;
 }

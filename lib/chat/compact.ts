@@ -36,6 +36,7 @@ import { summarize } from "@/lib/llm/summarizer";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, loadContext, summaryBlock, type SessionContext } from "./context";
 import { preCompactionCheckpoint } from "./checkpoints";
+import { rememberSummary } from "./memory";
 import { acquireLease, release } from "./lease";
 
 export const MANUAL_COOLDOWN_S = 30;
@@ -126,14 +127,14 @@ async function compactHoldingLease(
     capacity: ctx.capacity.capacity,
     threshold: ctx.settings.compaction_threshold,
     target: ctx.settings.compaction_target,
-    fixedTokens: session.system_tokens,
+    fixedTokens: session.system_tokens + session.memory_tokens,
     pinnedTokens: session.pinned_tokens,
     calibration: ctx.calibration.factor,
   });
   const keepBudget =
     opts.targetRaw === undefined
       ? budgets.keepBudget
-      : Math.max(0, opts.targetRaw - session.system_tokens - session.pinned_tokens - budgets.summaryMaxTokens);
+      : Math.max(0, opts.targetRaw - session.system_tokens - session.memory_tokens - session.pinned_tokens - budgets.summaryMaxTokens);
   const turns = groupTurns(state.messages);
   const plan = planCompaction({ turns, keepBudget: opts.trigger === "manual" ? manualKeepBudget(turns, keepBudget) : keepBudget });
   if (!plan) return { kind: "skipped", reason: "nothing_to_compact", status };
@@ -226,6 +227,12 @@ async function compactHoldingLease(
     ]);
     return { row: await getCompaction(tx, userId, row.id), status: after };
   });
+  if (applied.row.summary) {
+    // Every compaction refreshes the session's memory; a failure here never undoes the compaction.
+    await rememberSummary(userId, session, applied.row.summary).catch((err: unknown) =>
+      console.error("[threadkeeper] saving the compaction's memory failed", err),
+    );
+  }
   console.info(
     `[threadkeeper] compaction ${applied.row.trigger}/${applied.row.method} session=${sessionId} ` +
       `${applied.row.pre_tokens}→${applied.row.post_tokens} tokens in ${applied.row.duration_ms} ms`,

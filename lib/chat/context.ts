@@ -42,8 +42,8 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow): 
 
 /** Raw estimate of everything sent besides the window's messages. */
 export function fixedRawTokens(session: SessionRow): number {
-  // Tools, memory and canvas join the request in later issues; they add here.
-  return session.system_tokens + session.summary_tokens;
+  // Tools and canvas join the request in later issues; they add here.
+  return session.system_tokens + session.memory_tokens + session.summary_tokens;
 }
 
 /**
@@ -52,7 +52,11 @@ export function fixedRawTokens(session: SessionRow): number {
  * starts with the (protected) first turn.
  */
 export function systemPrompt(session: SessionRow): string {
-  return session.summary_text ? session.system_prompt + summaryBlock(session.summary_text) : session.system_prompt;
+  return (
+    session.system_prompt +
+    (session.memory_text ?? "") +
+    (session.summary_text ? summaryBlock(session.summary_text) : "")
+  );
 }
 
 /** What a summary adds to the system prompt; its token estimate is the "summary" category. */
@@ -69,7 +73,7 @@ export function contextStatus(ctx: SessionContext, now = new Date()): ContextSta
     sessionId: s.id,
     model: ctx.model,
     settings: ctx.settings,
-    breakdownRaw: { system: s.system_tokens, tools: 0, summary: s.summary_tokens, memory: 0, canvas: 0, messages },
+    breakdownRaw: { system: s.system_tokens, tools: 0, summary: s.summary_tokens, memory: s.memory_tokens, canvas: 0, messages },
     calibration: ctx.calibration.factor,
     measured:
       s.measured_tokens !== null && s.measured_raw_tokens !== null && s.measured_at

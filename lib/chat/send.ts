@@ -14,6 +14,7 @@ import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, countTokens, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
 import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/overflow";
 import { autoCheckpoint } from "./checkpoints";
+import { loadMemoriesForSession } from "./memory";
 import { compactSession, type CompactOutcome } from "./compact";
 import { titleSession } from "./titles";
 import { offlineReply, streamOffline } from "@/lib/llm/offline";
@@ -133,6 +134,7 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp
   let answered = false;
   emit({ event: "user_message", data: messageJson(h.userMessage, true) });
   try {
+    if (h.userMessage.turn_seq === 1 && !retry) await loadMemories(h, emit);
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       let { ctx, win } = await planRequest(h, client, emit, { autoCompact: true });
       const currentTurn = retry && round === 0 ? h.userMessage.turn_seq : null;
@@ -254,6 +256,18 @@ async function callModel(
   const { text } = offlineReply({ messages: request.messages, system: request.system, model: request.model });
   for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) onText(chunk);
   return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
+}
+
+/** A new session starts informed: relevant memories of earlier sessions join its system prompt. */
+async function loadMemories(h: TurnHandle, emit: Emit): Promise<void> {
+  try {
+    const { loaded, tokens } = await loadMemoriesForSession(h.userId, h.sessionId, h.userMessage.text);
+    if (loaded.length > 0) emit({ event: "memories", data: { loaded, tokens } });
+  } catch (err) {
+    // Memory is a help, never a gate: the turn goes on without it.
+    console.error("[threadkeeper] loading memories failed", err);
+    emit({ event: "notice", data: { kind: "memory_unavailable", message: "Memories of earlier sessions could not be loaded." } });
+  }
 }
 
 /** The first turn names the session (a failure there never fails the turn). */

@@ -31,6 +31,8 @@ export const settingsSchema = z
     compaction_target: z.number().min(0.1).max(0.7),
     summary_model: modelId,
     compaction_template: z.string().min(1).max(100),
+    memory_budget: z.number().min(0).max(0.3),
+    memory_ttl_days: z.number().int().min(1).max(3650),
   })
   .partial()
   .strict();

@@ -9,6 +9,8 @@ export const DEFAULT_SETTINGS: Omit<ContextSettings, "model"> = {
   compaction_target: 0.4,
   summary_model: DEFAULT_SUMMARY_MODEL,
   compaction_template: "general",
+  memory_budget: 0.05,
+  memory_ttl_days: 30,
 };
 
 /** Built-in defaults, then the user's defaults, then the session's overrides. */

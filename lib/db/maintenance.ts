@@ -1,6 +1,7 @@
 import type { ContentBlock } from "@/lib/context/types";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import type { Database } from "./driver";
+import { deleteExpired } from "./memories";
 
 /**
  * Replies left `streaming` by a server that died keep the text flushed up to a second
@@ -33,10 +34,14 @@ export async function sweepStaleStreams(db: Database, opts: { atStartup?: boolea
   });
 }
 
-/** Streams orphaned by another instance's crash are swept once their lease expires. */
+/**
+ * Streams orphaned by another instance's crash are swept once their lease expires, and
+ * expired memories (already invisible) are deleted.
+ */
 export function scheduleSweep(db: Database, everyMs = 60_000): NodeJS.Timeout {
   const timer = setInterval(() => {
     sweepStaleStreams(db).catch((e: unknown) => console.error("[threadkeeper] sweep failed", e));
+    db.transaction((tx) => deleteExpired(tx)).catch((e: unknown) => console.error("[threadkeeper] memory clean-up failed", e));
   }, everyMs);
   timer.unref();
   return timer;

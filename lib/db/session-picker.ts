@@ -24,9 +24,9 @@ export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFi
        p.name as project_name,
        (select count(*)::int from session_checkpoints c where c.session_id = s.id) as checkpoint_count,
        (case when s.measured_tokens is not null
-          then s.measured_tokens + ceil((s.system_tokens + s.summary_tokens + s.tail_tokens + s.pinned_tokens
+          then s.measured_tokens + ceil((s.system_tokens + s.memory_tokens + s.summary_tokens + s.tail_tokens + s.pinned_tokens
             - s.measured_raw_tokens) * coalesce(mc.factor, 1))
-          else ceil((s.system_tokens + s.summary_tokens + s.tail_tokens + s.pinned_tokens) * coalesce(mc.factor, 1.1)) end)::int
+          else ceil((s.system_tokens + s.memory_tokens + s.summary_tokens + s.tail_tokens + s.pinned_tokens) * coalesce(mc.factor, 1.1)) end)::int
          as current_tokens
      from sessions s
      left join projects p on p.id = s.project_id

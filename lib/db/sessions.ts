@@ -30,6 +30,10 @@ export interface SessionRow {
   last_checkpoint_at: Date | null;
   last_checkpoint_seq: number;
   last_message_preview: string | null;
+  memory_text: string | null;
+  memory_tokens: number;
+  memory_loaded_at: Date | null;
+  archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
   last_message_at: Date | null;
@@ -38,7 +42,8 @@ export interface SessionRow {
 export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
   message_count, window_start_turn, tail_tokens, pinned_tokens, measured_tokens, measured_raw_tokens,
   measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, project_id, parent_session_id, forked_from_checkpoint_id, title_source, last_checkpoint_at,
-  last_checkpoint_seq, last_message_preview, created_at, updated_at, last_message_at`;
+  last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, created_at,
+  updated_at, last_message_at`;
 
 export async function insertSession(
   tx: Tx,

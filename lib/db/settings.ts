@@ -13,6 +13,8 @@ const COLUMNS = [
   "compaction_target",
   "summary_model",
   "compaction_template",
+  "memory_budget",
+  "memory_ttl_days",
 ] as const satisfies readonly (keyof ContextSettings)[];
 
 export async function getUserSettings(tx: Tx, userId: string): Promise<StoredSettings> {

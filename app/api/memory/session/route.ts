@@ -1,0 +1,11 @@
+import { getCaller } from "@/lib/auth";
+import { json, parseBody, route } from "@/lib/api/http";
+import { saveMemory, saveMemorySchema } from "@/lib/chat/memory";
+
+export const dynamic = "force-dynamic";
+
+export const POST = route(async (req) => {
+  const body = await parseBody(req, saveMemorySchema, 256 * 1024);
+  const caller = await getCaller(req);
+  return json({ memory: await saveMemory(caller.userId, body) }, 201);
+});

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { getCaller } from "@/lib/auth";
+import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { archiveSession } from "@/lib/chat/memory";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ id: string }> };
+
+/** Archives the session, keeping what it established as a memory. */
+export const POST = route<Ctx>(async (req, ctx) => {
+  const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
+  const caller = await getCaller(req);
+  return json({ memory: await archiveSession(caller.userId, id) }, 201);
+});

@@ -1,0 +1,242 @@
+import { z } from "zod";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
+import { extractMustKeep, type MustKeepItem } from "@/lib/context/compaction";
+import { resolveSettings } from "@/lib/context/settings";
+import { withUser } from "@/lib/db";
+import {
+  deleteMemory,
+  getMemory,
+  insertMemory,
+  loadedMemories,
+  memoriesOfProject,
+  memoriesOfSession,
+  memoryJson,
+  recordLoaded,
+  searchCandidates,
+  setDropped,
+  setPinned,
+  upsertCompactionMemory,
+  type NewMemory,
+  type SearchFilter,
+} from "@/lib/db/memories";
+import { getProject } from "@/lib/db/projects";
+import { getSession, type SessionRow } from "@/lib/db/sessions";
+import { getUserSettings } from "@/lib/db/settings";
+import { conflict } from "@/lib/errors";
+import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
+import { fitBudget, memoryBlock, relevance, renderMemory } from "@/lib/memory/rank";
+import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
+import { defaultModelId, loadContext } from "./context";
+
+const CANDIDATES_PER_LIST = 50;
+const LOAD_CANDIDATES = 10;
+
+export const searchSchema = z
+  .object({
+    query: z.string().trim().min(1).max(2000),
+    project_id: z.string().uuid().optional(),
+    tags: z.array(z.string().min(1).max(50)).max(20).optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    limit: z.number().int().min(1).max(50).default(10),
+  })
+  .strict();
+
+export const saveMemorySchema = z
+  .object({
+    session_id: z.string().uuid().optional(),
+    project_id: z.string().uuid().optional(),
+    summary: z.string().trim().min(1).max(100_000),
+    key_decisions: z.array(z.string().min(1).max(2000)).max(100).default([]),
+    code_references: z.array(z.string().min(1).max(500)).max(200).default([]),
+    tags: z.array(z.string().trim().min(1).max(50)).max(20).default([]),
+  })
+  .strict();
+
+async function ttlDays(userId: string): Promise<number> {
+  return withUser(userId, async (tx) => resolveSettings(defaultModelId(), await getUserSettings(tx, userId), {}).memory_ttl_days);
+}
+
+async function embedDocument(text: string): Promise<{ vector: string | null; model: string }> {
+  const embedder = getEmbedder();
+  const [v] = await embedder.embed([text], "document");
+  return { vector: v && v.some((x) => x !== 0) ? toPgVector(v) : null, model: embedder.model };
+}
+
+/** Decisions, code references and tags for a memory, found the same way compaction verifies summaries. */
+function describe(items: readonly MustKeepItem[]) {
+  const of = (...kinds: string[]) => [...new Set(items.filter((i) => kinds.includes(i.kind)).map((i) => i.text))];
+  const tags = [...new Set(items.map((i) => i.kind))];
+  return { keyDecisions: of("decision").slice(0, 50), codeReferences: of("file_path", "identifier").slice(0, 100), tags };
+}
+
+/** At every compaction: the session's memory becomes its latest verified summary. */
+export async function rememberSummary(userId: string, session: SessionRow, summary: string): Promise<MemoryJson> {
+  const { vector, model } = await embedDocument(summary);
+  const items = extractMustKeep([], summary);
+  const memory: NewMemory = {
+    projectId: session.project_id,
+    sessionId: session.id,
+    source: "compaction",
+    summary,
+    ...describe(items),
+    embedding: vector,
+    embeddingModel: model,
+    ttlDays: await ttlDays(userId),
+  };
+  return withUser(userId, async (tx) => memoryJson(await upsertCompactionMemory(tx, userId, memory)));
+}
+
+/** `POST /api/memory/session`: a memory saved by hand (or by an integration). */
+export async function saveMemory(userId: string, input: z.infer<typeof saveMemorySchema>): Promise<MemoryJson> {
+  const project = await withUser(userId, async (tx) => {
+    const session = input.session_id ? await getSession(tx, userId, input.session_id) : null;
+    if (input.project_id) await getProject(tx, userId, input.project_id);
+    return input.project_id ?? session?.project_id ?? null;
+  });
+  const { vector, model } = await embedDocument(input.summary);
+  const ttl = await ttlDays(userId);
+  return withUser(userId, async (tx) =>
+    memoryJson(
+      await insertMemory(tx, userId, {
+        projectId: project,
+        sessionId: input.session_id ?? null,
+        source: "manual",
+        summary: input.summary,
+        keyDecisions: input.key_decisions,
+        codeReferences: input.code_references,
+        tags: input.tags,
+        embedding: vector,
+        embeddingModel: model,
+        ttlDays: ttl,
+      }),
+    ),
+  );
+}
+
+/** Archiving a session keeps what it established as a memory. */
+export async function archiveSession(userId: string, sessionId: string): Promise<MemoryJson> {
+  const session = await withUser(userId, (tx) => getSession(tx, userId, sessionId));
+  const summary =
+    session.summary_text ??
+    (await withUser(userId, async (tx) => {
+      const rows = await tx.query<{ role: string; text: string }>(
+        `select role, left(text, 2000) as text from messages where session_id = $1 and turn_seq >= $2 order by seq limit 200`,
+        [sessionId, session.window_start_turn],
+      );
+      return rows.map((r) => `${r.role === "user" ? "User" : "Assistant"}: ${r.text}`).join("\n").slice(0, 20_000);
+    }));
+  if (!summary.trim()) throw conflict("nothing_to_remember", "The session has no messages to remember yet");
+  const { vector, model } = await embedDocument(summary);
+  const items = extractMustKeep([], summary);
+  const ttl = await ttlDays(userId);
+  return withUser(userId, async (tx) => {
+    await tx.query(`update sessions set archived_at = now() where id = $1`, [sessionId]);
+    return memoryJson(
+      await insertMemory(tx, userId, {
+        projectId: session.project_id,
+        sessionId,
+        source: "archive",
+        summary,
+        ...describe(items),
+        embedding: vector,
+        embeddingModel: model,
+        ttlDays: ttl,
+      }),
+    );
+  });
+}
+
+/**
+ * Hybrid search: exact cosine similarity over the user's memories (pgvector) fused with
+ * full-text search by reciprocal rank, then weighted with recency and pinning.
+ */
+export async function searchMemories(
+  userId: string,
+  query: string,
+  filter: SearchFilter,
+  limit: number,
+  excludeSessionId?: string,
+): Promise<MemoryHitJson[]> {
+  const embedder = getEmbedder();
+  const [v] = await embedder.embed([query], "query");
+  const vector = v && v.some((x) => x !== 0) ? toPgVector(v) : null;
+  const candidates = await withUser(userId, (tx) =>
+    searchCandidates(tx, userId, { vector, text: query, model: embedder.model, perList: CANDIDATES_PER_LIST }, filter),
+  );
+  const now = new Date();
+  return candidates
+    .filter((c) => c.row.session_id === null || c.row.session_id !== excludeSessionId)
+    .map((c) => ({
+      ...memoryJson(c.row),
+      relevance: relevance({ vectorRank: c.vectorRank, textRank: c.textRank, createdAt: c.row.created_at, pinned: c.row.pinned }, now),
+      vector_rank: c.vectorRank,
+      text_rank: c.textRank,
+    }))
+    .sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id))
+    .slice(0, limit);
+}
+
+/**
+ * At a session's first message: the most relevant memories of the user (and the session's
+ * project) go into the system prompt, within the memory budget.
+ */
+export async function loadMemoriesForSession(userId: string, sessionId: string, firstMessage: string): Promise<{ loaded: LoadedMemoryJson[]; tokens: number }> {
+  const ctx = await withUser(userId, async (tx) => loadContext(tx, userId, await getSession(tx, userId, sessionId)));
+  if (ctx.session.memory_loaded_at) return { loaded: [], tokens: ctx.session.memory_tokens };
+  const budget = Math.floor((ctx.settings.memory_budget * ctx.capacity.capacity) / ctx.calibration.factor);
+  const hits =
+    budget > 0
+      ? await searchMemories(userId, firstMessage, { projectId: ctx.session.project_id ?? undefined }, LOAD_CANDIDATES, sessionId)
+      : [];
+  const rendered = hits.map((h) => ({ hit: h, text: renderMemory(h), tokens: estimateSystemTokens(renderMemory(h)) }));
+  const chosen = fitBudget(rendered, (r) => r.tokens, budget);
+  const block = memoryBlock(chosen.map((c) => c.text));
+  const tokens = block ? estimateSystemTokens(block) : 0;
+  await withUser(userId, (tx) =>
+    recordLoaded(
+      tx,
+      userId,
+      sessionId,
+      chosen.map((c) => ({ memoryId: c.hit.id, tokens: c.tokens, score: c.hit.relevance })),
+      block || null,
+      tokens,
+    ),
+  );
+  return { loaded: await withUser(userId, (tx) => loadedMemories(tx, userId, sessionId)), tokens };
+}
+
+/** Drops a loaded memory from the session (or brings it back) and rebuilds the memory block. */
+export async function setLoadedDropped(userId: string, sessionId: string, memoryId: string, dropped: boolean): Promise<LoadedMemoryJson[]> {
+  return withUser(userId, async (tx) => {
+    await getSession(tx, userId, sessionId);
+    await setDropped(tx, userId, sessionId, memoryId, dropped);
+    const loaded = await loadedMemories(tx, userId, sessionId);
+    const block = memoryBlock(loaded.filter((l) => !l.dropped).map((l) => renderMemory(l.memory)));
+    await tx.query(`update sessions set memory_text = $2, memory_tokens = $3 where id = $1`, [
+      sessionId,
+      block || null,
+      block ? estimateSystemTokens(block) : 0,
+    ]);
+    return loaded;
+  });
+}
+
+export const memories = {
+  ofSession: (userId: string, sessionId: string) =>
+    withUser(userId, async (tx) => {
+      await getSession(tx, userId, sessionId);
+      return {
+        memories: (await memoriesOfSession(tx, userId, sessionId)).map(memoryJson),
+        loaded: await loadedMemories(tx, userId, sessionId),
+      };
+    }),
+  ofProject: (userId: string, projectId: string) =>
+    withUser(userId, async (tx) => {
+      await getProject(tx, userId, projectId);
+      return (await memoriesOfProject(tx, userId, projectId)).map(memoryJson);
+    }),
+  get: (userId: string, id: string) => withUser(userId, async (tx) => memoryJson(await getMemory(tx, userId, id))),
+  pin: (userId: string, id: string, pinned: boolean) => withUser(userId, async (tx) => memoryJson(await setPinned(tx, userId, id, pinned))),
+  remove: (userId: string, id: string) => withUser(userId, (tx) => deleteMemory(tx, userId, id)),
+};

@@ -1,0 +1,244 @@
+import type { LoadedMemoryJson, MemoryJson, MemorySource } from "@/lib/api/types";
+import { notFound } from "@/lib/errors";
+import type { Tx } from "./driver";
+
+export interface MemoryRow {
+  id: string;
+  project_id: string | null;
+  session_id: string | null;
+  source: MemorySource;
+  summary: string;
+  key_decisions: string[];
+  code_references: string[];
+  tags: string[];
+  pinned: boolean;
+  embedding_model: string;
+  created_at: Date;
+  expires_at: Date | null;
+}
+
+const COLUMNS = `id, project_id, session_id, source, summary, key_decisions, code_references, tags, pinned,
+  embedding_model, created_at, expires_at`;
+const prefixed = (alias: string) => COLUMNS.split(",").map((c) => `${alias}.${c.trim()}`).join(", ");
+
+/** Expired memories are never returned, whether or not the clean-up has run yet. */
+const LIVE = `(m.pinned or m.expires_at is null or m.expires_at > now())`;
+
+export interface NewMemory {
+  projectId: string | null;
+  sessionId: string | null;
+  source: MemorySource;
+  summary: string;
+  keyDecisions: string[];
+  codeReferences: string[];
+  tags: string[];
+  embedding: string | null;
+  embeddingModel: string;
+  ttlDays: number;
+}
+
+export async function insertMemory(tx: Tx, userId: string, m: NewMemory): Promise<MemoryRow> {
+  const [row] = await tx.query<MemoryRow>(
+    `insert into session_memories (user_id, project_id, session_id, source, summary, key_decisions, code_references, tags,
+       embedding, embedding_model, expires_at)
+     values ($1, $2, $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8::text[], $9::vector, $10,
+       now() + make_interval(days => $11))
+     returning ${COLUMNS}`,
+    [
+      userId,
+      m.projectId,
+      m.sessionId,
+      m.source,
+      m.summary,
+      JSON.stringify(m.keyDecisions),
+      JSON.stringify(m.codeReferences),
+      m.tags,
+      m.embedding,
+      m.embeddingModel,
+      m.ttlDays,
+    ],
+  );
+  return row;
+}
+
+export async function getMemory(tx: Tx, userId: string, id: string): Promise<MemoryRow> {
+  const [row] = await tx.query<MemoryRow>(`select ${prefixed("m")} from session_memories m where m.id = $1 and m.user_id = $2 and ${LIVE}`, [
+    id,
+    userId,
+  ]);
+  if (!row) throw notFound("Memory", id);
+  return row;
+}
+
+export async function memoriesOfSession(tx: Tx, userId: string, sessionId: string): Promise<MemoryRow[]> {
+  return tx.query<MemoryRow>(
+    `select ${prefixed("m")} from session_memories m where m.user_id = $1 and m.session_id = $2 and ${LIVE} order by m.created_at desc`,
+    [userId, sessionId],
+  );
+}
+
+export async function memoriesOfProject(tx: Tx, userId: string, projectId: string): Promise<MemoryRow[]> {
+  return tx.query<MemoryRow>(
+    `select ${prefixed("m")} from session_memories m where m.user_id = $1 and m.project_id = $2 and ${LIVE}
+     order by m.pinned desc, m.created_at desc limit 500`,
+    [userId, projectId],
+  );
+}
+
+export async function setPinned(tx: Tx, userId: string, id: string, pinned: boolean): Promise<MemoryRow> {
+  const [row] = await tx.query<MemoryRow>(
+    `update session_memories m set pinned = $3 where m.id = $1 and m.user_id = $2 and ${LIVE} returning ${prefixed("m")}`,
+    [id, userId, pinned],
+  );
+  if (!row) throw notFound("Memory", id);
+  return row;
+}
+
+export async function deleteMemory(tx: Tx, userId: string, id: string): Promise<void> {
+  const rows = await tx.query(`delete from session_memories where id = $1 and user_id = $2 returning id`, [id, userId]);
+  if (rows.length === 0) throw notFound("Memory", id);
+}
+
+/** Removes expired, unpinned memories (they are already invisible; this frees the space). */
+export async function deleteExpired(tx: Tx): Promise<number> {
+  const rows = await tx.query(`delete from session_memories where not pinned and expires_at <= now() returning id`);
+  return rows.length;
+}
+
+export interface SearchFilter {
+  projectId?: string;
+  tags?: string[];
+  from?: Date;
+  to?: Date;
+}
+
+export interface Candidate {
+  row: MemoryRow;
+  vectorRank: number | null;
+  textRank: number | null;
+}
+
+/**
+ * The two candidate lists hybrid search fuses: the nearest vectors (exact cosine distance
+ * over the user's rows of the current embedding model) and the best full-text matches.
+ */
+export async function searchCandidates(
+  tx: Tx,
+  userId: string,
+  q: { vector: string | null; text: string; model: string; perList: number },
+  f: SearchFilter,
+): Promise<Candidate[]> {
+  const rows = await tx.query<MemoryRow & { vector_rank: number | null; text_rank: number | null }>(
+    `with filtered as (
+       select m.* from session_memories m
+       where m.user_id = $1 and m.embedding_model = $2 and ${LIVE}
+         and ($5::uuid is null or m.project_id = $5)
+         and ($6::text[] is null or m.tags && $6::text[])
+         and ($7::timestamptz is null or m.created_at >= $7)
+         and ($8::timestamptz is null or m.created_at <= $8)
+     ),
+     by_vector as (
+       select id, row_number() over (order by embedding <=> $3::vector, id) as r
+       from filtered where $3::vector is not null and embedding is not null
+       order by embedding <=> $3::vector, id limit $9
+     ),
+     by_text as (
+       select id, row_number() over (order by ts_rank_cd(search, query) desc, id) as r
+       from filtered, websearch_to_tsquery('english', $4) query
+       where search @@ query
+       order by ts_rank_cd(search, query) desc, id limit $9
+     )
+     select ${prefixed("f")}, v.r::int as vector_rank, t.r::int as text_rank
+     from filtered f
+     left join by_vector v on v.id = f.id
+     left join by_text t on t.id = f.id
+     where v.id is not null or t.id is not null`,
+    [userId, q.model, q.vector, q.text, f.projectId ?? null, f.tags ?? null, f.from ?? null, f.to ?? null, q.perList],
+  );
+  return rows.map(({ vector_rank, text_rank, ...row }) => ({ row, vectorRank: vector_rank, textRank: text_rank }));
+}
+
+export async function recordLoaded(
+  tx: Tx,
+  userId: string,
+  sessionId: string,
+  loaded: { memoryId: string; tokens: number; score: number }[],
+  memoryText: string | null,
+  memoryTokens: number,
+): Promise<void> {
+  for (const l of loaded) {
+    await tx.query(
+      `insert into session_loaded_memories (session_id, memory_id, user_id, tokens, score) values ($1, $2, $3, $4, $5)
+       on conflict (session_id, memory_id) do nothing`,
+      [sessionId, l.memoryId, userId, l.tokens, l.score],
+    );
+  }
+  await tx.query(`update sessions set memory_text = $2, memory_tokens = $3, memory_loaded_at = now() where id = $1`, [
+    sessionId,
+    memoryText,
+    memoryTokens,
+  ]);
+}
+
+export async function loadedMemories(tx: Tx, userId: string, sessionId: string): Promise<LoadedMemoryJson[]> {
+  const rows = await tx.query<MemoryRow & { tokens: number; score: number; dropped: boolean }>(
+    `select ${prefixed("m")}, l.tokens, l.score, l.dropped from session_loaded_memories l
+     join session_memories m on m.id = l.memory_id
+     where l.session_id = $1 and l.user_id = $2 order by l.score desc`,
+    [sessionId, userId],
+  );
+  return rows.map(({ tokens, score, dropped, ...m }) => ({ memory: memoryJson(m), tokens, score, dropped }));
+}
+
+export async function setDropped(tx: Tx, userId: string, sessionId: string, memoryId: string, dropped: boolean): Promise<void> {
+  const rows = await tx.query(
+    `update session_loaded_memories set dropped = $4 where session_id = $1 and memory_id = $2 and user_id = $3 returning memory_id`,
+    [sessionId, memoryId, userId, dropped],
+  );
+  if (rows.length === 0) throw notFound("Loaded memory", memoryId);
+}
+
+export function memoryJson(r: MemoryRow): MemoryJson {
+  return {
+    id: r.id,
+    project_id: r.project_id,
+    session_id: r.session_id,
+    source: r.source,
+    summary: r.summary,
+    key_decisions: r.key_decisions,
+    code_references: r.code_references,
+    tags: r.tags,
+    pinned: r.pinned,
+    embedding_model: r.embedding_model,
+    created_at: r.created_at.toISOString(),
+    expires_at: r.pinned || !r.expires_at ? null : r.expires_at.toISOString(),
+  };
+}
+
+/** A session's compaction memory follows its latest summary (each summary extends the previous one). */
+export async function upsertCompactionMemory(tx: Tx, userId: string, m: NewMemory): Promise<MemoryRow> {
+  const [existing] = await tx.query<{ id: string }>(
+    `select id from session_memories where user_id = $1 and session_id = $2 and source = 'compaction' limit 1`,
+    [userId, m.sessionId],
+  );
+  if (!existing) return insertMemory(tx, userId, m);
+  const [row] = await tx.query<MemoryRow>(
+    `update session_memories set summary = $3, key_decisions = $4::text::jsonb, code_references = $5::text::jsonb,
+       tags = $6::text[], embedding = $7::vector, embedding_model = $8, project_id = $9,
+       expires_at = now() + make_interval(days => $10), created_at = now()
+     where id = $1 and user_id = $2 returning ${COLUMNS}`,
+    [
+      existing.id,
+      userId,
+      m.summary,
+      JSON.stringify(m.keyDecisions),
+      JSON.stringify(m.codeReferences),
+      m.tags,
+      m.embedding,
+      m.embeddingModel,
+      m.projectId,
+      m.ttlDays,
+    ],
+  );
+  return row;
+}

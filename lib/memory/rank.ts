@@ -1,0 +1,58 @@
+// Ranking for hybrid memory search and the memory block of a session's system prompt. Pure.
+
+/** The usual reciprocal-rank-fusion constant: damps the head of each list so neither dominates. */
+export const RRF_K = 60;
+const RECENCY_HALF_LIFE_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface RankInput {
+  vectorRank: number | null;
+  textRank: number | null;
+  createdAt: Date;
+  pinned: boolean;
+}
+
+/**
+ * Relevance in [0, 1]: mostly the fused rank (similarity and keyword match), then recency,
+ * then pinning. A pinned or recent memory only wins among comparably relevant ones.
+ */
+export function relevance(c: RankInput, now: Date): number {
+  const rrf = (c.vectorRank ? 1 / (RRF_K + c.vectorRank) : 0) + (c.textRank ? 1 / (RRF_K + c.textRank) : 0);
+  const fused = rrf / (2 / (RRF_K + 1));
+  const ageDays = Math.max(0, (now.getTime() - c.createdAt.getTime()) / DAY_MS);
+  const recency = Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
+  return Math.round((0.8 * fused + 0.1 * recency + (c.pinned ? 0.1 : 0)) * 1e6) / 1e6;
+}
+
+export interface MemoryText {
+  summary: string;
+  key_decisions: readonly string[];
+  code_references: readonly string[];
+  created_at: string;
+}
+
+/** How one memory reads inside the system prompt. */
+export function renderMemory(m: MemoryText): string {
+  const parts = [`From a session on ${m.created_at.slice(0, 10)}:`, m.summary.trim()];
+  if (m.key_decisions.length) parts.push(`Decisions: ${m.key_decisions.join("; ")}`);
+  if (m.code_references.length) parts.push(`Code: ${m.code_references.slice(0, 30).join(", ")}`);
+  return parts.join("\n");
+}
+
+/** The memories, best first, that fit the budget (a too-large one is skipped, smaller ones still go in). */
+export function fitBudget<T>(items: readonly T[], tokensOf: (item: T) => number, budget: number): T[] {
+  const out: T[] = [];
+  let used = 0;
+  for (const item of items) {
+    const t = tokensOf(item);
+    if (used + t > budget) continue;
+    out.push(item);
+    used += t;
+  }
+  return out;
+}
+
+export function memoryBlock(rendered: readonly string[]): string {
+  if (rendered.length === 0) return "";
+  return `\n\n<memories>\nNotes from this user's earlier sessions that may matter here (they may be outdated):\n\n${rendered.join("\n\n---\n\n")}\n</memories>`;
+}
