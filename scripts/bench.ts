@@ -3,12 +3,13 @@
 // modules under scripts/bench/ (context today; compaction and memory can join as their own).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
-// BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (context |
-// compaction; default: all).
+// BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
+// context, compaction, sessions, memory; default: all).
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
 import { benchCompaction, compactionJson, printCompaction } from "./bench/compaction";
+import { benchSessions, printSessions, sessionsJson } from "./bench/sessions";
 import { benchContext, type ContextBenchResult } from "./bench/context";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
@@ -22,11 +23,18 @@ function intEnv(name: string, fallback: number): number {
   return n;
 }
 
-function onlyEnv(): "context" | "compaction" | null {
-  const raw = process.env.BENCH_ONLY ?? "";
-  if (raw === "") return null;
-  if (raw === "context" || raw === "compaction") return raw;
-  throw new Error(`BENCH_ONLY must be "context" or "compaction", got "${raw}"`);
+const SECTIONS = ["context", "compaction", "sessions", "memory"] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
+function onlyEnv(): ReadonlySet<Section> {
+  const raw = (process.env.BENCH_ONLY ?? "").trim();
+  if (raw === "") return new Set(SECTIONS);
+  const picked = raw.split(",").map((s) => s.trim());
+  for (const p of picked) {
+    if (!(SECTIONS as readonly string[]).includes(p)) throw new Error(`BENCH_ONLY: unknown section "${p}" (${SECTIONS.join(", ")})`);
+  }
+  return new Set(picked as Section[]);
 }
 
 function sizesEnv(): number[] {
@@ -115,7 +123,7 @@ async function main(): Promise<void> {
     runs: intEnv("BENCH_NAIVE_RUNS", ours.runs),
   };
   const only = onlyEnv();
-  const sizes = only === "compaction" ? [] : sizesEnv();
+  const sizes = only.has("context") ? sizesEnv() : [];
 
   console.log(`Threadkeeper bench — node ${process.version}, ${os.cpus().length} CPUs, in-memory PGlite`);
   const db = await openEmbedded("memory://");
@@ -136,8 +144,10 @@ async function main(): Promise<void> {
     }
     if (context.length > 0) printContext(context, ours, naive);
     // Pure engine, no database: it only shares the process with the context benchmarks.
-    const compaction = only === "context" ? null : await benchCompaction();
+    const compaction = only.has("compaction") ? await benchCompaction() : null;
     if (compaction) printCompaction(compaction);
+    const sessions = only.has("sessions") ? await benchSessions(db, pool, ours) : null;
+    if (sessions) printSessions(sessions);
 
     const json = {
       bench: "threadkeeper",
@@ -157,6 +167,7 @@ async function main(): Promise<void> {
         })),
       })),
       compaction: compaction ? compactionJson(compaction) : null,
+      sessions: sessions ? sessionsJson(sessions) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

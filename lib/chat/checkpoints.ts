@@ -133,9 +133,9 @@ export async function restoreCheckpoint(userId: string, id: string): Promise<{ s
     const copied = await tx.query<{ n: number; preview: string | null }>(
       `with ins as (
          insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, protected, status,
-           model, usage, stop_reason, error, created_at)
+           model, usage, stop_reason, error, created_at, search)
          select $1, user_id, seq, turn_seq, role, content, text, token_count, protected,
-           case when status = 'streaming' then 'interrupted' else status end, model, usage, stop_reason, error, created_at
+           case when status = 'streaming' then 'interrupted' else status end, model, usage, stop_reason, error, created_at, search
          from messages
          where session_id = $2 and seq <= $3 and (turn_seq >= $4 or turn_seq in (
            select 1 union select turn_seq from messages where session_id = $2 and protected and turn_seq < $4))

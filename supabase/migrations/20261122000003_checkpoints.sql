@@ -46,9 +46,22 @@ create index session_checkpoints_tags_idx on public.session_checkpoints using gi
 alter table public.sessions add constraint sessions_forked_from_fk
   foreign key (forked_from_checkpoint_id) references public.session_checkpoints (id) on delete set null;
 
--- Keyword search over what was said, for the session picker.
-alter table public.messages
-  add column search tsvector generated always as (to_tsvector('english', left(text, 100000))) stored;
+-- Keyword search over what was said, for the session picker. Kept by a trigger rather than
+-- a generated column so that a fork can copy its parent's vectors instead of recomputing
+-- them (to_tsvector dominated the cost of forking a long session).
+alter table public.messages add column search tsvector;
+create function public.messages_search_vector() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'INSERT' and new.search is not null then
+    return new;
+  end if;
+  if tg_op = 'INSERT' or new.text is distinct from old.text then
+    new.search := to_tsvector('english', left(new.text, 100000));
+  end if;
+  return new;
+end $$;
+create trigger messages_search_vector before insert or update on public.messages
+  for each row execute function public.messages_search_vector();
 create index messages_search_idx on public.messages using gin (search);
 alter table public.sessions
   add column search tsvector generated always as (to_tsvector('english', title)) stored;
