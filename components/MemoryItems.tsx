@@ -1,0 +1,187 @@
+"use client";
+// One memory as the memory panel lists it: loaded into this session (with drop/restore),
+// or a search hit (with its relevance and delete).
+import { useState } from "react";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
+import { compactTokens, exactTokens, relativeTime } from "@/lib/client/format";
+import { useMemoryStore } from "@/lib/client/memory-store";
+
+const EXCERPT_CHARS = 220;
+
+const SOURCE_LABEL: Record<MemoryJson["source"], string> = {
+  compaction: "from a compaction",
+  archive: "archived session",
+  manual: "saved by hand",
+};
+
+function percent(score: number): string {
+  return `${Math.round(Math.max(0, Math.min(1, score)) * 100)}%`;
+}
+
+function Excerpt({ text, struck }: { text: string; struck?: boolean }) {
+  const [expanded, setExpanded] = useState(false);
+  const long = text.length > EXCERPT_CHARS;
+  const shown = expanded || !long ? text : `${text.slice(0, EXCERPT_CHARS).trimEnd()} …`;
+  return (
+    <div>
+      <p
+        data-testid="memory-summary"
+        className={`whitespace-pre-wrap break-words text-sm ${struck ? "text-zinc-400 line-through" : "text-zinc-800"}`}
+      >
+        {shown}
+      </p>
+      {long && (
+        <button
+          type="button"
+          onClick={() => setExpanded((v) => !v)}
+          aria-expanded={expanded}
+          className="mt-1 text-xs font-medium text-sky-700 hover:underline"
+        >
+          {expanded ? "Show less" : "Show all"}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function PinButton({ memory, busy }: { memory: MemoryJson; busy: boolean }) {
+  const togglePinned = useMemoryStore((s) => s.togglePinned);
+  return (
+    <button
+      type="button"
+      data-testid="memory-pin"
+      aria-pressed={memory.pinned}
+      disabled={busy}
+      onClick={() => void togglePinned(memory)}
+      title={memory.pinned ? "Let it expire and rank normally again" : "Pinned memories never expire and rank higher"}
+      className="rounded border border-zinc-300 px-2 py-0.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100 disabled:opacity-50"
+    >
+      {memory.pinned ? "Unpin" : "Pin"}
+    </button>
+  );
+}
+
+function Meta({ children }: { children: React.ReactNode }) {
+  return <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">{children}</div>;
+}
+
+function PinnedBadge() {
+  return (
+    <span data-testid="memory-pinned" className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800">
+      Pinned
+    </span>
+  );
+}
+
+export function LoadedMemoryItem({ item }: { item: LoadedMemoryJson }) {
+  const busy = useMemoryStore((s) => !!s.busy[item.memory.id]);
+  const toggleDropped = useMemoryStore((s) => s.toggleDropped);
+  const { memory } = item;
+  return (
+    <li
+      data-testid="memory-loaded"
+      data-memory-id={memory.id}
+      data-dropped={item.dropped ? "true" : "false"}
+      className={`rounded-md border p-3 ${item.dropped ? "border-zinc-200 bg-zinc-50" : "border-zinc-200 bg-white"}`}
+    >
+      <Excerpt text={memory.summary} struck={item.dropped} />
+      <Meta>
+        <span title={`${exactTokens(item.tokens)} tokens`}>{compactTokens(item.tokens)} tokens</span>
+        <span title={`Relevance when loaded: ${item.score}`}>score {percent(item.score)}</span>
+        {memory.pinned && <PinnedBadge />}
+        {item.dropped && <span className="font-medium text-zinc-600">Dropped from context</span>}
+      </Meta>
+      <div className="mt-2 flex gap-2">
+        <button
+          type="button"
+          data-testid="memory-drop"
+          disabled={busy}
+          onClick={() => void toggleDropped(memory.id)}
+          title={item.dropped ? "Put it back into this session's context" : "Take it out of this session's context"}
+          className="rounded border border-zinc-300 px-2 py-0.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100 disabled:opacity-50"
+        >
+          {item.dropped ? "Restore" : "Drop"}
+        </button>
+        <PinButton memory={memory} busy={busy} />
+      </div>
+    </li>
+  );
+}
+
+export function MemoryHitItem({ hit }: { hit: MemoryHitJson }) {
+  const busy = useMemoryStore((s) => !!s.busy[hit.id]);
+  const remove = useMemoryStore((s) => s.remove);
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <li data-testid="memory-hit" data-memory-id={hit.id} className="rounded-md border border-zinc-200 bg-white p-3">
+      <Excerpt text={hit.summary} />
+      <Meta>
+        <span data-testid="memory-relevance" title={`Relevance ${hit.relevance}`}>
+          relevance {percent(hit.relevance)}
+        </span>
+        <span title={new Date(hit.created_at).toLocaleString()}>{relativeTime(hit.created_at)}</span>
+        <span>{SOURCE_LABEL[hit.source]}</span>
+        {hit.pinned && <PinnedBadge />}
+      </Meta>
+      {hit.tags.length > 0 && (
+        <ul className="mt-1.5 flex flex-wrap gap-1" aria-label="Tags">
+          {hit.tags.map((t) => (
+            <li key={t} className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">
+              {t}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-2 flex gap-2">
+        <PinButton memory={hit} busy={busy} />
+        {confirming ? (
+          <>
+            <button
+              type="button"
+              data-testid="memory-delete-confirm"
+              disabled={busy}
+              onClick={() => void remove(hit.id)}
+              className="rounded bg-red-600 px-2 py-0.5 text-xs font-medium text-white hover:bg-red-700 disabled:opacity-50"
+            >
+              Delete for good
+            </button>
+            <button
+              type="button"
+              onClick={() => setConfirming(false)}
+              className="rounded px-2 py-0.5 text-xs text-zinc-600 hover:bg-zinc-100"
+            >
+              Keep
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            data-testid="memory-delete"
+            disabled={busy}
+            onClick={() => setConfirming(true)}
+            className="rounded border border-red-200 px-2 py-0.5 text-xs font-medium text-red-700 hover:bg-red-50 disabled:opacity-50"
+          >
+            Delete
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function SavedMemoryItem({ memory }: { memory: MemoryJson }) {
+  const busy = useMemoryStore((s) => !!s.busy[memory.id]);
+  return (
+    <li data-testid="memory-saved" data-memory-id={memory.id} className="rounded-md border border-zinc-200 bg-white p-3">
+      <Excerpt text={memory.summary} />
+      <Meta>
+        <span>{SOURCE_LABEL[memory.source]}</span>
+        <span title={new Date(memory.created_at).toLocaleString()}>{relativeTime(memory.created_at)}</span>
+        {memory.pinned && <PinnedBadge />}
+      </Meta>
+      <div className="mt-2 flex gap-2">
+        <PinButton memory={memory} busy={busy} />
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,279 @@
+"use client";
+// Cross-session memory of the open session: what its first message loaded from earlier
+// sessions (drop, restore, pin), a search over all memories, a form to remember something
+// by hand, and archiving the whole session into a memory. Always mounted: it keeps the
+// memory store on the open session and renders only while open.
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { compactTokens } from "@/lib/client/format";
+import { useMemoryStore } from "@/lib/client/memory-store";
+import { useSessionsStore } from "@/lib/client/sessions-store";
+import { LoadedMemoryItem, MemoryHitItem, SavedMemoryItem } from "@/components/MemoryItems";
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+export function MemoryPanel() {
+  const currentId = useSessionsStore((s) => s.currentId);
+  const open = useMemoryStore((s) => s.open);
+
+  useEffect(() => {
+    const store = useMemoryStore.getState();
+    if (open && currentId) void store.load(currentId);
+    else store.track(currentId);
+  }, [open, currentId]);
+
+  if (!open) return null;
+  return <MemoryPanelBody sessionId={currentId} />;
+}
+
+function MemoryPanelBody({ sessionId }: { sessionId: string | null }) {
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const setOpen = useMemoryStore((s) => s.setOpen);
+  const close = () => setOpen(false);
+
+  useEffect(() => {
+    panel.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") useMemoryStore.getState().setOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <div className="fixed inset-0 z-40 flex justify-end bg-zinc-900/20" onMouseDown={close}>
+      <div
+        ref={panel}
+        data-testid="memory-panel"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        onMouseDown={(e) => e.stopPropagation()}
+        className="flex h-full w-full max-w-md flex-col gap-5 overflow-y-auto bg-zinc-50 p-5 shadow-xl outline-none"
+      >
+        <div className="flex items-center justify-between">
+          <h2 id={titleId} className="text-base font-semibold text-zinc-900">
+            Memory
+          </h2>
+          <button
+            type="button"
+            data-testid="close-memory"
+            onClick={close}
+            aria-label="Close memory panel"
+            className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
+          >
+            ✕
+          </button>
+        </div>
+        <p className="-mt-3 text-xs text-zinc-500">
+          What Claude remembers across sessions. A session&apos;s first message loads the most relevant memories into its
+          context, within the memory budget.
+        </p>
+        <Feedback />
+        <LoadedSection sessionId={sessionId} />
+        <SearchSection />
+        <RememberSection sessionId={sessionId} />
+        <SavedSection />
+      </div>
+    </div>
+  );
+}
+
+function Feedback() {
+  const error = useMemoryStore((s) => s.error);
+  const notice = useMemoryStore((s) => s.notice);
+  if (error) {
+    return (
+      <p role="alert" data-testid="memory-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+        {error}
+      </p>
+    );
+  }
+  if (notice) {
+    return (
+      <p role="status" data-testid="memory-notice" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+        {notice}
+      </p>
+    );
+  }
+  return null;
+}
+
+function Section({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <section data-testid={testId} className="flex flex-col gap-2">
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function LoadedSection({ sessionId }: { sessionId: string | null }) {
+  const loaded = useMemoryStore((s) => s.loaded);
+  const loading = useMemoryStore((s) => s.loading);
+  const active = loaded.filter((l) => !l.dropped);
+  const tokens = active.reduce((n, l) => n + l.tokens, 0);
+
+  return (
+    <Section title="Loaded in this session" testId="memory-loaded-section">
+      {!sessionId ? (
+        <p className="text-sm text-zinc-500">No session yet: memories load with a session&apos;s first message.</p>
+      ) : loading && loaded.length === 0 ? (
+        <p className="text-sm text-zinc-500">Loading…</p>
+      ) : loaded.length === 0 ? (
+        <p data-testid="memory-loaded-empty" className="text-sm text-zinc-500">
+          No memories were loaded into this session.
+        </p>
+      ) : (
+        <>
+          <p className="text-xs text-zinc-500" data-testid="memory-loaded-summary">
+            {active.length} of {loaded.length} in context · about {compactTokens(tokens)} tokens
+          </p>
+          <ul className="flex flex-col gap-2">
+            {loaded.map((item) => (
+              <LoadedMemoryItem key={item.memory.id} item={item} />
+            ))}
+          </ul>
+        </>
+      )}
+    </Section>
+  );
+}
+
+function SearchSection() {
+  const storedQuery = useMemoryStore((s) => s.query);
+  const hits = useMemoryStore((s) => s.hits);
+  const searching = useMemoryStore((s) => s.searching);
+  const searchError = useMemoryStore((s) => s.searchError);
+  const [query, setQuery] = useState(storedQuery);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+
+  const onChange = (value: string) => {
+    setQuery(value);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => void useMemoryStore.getState().search(value), SEARCH_DEBOUNCE_MS);
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (timer.current) clearTimeout(timer.current);
+    void useMemoryStore.getState().search(query);
+  };
+
+  return (
+    <Section title="Search">
+      <form role="search" onSubmit={onSubmit}>
+        <input
+          type="search"
+          data-testid="memory-search"
+          value={query}
+          onChange={(e) => onChange(e.target.value)}
+          placeholder="Search all memories…"
+          aria-label="Search memories"
+          className="w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500"
+        />
+      </form>
+      {searchError && (
+        <p role="alert" className="text-sm text-red-700">
+          {searchError}
+        </p>
+      )}
+      {searching && <p className="text-xs text-zinc-500">Searching…</p>}
+      {hits && !searching && hits.length === 0 && (
+        <p data-testid="memory-search-empty" className="text-sm text-zinc-500">
+          No memories match.
+        </p>
+      )}
+      {hits && hits.length > 0 && (
+        <ul className="flex flex-col gap-2" data-testid="memory-hits">
+          {hits.map((hit) => (
+            <MemoryHitItem key={hit.id} hit={hit} />
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function RememberSection({ sessionId }: { sessionId: string | null }) {
+  const saving = useMemoryStore((s) => s.saving);
+  const archiving = useMemoryStore((s) => s.archiving);
+  const [text, setText] = useState("");
+  const [tags, setTags] = useState("");
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const tagList = tags
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (await useMemoryStore.getState().save(text, tagList)) {
+      setText("");
+      setTags("");
+    }
+  };
+
+  return (
+    <Section title="Remember">
+      <form onSubmit={onSubmit} className="flex flex-col gap-2">
+        <textarea
+          data-testid="memory-new"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          rows={3}
+          placeholder="A decision, a fact or a convention to remember in later sessions…"
+          aria-label="New memory"
+          className="w-full resize-y rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500"
+        />
+        <input
+          type="text"
+          data-testid="memory-new-tags"
+          value={tags}
+          onChange={(e) => setTags(e.target.value)}
+          placeholder="Tags, comma-separated (optional)"
+          aria-label="Tags of the new memory"
+          className="w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500"
+        />
+        <div className="flex items-center justify-between gap-2">
+          <button
+            type="submit"
+            data-testid="memory-save"
+            disabled={saving || !text.trim()}
+            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 disabled:opacity-40"
+          >
+            {saving ? "Saving…" : "Remember"}
+          </button>
+          <button
+            type="button"
+            data-testid="memory-archive"
+            disabled={!sessionId || archiving}
+            onClick={() => void useMemoryStore.getState().archive()}
+            title={sessionId ? "Summarize this whole session into one memory" : "Start the conversation first"}
+            className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 disabled:opacity-40"
+          >
+            {archiving ? "Archiving…" : "Archive session"}
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
+
+function SavedSection() {
+  const saved = useMemoryStore((s) => s.saved);
+  if (saved.length === 0) return null;
+  return (
+    <Section title="Saved from this session" testId="memory-saved-section">
+      <ul className="flex flex-col gap-2">
+        {saved.map((m) => (
+          <SavedMemoryItem key={m.id} memory={m} />
+        ))}
+      </ul>
+    </Section>
+  );
+}
