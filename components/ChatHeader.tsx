@@ -4,6 +4,7 @@ import { getModel } from "@/lib/llm/models";
 import { useCurrentSession } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { TokenBar } from "@/components/TokenBar";
+import { MemoryButton } from "@/components/MemoryButton";
 
 export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings(): void; onToggleSidebar(): void }) {
   const session = useCurrentSession();
@@ -39,6 +40,7 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
             Status unavailable
           </span>
         )}
+        <MemoryButton />
         <button
           type="button"
           data-testid="open-settings"

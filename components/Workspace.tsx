@@ -9,6 +9,7 @@ import { Composer } from "@/components/Composer";
 import { MessageList } from "@/components/MessageList";
 import { SessionSidebar } from "@/components/SessionSidebar";
 import { SettingsPanel } from "@/components/SettingsPanel";
+import { MemoryPanel } from "@/components/MemoryPanel";
 
 export function Workspace() {
   const currentId = useSessionsStore((s) => s.currentId);
@@ -53,6 +54,7 @@ export function Workspace() {
         <Composer />
       </main>
       {settingsOpen && currentId && <SettingsPanel sessionId={currentId} onClose={closeSettings} />}
+      <MemoryPanel />
     </div>
   );
 }

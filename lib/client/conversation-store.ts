@@ -5,6 +5,7 @@
 import { create } from "zustand";
 import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent, WindowJson } from "@/lib/api/types";
 import * as api from "@/lib/client/api";
+import { useMemoryStore } from "@/lib/client/memory-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
@@ -277,6 +278,9 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
         break;
       case "compaction":
         void afterCompaction(sessionId, event.data);
+        break;
+      case "memories":
+        useMemoryStore.getState().acceptLoaded(sessionId, event.data.loaded);
         break;
       case "error":
         fail(a, event.data.error);

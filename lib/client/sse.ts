@@ -63,6 +63,7 @@ const SEND_EVENTS = new Set<SendEvent["event"]>([
   "delta",
   "assistant_message",
   "status",
+  "memories",
   "compaction",
   "error",
   "done",
