@@ -5,6 +5,7 @@ import { useCurrentSession } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { TokenBar } from "@/components/TokenBar";
 import { MemoryButton } from "@/components/MemoryButton";
+import { ForkedFromLink, SessionHeaderControls } from "@/components/SessionHeaderControls";
 
 export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings(): void; onToggleSidebar(): void }) {
   const session = useCurrentSession();
@@ -32,8 +33,10 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
             {modelLabel}
           </p>
         )}
+        <ForkedFromLink />
       </div>
       <div className="flex items-center gap-2">
+        <SessionHeaderControls />
         <TokenBar status={status} />
         {statusError && (
           <span role="alert" className="text-xs text-red-700" title={statusError}>

@@ -57,6 +57,7 @@ export function Composer() {
     return {
       compact: (request) => store.compact(request),
       feedback: (f: CommandFeedback | null) => store.setCommandFeedback(f),
+      saveCheckpoint: (label) => store.saveCheckpoint(label),
     };
   }
 

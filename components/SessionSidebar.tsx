@@ -3,6 +3,7 @@
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
+import { useLaunchStore } from "@/lib/client/launch-store";
 
 export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
   const sessions = useSessionsStore((s) => s.sessions);
@@ -30,6 +31,20 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
           className="whitespace-nowrap rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 hover:bg-zinc-50 disabled:opacity-50"
         >
           + New
+        </button>
+      </div>
+      <div className="px-4 pb-2">
+        <button
+          type="button"
+          data-testid="open-picker"
+          onClick={() => {
+            useLaunchStore.getState().openPicker();
+            onNavigate?.();
+          }}
+          disabled={sending}
+          className="w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-left text-xs text-zinc-700 hover:bg-zinc-50 disabled:opacity-50"
+        >
+          🔎 Sessions: search, resume, projects
         </button>
       </div>
       {error && (

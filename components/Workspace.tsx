@@ -10,6 +10,8 @@ import { MessageList } from "@/components/MessageList";
 import { SessionSidebar } from "@/components/SessionSidebar";
 import { SettingsPanel } from "@/components/SettingsPanel";
 import { MemoryPanel } from "@/components/MemoryPanel";
+import { CheckpointPanel } from "@/components/CheckpointPanel";
+import { LaunchLayer } from "@/components/LaunchLayer";
 
 export function Workspace() {
   const currentId = useSessionsStore((s) => s.currentId);
@@ -53,8 +55,10 @@ export function Workspace() {
         <MessageList />
         <Composer />
       </main>
+      <CheckpointPanel />
       {settingsOpen && currentId && <SettingsPanel sessionId={currentId} onClose={closeSettings} />}
       <MemoryPanel />
+      <LaunchLayer />
     </div>
   );
 }

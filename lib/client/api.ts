@@ -2,13 +2,17 @@
 // server's { error: { code, message, details } } so the UI can show the server's words.
 import type {
   ApiErrorJson,
+  CheckpointJson,
   CompactionJson,
   ContextSettings,
   ContextStatusJson,
   MessageJson,
   MessagesPageJson,
+  ProjectJson,
+  RecoveryJson,
   SendEvent,
   SessionJson,
+  SessionSummaryJson,
   SettingsJson,
   TemplateJson,
 } from "@/lib/api/types";
@@ -206,4 +210,75 @@ export function describeError(err: unknown): ApiErrorJson["error"] {
   if (err instanceof ApiError) return err.toJson();
   if (err instanceof Error) return { code: "client_error", message: err.message };
   return { code: "client_error", message: String(err) };
+}
+
+// --- Checkpoints, resume, recovery and projects ---
+
+/** GET /api/session/{id}: the session with its checkpoints (newest first) and fork relations. */
+export interface SessionDetailJson {
+  session: SessionJson;
+  checkpoints: CheckpointJson[];
+  parent: { id: string; title: string } | null;
+  forks: { id: string; title: string; forked_from_checkpoint_id: string | null }[];
+}
+
+export async function sessionDetail(id: string): Promise<SessionDetailJson> {
+  return json<SessionDetailJson>(`/api/session/${enc(id)}`);
+}
+
+export async function saveCheckpoint(sessionId: string, label?: string): Promise<CheckpointJson> {
+  const body = label ? { session_id: sessionId, label } : { session_id: sessionId };
+  return (await json<{ checkpoint: CheckpointJson }>("/api/checkpoint/save", withBody("POST", body))).checkpoint;
+}
+
+/** Forks a new session from the checkpoint; the original is left as it is. */
+export async function restoreCheckpoint(id: string): Promise<{ session: SessionJson; checkpoint: CheckpointJson }> {
+  return json<{ session: SessionJson; checkpoint: CheckpointJson }>(`/api/checkpoint/${enc(id)}/restore`, { method: "POST" });
+}
+
+export async function deleteCheckpoint(id: string): Promise<void> {
+  await send(`/api/checkpoint/${enc(id)}`, { method: "DELETE" });
+}
+
+export interface RecentQuery {
+  q?: string;
+  project_id?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+}
+
+export async function recentSessions(query: RecentQuery = {}): Promise<SessionSummaryJson[]> {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== "") q.set(k, String(v));
+  const qs = q.toString();
+  return (await json<{ sessions: SessionSummaryJson[] }>(`/api/session/recent${qs ? `?${qs}` : ""}`)).sessions;
+}
+
+export async function resumeSession(id: string): Promise<{ session: SessionJson }> {
+  return json<{ session: SessionJson }>(`/api/session/${enc(id)}/resume`, { method: "POST" });
+}
+
+export async function recover(body: { dismiss_session_id?: string } = {}): Promise<RecoveryJson> {
+  return json<RecoveryJson>("/api/session/recover", withBody("POST", body));
+}
+
+export async function patchSession(id: string, patch: { title?: string; project_id?: string | null }): Promise<SessionJson> {
+  return (await json<{ session: SessionJson }>(`/api/session/${enc(id)}`, withBody("PATCH", patch))).session;
+}
+
+export async function listProjects(): Promise<ProjectJson[]> {
+  return (await json<{ projects: ProjectJson[] }>("/api/projects")).projects;
+}
+
+export async function createProject(name: string): Promise<ProjectJson> {
+  return (await json<{ project: ProjectJson }>("/api/projects", withBody("POST", { name }))).project;
+}
+
+export async function renameProject(id: string, name: string): Promise<ProjectJson> {
+  return (await json<{ project: ProjectJson }>(`/api/projects/${enc(id)}`, withBody("PATCH", { name }))).project;
+}
+
+export async function deleteProject(id: string): Promise<void> {
+  await send(`/api/projects/${enc(id)}`, { method: "DELETE" });
 }

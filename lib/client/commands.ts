@@ -9,6 +9,8 @@ export interface CommandContext {
   compact(request: CompactRequest): Promise<void>;
   /** Shows a line above the composer (or clears it); never a chat message. */
   feedback(feedback: CommandFeedback | null): void;
+  /** Saves a checkpoint of the open session with an optional label. */
+  saveCheckpoint(label?: string): Promise<void>;
 }
 
 /** The text was understood (or rejected) by the command; false keeps it in the composer. */
@@ -74,6 +76,29 @@ export function parseCompactArgs(args: string): CompactArgs {
   return { ok: true, request };
 }
 
+/** A checkpoint label: the rest of the line, with one pair of surrounding quotes removed. */
+export function parseCheckpointLabel(args: string): { ok: true; label?: string } | { ok: false; message: string } {
+  let label = args.trim();
+  const quoted = /^(["'“‘])([\s\S]*)(["'”’])$/.exec(label);
+  if (quoted) label = quoted[2].trim();
+  if (label.length > 200) return { ok: false, message: "A checkpoint label can be at most 200 characters." };
+  return label ? { ok: true, label } : { ok: true };
+}
+
+function checkpointCommand(name: string, description: string): ComposerCommand {
+  return {
+    name,
+    description,
+    args: '["label"]',
+    run(args, ctx) {
+      const parsed = parseCheckpointLabel(args);
+      if (!parsed.ok) return parsed;
+      void ctx.saveCheckpoint(parsed.label);
+      return { ok: true };
+    },
+  };
+}
+
 export const COMMANDS: readonly ComposerCommand[] = [
   {
     name: "compact",
@@ -87,6 +112,8 @@ export const COMMANDS: readonly ComposerCommand[] = [
       return { ok: true };
     },
   },
+  checkpointCommand("save-progress", "Save a checkpoint you can resume from later"),
+  checkpointCommand("checkpoint", "Save a checkpoint (same as /save-progress)"),
 ];
 
 /** Commands whose name starts with what follows the slash; only while the first word is still being typed. */

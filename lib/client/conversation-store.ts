@@ -5,6 +5,7 @@
 import { create } from "zustand";
 import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent, WindowJson } from "@/lib/api/types";
 import * as api from "@/lib/client/api";
+import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { useMemoryStore } from "@/lib/client/memory-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
@@ -90,6 +91,8 @@ interface ConversationState {
   compact(request?: api.CompactRequest): Promise<void>;
   undoCompaction(compactionId: string): Promise<void>;
   setCommandFeedback(feedback: CommandFeedback | null): void;
+  /** Saves a checkpoint of the open session (/save-progress, /checkpoint). */
+  saveCheckpoint(label?: string): Promise<void>;
 }
 
 /** The server's rule for which turns Claude still sees (see WindowJson). */
@@ -282,6 +285,9 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       case "memories":
         useMemoryStore.getState().acceptLoaded(sessionId, event.data.loaded);
         break;
+      case "checkpoint":
+        void useCheckpointsStore.getState().refresh(sessionId);
+        break;
       case "error":
         fail(a, event.data.error);
         break;
@@ -311,7 +317,10 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       // Without the stream's status event the bar would show the state before this send.
       if (!hadStatus || !a.finished) void useStatusStore.getState().load(sessionId);
       if (!a.finished) void loadHistory(sessionId);
+      // The first turn titles the session on the server: the list shows the new title.
       void useSessionsStore.getState().refresh(sessionId);
+      void useSessionsStore.getState().load();
+      void useCheckpointsStore.getState().refresh(sessionId);
     }
   }
 
@@ -495,6 +504,25 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
 
     setCommandFeedback(feedback) {
       set({ commandFeedback: feedback });
+    },
+
+    async saveCheckpoint(label) {
+      const { sessionId } = get();
+      if (!sessionId) {
+        set({ commandFeedback: { tone: "info", code: "no_session", message: "Nothing to save yet: start the conversation first." } });
+        return;
+      }
+      set({ commandFeedback: { tone: "info", code: "saving", message: "Saving checkpoint…" } });
+      try {
+        const cp = await api.saveCheckpoint(sessionId, label);
+        if (!isOpen(sessionId)) return;
+        const parts = ["Checkpoint saved", cp.id.slice(0, 8), ...(cp.label ? [cp.label] : [])];
+        set({ commandFeedback: { tone: "info", code: "ok", message: parts.join(" · ") } });
+        await useCheckpointsStore.getState().refresh(sessionId);
+      } catch (err) {
+        const e = api.describeError(err);
+        if (isOpen(sessionId)) set({ commandFeedback: { tone: "error", code: e.code, message: `Checkpoint not saved: ${e.message}` } });
+      }
     },
   };
 });

@@ -65,6 +65,7 @@ const SEND_EVENTS = new Set<SendEvent["event"]>([
   "status",
   "memories",
   "compaction",
+  "checkpoint",
   "error",
   "done",
 ]);

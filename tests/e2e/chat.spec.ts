@@ -12,6 +12,7 @@ import {
   typeAndSend,
   usagePercent,
   userMessages,
+  openNewConversation,
 } from "./support";
 
 test.beforeEach(async ({ request }) => {
@@ -19,7 +20,7 @@ test.beforeEach(async ({ request }) => {
 });
 
 test("a reply streams in, the token bar moves, and a reload shows the same conversation", async ({ page }) => {
-  await page.goto("/");
+  await openNewConversation(page);
   await expect(page.getByTestId("token-bar")).toBeVisible();
   await expect(tokenBarUsed(page)).toHaveAttribute("data-percent", "0");
 
@@ -64,7 +65,7 @@ test("a reply streams in, the token bar moves, and a reload shows the same conve
 });
 
 test("a protected message keeps its badge after a reload", async ({ page }) => {
-  await page.goto("/");
+  await openNewConversation(page);
   await sendAndWait(page, "First turn: the task [[reply:Understood.]]");
   await sendAndWait(page, "Remember: the deploy key lives in vault/prod [[reply:Noted.]]");
 
@@ -87,7 +88,7 @@ test("a protected message keeps its badge after a reload", async ({ page }) => {
 });
 
 test("a failed reply shows the error inline and Retry answers it", async ({ page, request }) => {
-  await page.goto("/");
+  await openNewConversation(page);
   await sendAndWait(page, "Hello [[reply:Hi.]]");
 
   // More failures than any retry policy absorbs, so the error reaches the UI.
@@ -108,7 +109,7 @@ test("a failed reply shows the error inline and Retry answers it", async ({ page
 });
 
 test("a dropped stream keeps the partial reply as interrupted, and Retry answers again", async ({ page, request }) => {
-  await page.goto("/");
+  await openNewConversation(page);
   await enqueueFake(request, [{ kind: "drop", text: "one two three four five six seven eight", afterChunks: 3 }]);
   await typeAndSend(page, "Tell me something");
   const interrupted = assistantMessages(page).last();
@@ -131,7 +132,7 @@ test("a dropped stream keeps the partial reply as interrupted, and Retry answers
 
 test("the bar turns yellow then red as the session fills, then the window slides", async ({ page }) => {
   test.setTimeout(240_000);
-  await page.goto("/");
+  await openNewConversation(page);
   await sendAndWait(page, "First turn: we are filling the window on purpose [[reply:Ready.]]");
   // Automatic compaction would condense the old turns before they ever slide; this test is
   // about the sliding window that takes over when compaction is off (compaction.spec.ts covers it).
@@ -201,7 +202,7 @@ test("older messages load on demand and the session survives in the URL", async 
 });
 
 test("settings change the threshold marker, and bad values are refused", async ({ page }) => {
-  await page.goto("/");
+  await openNewConversation(page);
   await sendAndWait(page, "Hello [[reply:Hi.]]");
   const marker = page.getByTestId("token-bar-threshold");
   const before = await marker.getAttribute("style");

@@ -11,6 +11,7 @@ import {
   tokenBarUsed,
   usagePercent,
   userMessages,
+  openNewConversation,
 } from "./support";
 
 // The e2e server runs claude-haiku-4-5: W 200K, reply reservation 40K, safety 20K, so
@@ -55,7 +56,7 @@ test("at the threshold the session compacts itself: a divider appears, the bar t
   request,
 }) => {
   test.setTimeout(240_000);
-  await page.goto("/");
+  await openNewConversation(page);
   await sendAndWait(page, "First turn: we are debugging the login flow together [[reply:Ready.]]");
   await sendAndWait(
     page,
@@ -258,7 +259,7 @@ test("Undo restores the condensed turns to the window and the bar goes back up",
 });
 
 test("the command menu completes /compact, and below the threshold /compact says why it did nothing", async ({ page }) => {
-  await page.goto("/");
+  await openNewConversation(page);
   await sendAndWait(page, "Hello [[reply:Hi.]]");
   const input = page.getByTestId("composer-input");
   const menu = page.getByTestId("command-menu");
@@ -303,7 +304,7 @@ test("settings pick the summary template, automatic compaction, target and summa
   page,
   request,
 }) => {
-  await page.goto("/");
+  await openNewConversation(page);
   await sendAndWait(page, "Hello [[reply:Hi.]]");
   await page.getByTestId("open-settings").click();
   const panel = page.getByTestId("settings-panel");

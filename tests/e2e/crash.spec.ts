@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
 import type { RecoveryJson, SessionJson } from "@/lib/api/types";
 import { CRASH_URL, crashDataDir, startApp } from "./crash-server";
-import { enqueueFake, resetFake } from "./support";
+import { assistantMessages, enqueueFake, resetFake } from "./support";
 
-test("a server killed mid-reply keeps the partial reply, offers recovery, and a resume loses nothing", async ({ request }) => {
+test("a server killed mid-reply keeps the partial reply, offers recovery, and a resume loses nothing", async ({ request, page }) => {
   await resetFake(request);
   const dataDir = crashDataDir();
   let app = await startApp(dataDir);
@@ -43,22 +43,37 @@ test("a server killed mid-reply keeps the partial reply, offers recovery, and a 
     expect(partial?.text.length).toBeGreaterThan(0);
     expect(words.startsWith(partial?.text.trim() ?? "x")).toBe(true);
 
-    // Resume: the cut-off message is answered again; nothing was lost.
-    await request.post(`${CRASH_URL}/api/session/${session.id}/resume`);
+    // The app opened after the restart asks to resume; Resume answers the cut-off message
+    // again through the normal send path, below the partial reply; nothing was lost.
     await enqueueFake(request, [{ kind: "reply", text: "the end of the story" }]);
-    const retried = await request.post(`${CRASH_URL}/api/session/${session.id}/messages`, {
-      headers: { accept: "application/json" },
-      data: { retry: true },
-    });
-    expect(retried.status()).toBe(201);
-    const page = (await (await request.get(`${CRASH_URL}/api/session/${session.id}/messages`)).json()) as {
+    await page.goto(CRASH_URL);
+    const prompt = page.getByTestId("recovery-prompt");
+    await expect(prompt).toBeVisible();
+    await expect(prompt).toContainText("Resume from checkpoint?");
+    await expect(prompt).toContainText("'completed auth feature'");
+    await expect(page.getByTestId("session-picker")).toHaveCount(0);
+    await prompt.getByTestId("recovery-resume").click();
+    await expect(prompt).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`[?&]session=${session.id}`));
+    await expect(assistantMessages(page).last()).toContainText("the end of the story", { timeout: 30_000 });
+    await expect(assistantMessages(page).last()).toHaveAttribute("data-status", "complete");
+    await expect(page.getByTestId("composer-input")).toBeEnabled();
+    const shownPartial = page.locator('[data-testid="message"][data-status="interrupted"]');
+    await expect(shownPartial).toHaveCount(1);
+    await expect(shownPartial).toContainText(partial!.text.trim());
+    await expect(assistantMessages(page)).toHaveCount(2);
+    // The recovery was answered: a reload does not ask again.
+    await page.goto(CRASH_URL);
+    await expect(page.getByTestId("session-picker")).toBeVisible();
+    await expect(page.getByTestId("recovery-prompt")).toHaveCount(0);
+    const saved = (await (await request.get(`${CRASH_URL}/api/session/${session.id}/messages`)).json()) as {
       messages: { role: string; status: string; text: string }[];
     };
-    expect(page.messages.filter((m) => m.role === "user").map((m) => m.text)).toEqual([
+    expect(saved.messages.filter((m) => m.role === "user").map((m) => m.text)).toEqual([
       `[[slow:20000]] [[reply:${words}]] tell me a long story`,
     ]);
-    expect(page.messages.map((m) => m.status)).toEqual(["complete", "interrupted", "complete"]);
-    expect(page.messages[1].text).toBe(partial?.text);
+    expect(saved.messages.map((m) => m.status)).toEqual(["complete", "interrupted", "complete"]);
+    expect(saved.messages[1].text).toBe(partial?.text);
   } finally {
     app.kill();
   }

@@ -98,3 +98,17 @@ export async function fakeRequests(request: APIRequestContext): Promise<FakeRequ
   expect(res.ok()).toBeTruthy();
   return (await res.json()) as FakeRequest[];
 }
+
+/**
+ * Opens the app on a fresh, unsaved conversation. Without `?session=` the app greets with
+ * the session picker (or the crash-recovery prompt); "Start new" leaves an empty workspace.
+ */
+export async function openNewConversation(page: Page): Promise<void> {
+  await page.goto("/");
+  const picker = page.getByTestId("session-picker");
+  const recovery = page.getByTestId("recovery-prompt");
+  await expect(picker.or(recovery)).toBeVisible();
+  if (await recovery.isVisible()) await page.getByTestId("recovery-dismiss").click();
+  await page.getByTestId("picker-new").click();
+  await expect(picker).toHaveCount(0);
+}

@@ -1,0 +1,174 @@
+"use client";
+// The checkpoint timeline of the open session (newest first): label, tags, tokens and
+// age, a preview of the last messages on hover or focus, Resume from here (forks a new
+// session at the checkpoint) and Delete. Forks made from this session are listed below.
+import { useEffect, useState } from "react";
+import type { CheckpointJson } from "@/lib/api/types";
+import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
+import { useConversationStore } from "@/lib/client/conversation-store";
+import { compactTokens, relativeTime } from "@/lib/client/format";
+import { useSessionsStore } from "@/lib/client/sessions-store";
+
+/** Keeps the timeline in step with the open session; shows the panel when it is toggled on. */
+export function CheckpointPanel() {
+  const currentId = useSessionsStore((s) => s.currentId);
+  const open = useCheckpointsStore((s) => s.panelOpen);
+
+  useEffect(() => {
+    void useCheckpointsStore.getState().load(currentId);
+  }, [currentId]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === "Escape") useCheckpointsStore.getState().setPanelOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+
+  if (!open) return null;
+  return <PanelBody />;
+}
+
+function PanelBody() {
+  const detail = useCheckpointsStore((s) => s.detail);
+  const loading = useCheckpointsStore((s) => s.loading);
+  const error = useCheckpointsStore((s) => s.error);
+  const currentId = useSessionsStore((s) => s.currentId);
+  const select = useSessionsStore((s) => s.select);
+  const checkpoints = detail?.checkpoints ?? [];
+  const forks = detail?.forks ?? [];
+
+  return (
+    <aside
+      data-testid="checkpoint-panel"
+      aria-label="Checkpoints"
+      className="flex w-80 shrink-0 flex-col border-l border-zinc-200 bg-white max-md:fixed max-md:inset-y-0 max-md:right-0 max-md:z-30 max-md:shadow-xl"
+    >
+      <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2.5">
+        <h2 className="text-sm font-semibold text-zinc-900">Checkpoints</h2>
+        <button
+          type="button"
+          aria-label="Close checkpoints"
+          onClick={() => useCheckpointsStore.getState().setPanelOpen(false)}
+          className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100"
+        >
+          ✕
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="mx-3 mt-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-800">
+          {error}
+        </p>
+      )}
+      <div className="flex-1 overflow-y-auto px-3 py-3">
+        {!currentId && <p className="px-1 text-xs text-zinc-500">Open a session to see its checkpoints.</p>}
+        {currentId && loading && !detail && <p className="px-1 text-xs text-zinc-500">Loading…</p>}
+        {currentId && detail && checkpoints.length === 0 && (
+          <p className="px-1 text-xs text-zinc-500">
+            No checkpoints yet. Type <code className="font-mono">/save-progress &quot;label&quot;</code> to save one.
+          </p>
+        )}
+        <ol className="relative space-y-3 border-l border-zinc-200 pl-4" data-testid="checkpoint-list">
+          {checkpoints.map((c) => (
+            <CheckpointItem key={c.id} checkpoint={c} />
+          ))}
+        </ol>
+        {forks.length > 0 && (
+          <section className="mt-5" data-testid="fork-list">
+            <h3 className="mb-1.5 px-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Forks</h3>
+            <ul className="space-y-1">
+              {forks.map((f) => (
+                <li key={f.id}>
+                  <a
+                    href={`?session=${f.id}`}
+                    data-testid="fork-link"
+                    data-session-id={f.id}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      select(f.id);
+                    }}
+                    className="block truncate rounded px-1 py-0.5 text-sm text-sky-700 hover:bg-sky-50 hover:underline"
+                  >
+                    ↳ {f.title || "Untitled session"}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </div>
+    </aside>
+  );
+}
+
+function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
+  const busy = useCheckpointsStore((s) => !!s.busy[c.id]);
+  const sending = useConversationStore((s) => s.phase !== "idle");
+  const [showPreview, setShowPreview] = useState(false);
+  const tags = c.auto_tags.length > 0 ? c.auto_tags : c.trigger === "manual" ? [] : [c.trigger];
+
+  return (
+    <li
+      data-testid="checkpoint-item"
+      data-checkpoint-id={c.id}
+      className="relative rounded-lg border border-zinc-200 bg-zinc-50/60 p-2.5 text-sm"
+      onMouseEnter={() => setShowPreview(true)}
+      onMouseLeave={() => setShowPreview(false)}
+      onFocus={() => setShowPreview(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setShowPreview(false);
+      }}
+    >
+      <span aria-hidden className="absolute -left-[1.3rem] top-3.5 h-2 w-2 rounded-full bg-sky-500 ring-2 ring-white" />
+      <div className="flex items-baseline justify-between gap-2">
+        <span className="min-w-0 truncate font-medium text-zinc-900" data-testid="checkpoint-label" tabIndex={0}>
+          {c.label || "auto"}
+        </span>
+        <time className="shrink-0 text-[11px] text-zinc-500" dateTime={c.created_at} title={new Date(c.created_at).toLocaleString()}>
+          {relativeTime(c.created_at)}
+        </time>
+      </div>
+      <div className="mt-1 flex flex-wrap items-center gap-1">
+        {tags.map((t) => (
+          <span key={t} data-testid="checkpoint-tag" className="rounded bg-sky-100 px-1.5 py-0.5 text-[10px] font-medium text-sky-800">
+            {t.replace(/_/g, "-")}
+          </span>
+        ))}
+        <span className="text-[11px] text-zinc-500" data-testid="checkpoint-tokens">
+          {compactTokens(c.token_count)} tokens · turn {c.through_turn}
+        </span>
+      </div>
+      {showPreview && c.preview.length > 0 && (
+        <div data-testid="checkpoint-preview" className="mt-2 space-y-1 rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-700">
+          {c.preview.map((p, i) => (
+            <p key={i} className="line-clamp-3">
+              <span className="font-semibold text-zinc-500">{p.role === "user" ? "You" : "Claude"}:</span> {p.text}
+            </p>
+          ))}
+        </div>
+      )}
+      <div className="mt-2 flex gap-2">
+        <button
+          type="button"
+          data-testid="checkpoint-resume"
+          disabled={busy || sending}
+          onClick={() => void useCheckpointsStore.getState().restore(c)}
+          className="rounded-md bg-zinc-900 px-2.5 py-1 text-xs font-medium text-white hover:bg-zinc-700 disabled:opacity-50"
+        >
+          Resume from here
+        </button>
+        <button
+          type="button"
+          data-testid="checkpoint-delete"
+          disabled={busy}
+          onClick={() => void useCheckpointsStore.getState().remove(c)}
+          className="rounded-md border border-zinc-300 px-2.5 py-1 text-xs text-zinc-700 hover:bg-zinc-100 disabled:opacity-50"
+        >
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}

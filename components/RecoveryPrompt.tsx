@@ -1,0 +1,88 @@
+"use client";
+// After a crash: offer to resume the cut-off session from its latest checkpoint. Resume
+// reopens it and has the cut-off message answered again; the partial reply stays.
+import { useLaunchStore } from "@/lib/client/launch-store";
+import { relativeTime } from "@/lib/client/format";
+
+export function RecoveryPrompt() {
+  const recovery = useLaunchStore((s) => s.recovery);
+  const busy = useLaunchStore((s) => s.recoveryBusy);
+  const error = useLaunchStore((s) => s.recoveryError);
+  if (!recovery?.needed || !recovery.session) return null;
+  const { checkpoint, interrupted_message: interrupted, session } = recovery;
+  const when = checkpoint?.created_at ?? interrupted?.created_at ?? session.updated_at;
+  const store = useLaunchStore.getState();
+
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-zinc-900/30 p-4">
+      <div
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="recovery-title"
+        data-testid="recovery-prompt"
+        className="w-full max-w-md rounded-xl border border-zinc-200 bg-white p-5 shadow-2xl"
+      >
+        <h2 id="recovery-title" className="text-base font-semibold text-zinc-900">
+          Resume from checkpoint?
+        </h2>
+        <p className="mt-1 text-sm text-zinc-700" data-testid="recovery-summary">
+          <span title={new Date(when).toLocaleString()}>{relativeTime(when)}</span>
+          {checkpoint ? (
+            <>
+              {" — "}
+              <span data-testid="recovery-label" className="font-medium">
+                &apos;{checkpoint.label || "auto"}&apos;
+              </span>
+            </>
+          ) : (
+            " — the reply was interrupted"
+          )}
+        </p>
+        <p className="mt-2 text-xs text-zinc-500">
+          A reply in <span className="font-medium text-zinc-700">{session.title || "Untitled session"}</span> was cut off
+          when the app stopped. Resuming keeps what arrived and asks Claude to answer that message again.
+        </p>
+        {interrupted?.text && (
+          <blockquote className="mt-2 line-clamp-3 border-l-2 border-amber-300 pl-2 text-xs italic text-zinc-600">
+            {interrupted.text}
+          </blockquote>
+        )}
+        {error && (
+          <p role="alert" className="mt-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-800">
+            {error}
+          </p>
+        )}
+        <div className="mt-4 flex flex-wrap justify-end gap-2">
+          <button
+            type="button"
+            data-testid="recovery-dismiss"
+            onClick={() => void store.dismissRecovery()}
+            disabled={busy}
+            className="rounded-md px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100 disabled:opacity-50"
+          >
+            Dismiss
+          </button>
+          <button
+            type="button"
+            data-testid="recovery-browse"
+            onClick={() => void store.browseRecovery()}
+            disabled={busy}
+            className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-50 disabled:opacity-50"
+          >
+            Browse checkpoints
+          </button>
+          <button
+            type="button"
+            data-testid="recovery-resume"
+            onClick={() => void store.resumeRecovery()}
+            disabled={busy}
+            autoFocus
+            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 disabled:opacity-50"
+          >
+            {busy ? "Resuming…" : "Resume"}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+// Header extras for the open session: where a fork came from, its project, and the way
+// into the checkpoint timeline.
+import { useEffect } from "react";
+import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
+import { useLaunchStore } from "@/lib/client/launch-store";
+import { useCurrentSession, useSessionsStore } from "@/lib/client/sessions-store";
+
+export function ForkedFromLink() {
+  const session = useCurrentSession();
+  const parent = useCheckpointsStore((s) => (s.detail && s.detail.session.id === session?.id ? s.detail.parent : null));
+  if (!session?.parent_session_id || !parent) return null;
+  return (
+    <a
+      href={`?session=${parent.id}`}
+      data-testid="forked-from"
+      data-session-id={parent.id}
+      onClick={(e) => {
+        e.preventDefault();
+        useSessionsStore.getState().select(parent.id);
+      }}
+      className="block truncate text-xs text-sky-700 hover:underline"
+    >
+      Forked from {parent.title || "Untitled session"}
+    </a>
+  );
+}
+
+export function SessionHeaderControls() {
+  const session = useCurrentSession();
+  const projects = useLaunchStore((s) => s.projects);
+  const panelOpen = useCheckpointsStore((s) => s.panelOpen);
+  const count = useCheckpointsStore((s) => (s.detail && s.detail.session.id === session?.id ? s.detail.checkpoints.length : null));
+
+  useEffect(() => {
+    void useLaunchStore.getState().loadProjects();
+  }, []);
+
+  return (
+    <>
+      {session && (
+        <select
+          data-testid="session-project"
+          aria-label="Project"
+          value={session.project_id ?? ""}
+          onChange={(e) => void useLaunchStore.getState().assignProject(session.id, e.target.value || null)}
+          className="max-w-[10rem] rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs text-zinc-700"
+        >
+          <option value="">No project</option>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      )}
+      <button
+        type="button"
+        data-testid="open-checkpoints"
+        aria-pressed={panelOpen}
+        onClick={() => useCheckpointsStore.getState().setPanelOpen(!panelOpen)}
+        title="Checkpoints"
+        className={`rounded-md border px-2 py-1 text-xs font-medium ${
+          panelOpen ? "border-sky-300 bg-sky-50 text-sky-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
+        }`}
+      >
+        Checkpoints{count ? ` (${count})` : ""}
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,280 @@
+"use client";
+// "Continue a previous session or start new?": recent sessions with their last message,
+// age, checkpoints and size; search by words, project and dates; projects are managed
+// here too.
+import { useEffect, useState } from "react";
+import type { SessionSummaryJson } from "@/lib/api/types";
+import { compactTokens, relativeTime } from "@/lib/client/format";
+import { PICKER_LIMIT, useLaunchStore } from "@/lib/client/launch-store";
+import { useSessionsStore } from "@/lib/client/sessions-store";
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+export function SessionPicker() {
+  const open = useLaunchStore((s) => s.pickerOpen);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === "Escape") useLaunchStore.getState().closePicker();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+  if (!open) return null;
+  return <PickerDialog />;
+}
+
+function PickerDialog() {
+  const rows = useLaunchStore((s) => s.rows);
+  const loading = useLaunchStore((s) => s.rowsLoading);
+  const error = useLaunchStore((s) => s.rowsError);
+  const filter = useLaunchStore((s) => s.filter);
+  const projects = useLaunchStore((s) => s.projects);
+  const store = useLaunchStore.getState();
+  const [query, setQuery] = useState(filter.q);
+
+  // Typing waits for a pause before searching; the other filters apply at once.
+  useEffect(() => {
+    if (query === useLaunchStore.getState().filter.q) return;
+    const t = setTimeout(() => {
+      useLaunchStore.getState().setFilter({ q: query, limit: PICKER_LIMIT });
+      void useLaunchStore.getState().loadRows();
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [query]);
+
+  const applyFilter = (patch: Parameters<typeof store.setFilter>[0]) => {
+    store.setFilter(patch);
+    void store.loadRows();
+  };
+
+  return (
+    <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-zinc-900/30 p-4 sm:pt-16">
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="picker-title"
+        data-testid="session-picker"
+        className="w-full max-w-2xl rounded-xl border border-zinc-200 bg-white shadow-2xl"
+      >
+        <div className="flex items-center justify-between border-b border-zinc-200 px-5 py-3">
+          <h2 id="picker-title" className="text-base font-semibold text-zinc-900">
+            Resume Session
+          </h2>
+          <button
+            type="button"
+            aria-label="Close"
+            data-testid="picker-close"
+            onClick={() => store.closePicker()}
+            className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100"
+          >
+            ✕
+          </button>
+        </div>
+        <div className="space-y-2 border-b border-zinc-100 px-5 py-3">
+          <div className="flex flex-wrap gap-2">
+            <input
+              type="search"
+              data-testid="picker-search"
+              aria-label="Search sessions"
+              placeholder="Search titles and messages…"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              className="min-w-[12rem] flex-1 rounded-md border border-zinc-300 px-2.5 py-1.5 text-sm outline-none focus:border-zinc-400 focus:ring-2 focus:ring-sky-200"
+            />
+            <select
+              data-testid="picker-project"
+              aria-label="Filter by project"
+              value={filter.projectId}
+              onChange={(e) => applyFilter({ projectId: e.target.value, limit: PICKER_LIMIT })}
+              className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-700"
+            >
+              <option value="">All projects</option>
+              {projects.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-600">
+            <label className="flex items-center gap-1">
+              From
+              <input
+                type="date"
+                data-testid="picker-from"
+                value={filter.from}
+                onChange={(e) => applyFilter({ from: e.target.value })}
+                className="rounded border border-zinc-300 px-1.5 py-0.5"
+              />
+            </label>
+            <label className="flex items-center gap-1">
+              To
+              <input
+                type="date"
+                data-testid="picker-to"
+                value={filter.to}
+                onChange={(e) => applyFilter({ to: e.target.value })}
+                className="rounded border border-zinc-300 px-1.5 py-0.5"
+              />
+            </label>
+            <ProjectManager />
+          </div>
+        </div>
+        {error && (
+          <p role="alert" className="mx-5 mt-3 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-800">
+            {error}
+          </p>
+        )}
+        <div className="max-h-[55vh] overflow-y-auto px-5 py-3">
+          <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-500">Recent sessions</h3>
+          {!loading && rows.length === 0 && !error && (
+            <p className="py-4 text-center text-sm text-zinc-500" data-testid="picker-empty">
+              No sessions match.
+            </p>
+          )}
+          <ul className="space-y-2" data-testid="picker-list" aria-busy={loading}>
+            {rows.map((r) => (
+              <PickerRow key={r.id} row={r} />
+            ))}
+          </ul>
+        </div>
+        <div className="flex items-center justify-between border-t border-zinc-200 px-5 py-3">
+          <button
+            type="button"
+            data-testid="picker-new"
+            onClick={() => {
+              store.closePicker();
+              useSessionsStore.getState().select(null);
+            }}
+            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700"
+          >
+            Start new session
+          </button>
+          {rows.length >= filter.limit && (
+            <button
+              type="button"
+              data-testid="picker-more"
+              onClick={() => applyFilter({ limit: 200 })}
+              className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-50"
+            >
+              View all sessions
+            </button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function PickerRow({ row }: { row: SessionSummaryJson }) {
+  const store = useLaunchStore.getState();
+  const when = row.last_message_at ?? row.updated_at;
+  return (
+    <li data-testid="picker-row" data-session-id={row.id} className="rounded-lg border border-zinc-200 p-3 hover:border-zinc-300">
+      <div className="flex items-baseline gap-2">
+        <span aria-hidden>📁</span>
+        <span className="min-w-0 truncate text-sm font-medium text-zinc-900" data-testid="picker-title">
+          {row.project_name ? `${row.project_name} - ` : ""}
+          {row.title || "Untitled session"}
+        </span>
+      </div>
+      {row.last_message_preview && (
+        <p className="mt-0.5 truncate pl-6 text-xs text-zinc-600">Last: &ldquo;{row.last_message_preview}&rdquo;</p>
+      )}
+      <p className="mt-0.5 pl-6 text-[11px] text-zinc-500">
+        🕐 {relativeTime(when)} • {row.checkpoint_count} checkpoint{row.checkpoint_count === 1 ? "" : "s"} •{" "}
+        {compactTokens(row.current_tokens)} tokens
+      </p>
+      <div className="mt-2 flex gap-2 pl-6">
+        <button
+          type="button"
+          data-testid="picker-resume"
+          onClick={() => void store.openSession(row.id, { resume: true })}
+          className="rounded-md bg-zinc-900 px-2.5 py-1 text-xs font-medium text-white hover:bg-zinc-700"
+        >
+          Resume Latest
+        </button>
+        <button
+          type="button"
+          data-testid="picker-browse"
+          onClick={() => void store.openSession(row.id, { browse: true })}
+          className="rounded-md border border-zinc-300 px-2.5 py-1 text-xs text-zinc-700 hover:bg-zinc-50"
+        >
+          Browse Checkpoints
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** New project, and rename/delete of the one the picker is filtered by. */
+function ProjectManager() {
+  const [name, setName] = useState("");
+  const projectError = useLaunchStore((s) => s.projectError);
+  const selectedId = useLaunchStore((s) => s.filter.projectId);
+  const selected = useLaunchStore((s) => s.projects.find((p) => p.id === s.filter.projectId) ?? null);
+  const store = useLaunchStore.getState();
+
+  return (
+    <div className="ml-auto flex flex-wrap items-center gap-1">
+      <form
+        className="flex items-center gap-1"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!name.trim()) return;
+          void store.createProject(name).then((p) => {
+            if (p) setName("");
+          });
+        }}
+      >
+        <input
+          data-testid="project-new"
+          aria-label="New project name"
+          placeholder="New project"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          className="w-32 rounded border border-zinc-300 px-1.5 py-0.5"
+        />
+        <button
+          type="submit"
+          data-testid="project-create"
+          disabled={!name.trim()}
+          className="rounded border border-zinc-300 px-1.5 py-0.5 hover:bg-zinc-50 disabled:opacity-50"
+        >
+          Add
+        </button>
+      </form>
+      {selected && (
+        <>
+          <button
+            type="button"
+            data-testid="project-rename"
+            onClick={() => {
+              const next = window.prompt("Rename project", selected.name);
+              if (next && next.trim() && next.trim() !== selected.name) void store.renameProject(selectedId, next);
+            }}
+            className="rounded border border-zinc-300 px-1.5 py-0.5 hover:bg-zinc-50"
+          >
+            Rename
+          </button>
+          <button
+            type="button"
+            data-testid="project-delete"
+            onClick={() => {
+              if (window.confirm(`Delete project "${selected.name}"? Its sessions are kept.`)) void store.deleteProject(selectedId);
+            }}
+            className="rounded border border-zinc-300 px-1.5 py-0.5 text-red-700 hover:bg-red-50"
+          >
+            Delete
+          </button>
+        </>
+      )}
+      {projectError && (
+        <span role="alert" data-testid="project-error" className="basis-full text-right text-red-700">
+          {projectError}
+        </span>
+      )}
+    </div>
+  );
+}
