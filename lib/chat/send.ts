@@ -227,7 +227,8 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp
     emit({ event: "error", data: { error: { code: error.code, message: error.message, details: error.details } } });
   } finally {
     await flusher.stop();
-    if (answered && h.userMessage.turn_seq === 1 && !retry) await nameSession(h);
+    // Also after a retried first turn; a session that already has a title keeps it.
+    if (answered && h.userMessage.turn_seq === 1) await nameSession(h);
     await emitStatus(h, emit);
   }
   // The reply is out and the composer is free again; the checkpoint and compaction follow
@@ -273,7 +274,11 @@ async function loadMemories(h: TurnHandle, emit: Emit): Promise<void> {
 /** The first turn names the session (a failure there never fails the turn). */
 async function nameSession(h: TurnHandle): Promise<void> {
   try {
-    const reply = await withUser(h.userId, (tx) => turnMessages(tx, h.sessionId, 1));
+    const { session, reply } = await withUser(h.userId, async (tx) => ({
+      session: await getSession(tx, h.userId, h.sessionId),
+      reply: await turnMessages(tx, h.sessionId, 1),
+    }));
+    if (session.title_source !== "default") return;
     const text = reply.filter((m) => m.role === "assistant").map((m) => m.text).join("\n");
     await titleSession(h.userId, h.sessionId, h.userMessage.text, text);
   } catch (err) {

@@ -177,6 +177,14 @@ export async function sessionDetail(userId: string, id: string) {
       session: sessionJson(session),
       checkpoints: (await listCheckpoints(tx, userId, id)).map(checkpointJson),
       parent: parent[0] ?? null,
+      forked_from: session.forked_from_checkpoint_id
+        ? ((
+            await tx.query<{ id: string; label: string | null; created_at: Date }>(
+              `select id, label, created_at from session_checkpoints where id = $1 and user_id = $2`,
+              [session.forked_from_checkpoint_id, userId],
+            )
+          ).map((c) => ({ id: c.id, label: c.label, created_at: c.created_at.toISOString() }))[0] ?? null)
+        : null,
       forks: (await forksOf(tx, userId, id)).map((f) => ({ id: f.id, title: f.title, forked_from_checkpoint_id: f.forked_from_checkpoint_id })),
     };
   });

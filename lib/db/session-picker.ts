@@ -61,7 +61,9 @@ export async function crashedSession(tx: Tx, userId: string): Promise<{ sessionI
      from sessions s
      join lateral (select id, status, error, updated_at from messages m where m.session_id = s.id order by seq desc limit 1) last on true
      where s.user_id = $1
-       and (last.status = 'streaming' or (last.status = 'interrupted' and last.error ->> 'code' = 'server_restarted'))
+       -- A reply still streaming counts only once its lease expired: otherwise it is live.
+       and ((last.status = 'streaming' and (s.turn_lock_until is null or s.turn_lock_until < now()))
+         or (last.status = 'interrupted' and last.error ->> 'code' = 'server_restarted'))
        and (s.recovery_dismissed_at is null or s.recovery_dismissed_at < last.updated_at)
      order by last.updated_at desc limit 1`,
     [userId],

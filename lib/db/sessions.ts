@@ -166,8 +166,8 @@ export async function patchSession(
     `update sessions set
        title = coalesce($3, title),
        title_source = case when $3::text is null then title_source else 'user' end,
-       project_id = case when $4 then $5::uuid else project_id end,
-       updated_at = now()
+       -- Not updated_at: the picker orders by activity, and renaming is not activity.
+       project_id = case when $4 then $5::uuid else project_id end
      where id = $1 and user_id = $2 returning ${SESSION_COLUMNS}`,
     [id, userId, patch.title ?? null, patch.projectId !== undefined, patch.projectId ?? null],
   );
