@@ -15,10 +15,11 @@ export function MemoryPanel() {
   const currentId = useSessionsStore((s) => s.currentId);
   const open = useMemoryStore((s) => s.open);
 
+  // Loaded on every session change (the header button counts what the session loaded) and again on opening.
   useEffect(() => {
     const store = useMemoryStore.getState();
-    if (open && currentId) void store.load(currentId);
-    else store.track(currentId);
+    if (currentId) void store.load(currentId);
+    else store.track(null);
   }, [open, currentId]);
 
   if (!open) return null;
