@@ -128,7 +128,8 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
     },
 
     openPicker() {
-      set({ pickerOpen: true });
+      // Each opening starts from the most recent sessions, unfiltered.
+      set({ pickerOpen: true, filter: EMPTY_FILTER });
       void get().loadRows();
       void get().loadProjects();
     },

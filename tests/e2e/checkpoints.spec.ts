@@ -62,13 +62,12 @@ test("/save-progress saves a labelled checkpoint; Resume from here forks the ses
 
   // /checkpoint without a label works too, and Delete removes an item.
   await typeAndSend(page, "/checkpoint");
-  await expect(feedback).toContainText(/Checkpoint saved · [0-9a-f]{8}$/);
-  const items = panel.getByTestId("checkpoint-item");
-  const before = await items.count();
-  const unlabelled = items.first();
+  await expect(feedback).toContainText(/Checkpoint saved · [0-9a-f]{8}(?! ·)/);
+  const newId = /saved · ([0-9a-f]{8})/.exec((await feedback.textContent()) ?? "")![1];
+  const unlabelled = panel.locator(`[data-testid="checkpoint-item"][data-checkpoint-id^="${newId}"]`);
   await expect(unlabelled.getByTestId("checkpoint-label")).toHaveText("auto");
   await unlabelled.getByTestId("checkpoint-delete").click();
-  await expect(items).toHaveCount(before - 1);
+  await expect(unlabelled).toHaveCount(0);
   await expect(panel.getByTestId("checkpoint-item").filter({ hasText: "completed auth feature" })).toHaveCount(1);
 });
 
