@@ -141,7 +141,11 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
         </span>
       </div>
       {showPreview && c.preview.length > 0 && (
-        <div data-testid="checkpoint-preview" className="mt-2 space-y-1 rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-700">
+        // Floats below the item: an inline preview would push the buttons down under the pointer.
+        <div
+          data-testid="checkpoint-preview"
+          className="pointer-events-none absolute left-2 right-2 top-full z-20 mt-1 space-y-1 rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-700 shadow-lg"
+        >
           {c.preview.map((p, i) => (
             <p key={i} className="line-clamp-3">
               <span className="font-semibold text-zinc-500">{p.role === "user" ? "You" : "Claude"}:</span> {p.text}
