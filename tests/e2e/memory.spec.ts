@@ -44,18 +44,22 @@ test("a memory saved earlier loads into a new session; the panel drops, finds an
   await expect(loaded).toHaveAttribute("data-dropped", "false");
 
   // Drop: struck through, out of the next request, and the token bar's status is refetched.
+  // Other tests share this server's database, so more memories may be loaded: compare, don't expect 0.
+  const withMemory = await memoryTokens(request, sessionId);
+  expect(withMemory).toBeGreaterThan(0);
   const statusRefetch = page.waitForResponse((r) => r.url().includes(`/api/context/status?session_id=${sessionId}`));
   await loaded.getByTestId("memory-drop").click();
   await expect(loaded).toHaveAttribute("data-dropped", "true");
   await expect(loaded.getByTestId("memory-summary")).toHaveClass(/line-through/);
   await expect(loaded.getByTestId("memory-drop")).toHaveText("Restore");
   await statusRefetch;
-  expect(await memoryTokens(request, sessionId)).toBe(0);
+  const dropped = await memoryTokens(request, sessionId);
+  expect(dropped).toBeLessThan(withMemory);
 
   // Restore brings it back; drop it again to leave it out.
   await loaded.getByTestId("memory-drop").click();
   await expect(loaded).toHaveAttribute("data-dropped", "false");
-  expect(await memoryTokens(request, sessionId)).toBeGreaterThan(0);
+  await expect.poll(() => memoryTokens(request, sessionId)).toBe(withMemory);
   await loaded.getByTestId("memory-drop").click();
   await expect(loaded).toHaveAttribute("data-dropped", "true");
 
