@@ -4,12 +4,13 @@
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory; default: all).
+// context, compaction, sessions, memory; default: all); BENCH_MEMORY_* as in scripts/bench/memory.ts.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
 import { benchCompaction, compactionJson, printCompaction } from "./bench/compaction";
 import { benchSessions, printSessions, sessionsJson } from "./bench/sessions";
+import { benchMemory, memoryJson, printMemory } from "./bench/memory";
 import { benchContext, type ContextBenchResult } from "./bench/context";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
@@ -148,6 +149,9 @@ async function main(): Promise<void> {
     if (compaction) printCompaction(compaction);
     const sessions = only.has("sessions") ? await benchSessions(db, pool, ours) : null;
     if (sessions) printSessions(sessions);
+    // Its own database (100K memories); getDb() points back to `db` afterwards.
+    const memory = only.has("memory") ? await benchMemory(db) : null;
+    if (memory) printMemory(memory);
 
     const json = {
       bench: "threadkeeper",
@@ -168,6 +172,7 @@ async function main(): Promise<void> {
       })),
       compaction: compaction ? compactionJson(compaction) : null,
       sessions: sessions ? sessionsJson(sessions) : null,
+      memory: memory ? memoryJson(memory) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);
