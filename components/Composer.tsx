@@ -202,7 +202,11 @@ function CommandMenu({
             e.preventDefault();
             onPick(c);
           }}
-          onMouseEnter={() => onHover(i)}
+          // mousemove, not mouseenter: a menu that opens under a resting pointer must not
+          // move the highlight off the first command.
+          onMouseMove={() => {
+            if (i !== active) onHover(i);
+          }}
           className={`flex cursor-pointer gap-2 px-3 py-2 ${i === active ? "bg-sky-50" : "hover:bg-zinc-50"}`}
         >
           <span className="font-mono text-zinc-900">/{c.name}</span>
