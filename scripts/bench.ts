@@ -1,6 +1,6 @@
 // `npm run bench`: performance figures against the DESIGN.md targets, on an in-memory PGlite
 // with seeded long sessions. Prints tables and, last, one JSON line. Benchmarks are separate
-// modules under scripts/bench/ (context today; compaction and memory can join as their own).
+// modules under scripts/bench/: context, compaction, sessions (checkpoints, resume, picker), memory.
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
@@ -14,15 +14,7 @@ import { benchMemory, memoryJson, printMemory } from "./bench/memory";
 import { benchContext, type ContextBenchResult } from "./bench/context";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
-import type { MeasureOptions } from "./bench/stats";
-
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return n;
-}
+import { intEnv, type MeasureOptions } from "./bench/stats";
 
 const SECTIONS = ["context", "compaction", "sessions", "memory"] as const;
 type Section = (typeof SECTIONS)[number];

@@ -23,7 +23,7 @@ import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 import { newUserMessage, rng } from "./corpus";
 import { memoryText, PLANTED_FACTS, plantedConversations, queryText, type Rand } from "./memory-corpus";
 import { fmtInt, fmtMs, round3, statJson, table } from "./report";
-import { measure, summarize, type MeasureOptions, type Stat } from "./stats";
+import { intEnv, measure, summarize, type MeasureOptions, type Stat } from "./stats";
 
 /** DESIGN.md "Performance targets" and the PRD. */
 export const MEMORY_TARGETS = { searchP95Ms: 50, firstMessagePrdMs: 500, firstMessageAimMs: 50 } as const;
@@ -37,14 +37,6 @@ const RECALL_QUERIES = 50;
 const HNSW_MAINTENANCE_WORK_MEM = "512MB";
 /** The LIVE predicate of lib/db/memories.ts, so the vector-only queries filter exactly as search does. */
 const LIVE = "(m.pinned or m.expires_at is null or m.expires_at > now())";
-
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return n;
-}
 
 const userId = (prefix: string, n: number) => `${prefix}-4000-8000-${String(n).padStart(12, "0")}`;
 const pct = (hit: number, total: number) => (total === 0 ? Number.NaN : (100 * hit) / total);

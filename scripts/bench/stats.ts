@@ -67,3 +67,12 @@ export async function timeOnce<T>(fn: () => Promise<T> | T): Promise<{ ms: numbe
   const value = await fn();
   return { ms: performance.now() - t0, value };
 }
+
+/** A non-negative integer from the environment, or the fallback when unset. */
+export function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
