@@ -7,19 +7,19 @@ export function json<T>(body: T, status = 200, headers?: Record<string, string>)
   return NextResponse.json(body, { status, headers });
 }
 
-export function errorBody(err: AppError): ApiErrorJson {
+function errorBody(err: AppError): ApiErrorJson {
   return { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
 }
 
 /** Maps any thrown value to the shared error shape; unknown errors never leak internals. */
-export function toAppError(err: unknown): AppError {
+function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof z.ZodError) return badRequest(describeZod(err), { issues: zodIssues(err) });
   console.error("[threadkeeper] unexpected error", err);
   return new AppError(500, "internal_error", "Something went wrong on our side; nothing was lost. Please retry.");
 }
 
-export function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
+function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
   const e = toAppError(err);
   return json(errorBody(e), e.status, e.headers);
 }

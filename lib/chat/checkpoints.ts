@@ -18,7 +18,7 @@ import { getSession, sessionJson, SESSION_COLUMNS, type SessionRow } from "@/lib
 import { env } from "@/lib/env";
 import { contextStatus, loadContext } from "./context";
 
-export const DEFAULT_CHECKPOINT_KEEP = 50;
+const DEFAULT_CHECKPOINT_KEEP = 50;
 
 export const saveSchema = z
   .object({ session_id: z.string().uuid(), label: z.string().trim().min(1).max(200).optional() })
@@ -29,7 +29,7 @@ function keep(): number {
 }
 
 /** Saves a checkpoint of the session as it is now, inside the caller's transaction. */
-export async function saveCheckpointTx(
+async function saveCheckpointTx(
   tx: Tx,
   userId: string,
   session: SessionRow,

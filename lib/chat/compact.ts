@@ -39,8 +39,8 @@ import { preCompactionCheckpoint } from "./checkpoints";
 import { rememberSummary } from "./memory";
 import { acquireLease, release } from "./lease";
 
-export const MANUAL_COOLDOWN_S = 30;
-export const SUMMARY_TIMEOUT_MS = 20_000;
+const MANUAL_COOLDOWN_S = 30;
+const SUMMARY_TIMEOUT_MS = 20_000;
 /** Largest transcript sent to the summarizer in one call; longer ones are summarized in parts. */
 const DEFAULT_CHUNK_TOKENS = 60_000;
 const PREVIEW_CHARS = 280;
@@ -390,7 +390,7 @@ export async function undoCompaction(
   }
 }
 
-export function compactionJson(r: CompactionRow, isLatest: boolean): CompactionJson {
+function compactionJson(r: CompactionRow, isLatest: boolean): CompactionJson {
   return {
     id: r.id,
     session_id: r.session_id,

@@ -42,7 +42,7 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow): 
 
 /** Raw estimate of everything sent besides the window's messages. */
 export function fixedRawTokens(session: SessionRow): number {
-  // Tools and canvas join the request in later issues; they add here.
+  // No tool ships yet (lib/chat/tools.ts) and there is no canvas, so neither adds tokens; when one does, it belongs here.
   return session.system_tokens + session.memory_tokens + session.summary_tokens;
 }
 

@@ -23,7 +23,7 @@ import { getProject } from "@/lib/db/projects";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { getUserSettings } from "@/lib/db/settings";
 import { conflict } from "@/lib/errors";
-import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
+import { getEmbedder, toPgVector, type EmbedKind } from "@/lib/memory/embedder";
 import { fitBudget, memoryBlock, relevance, renderMemory } from "@/lib/memory/rank";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
 import { defaultModelId, loadContext } from "./context";
@@ -57,9 +57,10 @@ async function ttlDays(userId: string): Promise<number> {
   return withUser(userId, async (tx) => resolveSettings(defaultModelId(), await getUserSettings(tx, userId), {}).memory_ttl_days);
 }
 
-async function embedDocument(text: string): Promise<{ vector: string | null; model: string }> {
+/** The text's vector as a pgvector parameter (null when there was nothing to embed) and the model that made it. */
+async function embedOne(text: string, kind: EmbedKind): Promise<{ vector: string | null; model: string }> {
   const embedder = getEmbedder();
-  const [v] = await embedder.embed([text], "document");
+  const [v] = await embedder.embed([text], kind);
   return { vector: v && v.some((x) => x !== 0) ? toPgVector(v) : null, model: embedder.model };
 }
 
@@ -72,7 +73,7 @@ function describe(items: readonly MustKeepItem[]) {
 
 /** At every compaction: the session's memory becomes its latest verified summary. */
 export async function rememberSummary(userId: string, session: SessionRow, summary: string): Promise<MemoryJson> {
-  const { vector, model } = await embedDocument(summary);
+  const { vector, model } = await embedOne(summary, "document");
   const items = extractMustKeep([], summary);
   const memory: NewMemory = {
     projectId: session.project_id,
@@ -94,7 +95,7 @@ export async function saveMemory(userId: string, input: z.infer<typeof saveMemor
     if (input.project_id) await getProject(tx, userId, input.project_id);
     return input.project_id ?? session?.project_id ?? null;
   });
-  const { vector, model } = await embedDocument(input.summary);
+  const { vector, model } = await embedOne(input.summary, "document");
   const ttl = await ttlDays(userId);
   return withUser(userId, async (tx) =>
     memoryJson(
@@ -127,7 +128,7 @@ export async function archiveSession(userId: string, sessionId: string): Promise
       return rows.map((r) => `${r.role === "user" ? "User" : "Assistant"}: ${r.text}`).join("\n").slice(0, 20_000);
     }));
   if (!summary.trim()) throw conflict("nothing_to_remember", "The session has no messages to remember yet");
-  const { vector, model } = await embedDocument(summary);
+  const { vector, model } = await embedOne(summary, "document");
   const items = extractMustKeep([], summary);
   const ttl = await ttlDays(userId);
   return withUser(userId, async (tx) => {
@@ -158,11 +159,9 @@ export async function searchMemories(
   limit: number,
   excludeSessionId?: string,
 ): Promise<MemoryHitJson[]> {
-  const embedder = getEmbedder();
-  const [v] = await embedder.embed([query], "query");
-  const vector = v && v.some((x) => x !== 0) ? toPgVector(v) : null;
+  const { vector, model } = await embedOne(query, "query");
   const candidates = await withUser(userId, (tx) =>
-    searchCandidates(tx, userId, { vector, text: query, model: embedder.model, perList: CANDIDATES_PER_LIST }, filter),
+    searchCandidates(tx, userId, { vector, text: query, model, perList: CANDIDATES_PER_LIST }, filter),
   );
   const now = new Date();
   return candidates
@@ -189,7 +188,10 @@ export async function loadMemoriesForSession(userId: string, sessionId: string, 
     budget > 0
       ? await searchMemories(userId, firstMessage, { projectId: ctx.session.project_id ?? undefined }, LOAD_CANDIDATES, sessionId)
       : [];
-  const rendered = hits.map((h) => ({ hit: h, text: renderMemory(h), tokens: estimateSystemTokens(renderMemory(h)) }));
+  const rendered = hits.map((h) => {
+    const text = renderMemory(h);
+    return { hit: h, text, tokens: estimateSystemTokens(text) };
+  });
   const chosen = fitBudget(rendered, (r) => r.tokens, budget);
   const block = memoryBlock(chosen.map((c) => c.text));
   const tokens = block ? estimateSystemTokens(block) : 0;

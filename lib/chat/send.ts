@@ -25,7 +25,7 @@ import { acquireLease, release, renewLease } from "./lease";
 import { llmError } from "./errors";
 import { MAX_TOOL_ROUNDS, runToolUses } from "./tools";
 
-export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 const FLUSH_INTERVAL_MS = 1_000;
 /** Ask the API for an exact count once the estimate is this close (fraction of capacity) below the threshold. */
 const EXACT_COUNT_MARGIN = 0.05;

@@ -60,10 +60,6 @@ export async function createSession(userId: string, input: z.infer<typeof create
   });
 }
 
-export async function getSessionJson(userId: string, id: string): Promise<SessionJson> {
-  return withUser(userId, async (tx) => sessionJson(await getSession(tx, userId, id)));
-}
-
 export async function recentSessions(userId: string, limit: number): Promise<SessionJson[]> {
   return withUser(userId, async (tx) => (await listSessions(tx, userId, limit)).map(sessionJson));
 }

@@ -1,7 +1,7 @@
 import type { CheckpointJson, CheckpointTrigger } from "@/lib/api/types";
 import type { Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
-import type { Tx } from "./driver";
+import { qualify, type Tx } from "./driver";
 
 export interface CheckpointRow {
   id: string;
@@ -93,7 +93,7 @@ export async function recentCheckpoints(
   limit: number,
 ): Promise<(CheckpointRow & { session_title: string })[]> {
   return tx.query(
-    `select ${COLUMNS.split(",").map((c) => `c.${c.trim()}`).join(", ")}, s.title as session_title
+    `select ${qualify(COLUMNS, "c")}, s.title as session_title
      from session_checkpoints c join sessions s on s.id = c.session_id
      where c.user_id = $1 order by c.created_at desc, c.id desc limit $2`,
     [userId, limit],

@@ -1,4 +1,4 @@
-import type { CompactionJson, CompactionMethod, CompactionTrigger, PreservedItemJson } from "@/lib/api/types";
+import type { CompactionMethod, CompactionStatus, CompactionTrigger, PreservedItemJson } from "@/lib/api/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
 
@@ -7,7 +7,7 @@ export interface CompactionRow {
   session_id: string;
   trigger: CompactionTrigger;
   method: CompactionMethod;
-  status: CompactionJson["status"];
+  status: CompactionStatus;
   from_turn: number;
   through_turn: number;
   at_seq: number;
@@ -87,7 +87,7 @@ export async function recentAutoTurns(tx: Tx, sessionId: string, limit: number):
   return rows.map((r) => r.at_turn).reverse();
 }
 
-export async function setCompactionStatus(tx: Tx, id: string, status: CompactionJson["status"]): Promise<void> {
+export async function setCompactionStatus(tx: Tx, id: string, status: CompactionStatus): Promise<void> {
   await tx.query(`update compaction_logs set status = $2 where id = $1`, [id, status]);
 }
 

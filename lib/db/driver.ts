@@ -17,6 +17,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** A table module's column list with each column qualified by `alias`, for queries that join. */
+export function qualify(columns: string, alias: string): string {
+  return columns
+    .split(",")
+    .map((c) => `${alias}.${c.trim()}`)
+    .join(", ");
+}
+
 export function fromPGlite(pg: PGlite): Database {
   return {
     kind: "pglite",

@@ -1,6 +1,6 @@
 import type { LoadedMemoryJson, MemoryJson, MemorySource } from "@/lib/api/types";
 import { notFound } from "@/lib/errors";
-import type { Tx } from "./driver";
+import { qualify, type Tx } from "./driver";
 
 export interface MemoryRow {
   id: string;
@@ -19,7 +19,6 @@ export interface MemoryRow {
 
 const COLUMNS = `id, project_id, session_id, source, summary, key_decisions, code_references, tags, pinned,
   embedding_model, created_at, expires_at`;
-const prefixed = (alias: string) => COLUMNS.split(",").map((c) => `${alias}.${c.trim()}`).join(", ");
 
 /** Expired memories are never returned, whether or not the clean-up has run yet. */
 const LIVE = `(m.pinned or m.expires_at is null or m.expires_at > now())`;
@@ -62,24 +61,24 @@ export async function insertMemory(tx: Tx, userId: string, m: NewMemory): Promis
 }
 
 export async function getMemory(tx: Tx, userId: string, id: string): Promise<MemoryRow> {
-  const [row] = await tx.query<MemoryRow>(`select ${prefixed("m")} from session_memories m where m.id = $1 and m.user_id = $2 and ${LIVE}`, [
-    id,
-    userId,
-  ]);
+  const [row] = await tx.query<MemoryRow>(
+    `select ${qualify(COLUMNS, "m")} from session_memories m where m.id = $1 and m.user_id = $2 and ${LIVE}`,
+    [id, userId],
+  );
   if (!row) throw notFound("Memory", id);
   return row;
 }
 
 export async function memoriesOfSession(tx: Tx, userId: string, sessionId: string): Promise<MemoryRow[]> {
   return tx.query<MemoryRow>(
-    `select ${prefixed("m")} from session_memories m where m.user_id = $1 and m.session_id = $2 and ${LIVE} order by m.created_at desc`,
+    `select ${qualify(COLUMNS, "m")} from session_memories m where m.user_id = $1 and m.session_id = $2 and ${LIVE} order by m.created_at desc`,
     [userId, sessionId],
   );
 }
 
 export async function memoriesOfProject(tx: Tx, userId: string, projectId: string): Promise<MemoryRow[]> {
   return tx.query<MemoryRow>(
-    `select ${prefixed("m")} from session_memories m where m.user_id = $1 and m.project_id = $2 and ${LIVE}
+    `select ${qualify(COLUMNS, "m")} from session_memories m where m.user_id = $1 and m.project_id = $2 and ${LIVE}
      order by m.pinned desc, m.created_at desc limit 500`,
     [userId, projectId],
   );
@@ -87,7 +86,7 @@ export async function memoriesOfProject(tx: Tx, userId: string, projectId: strin
 
 export async function setPinned(tx: Tx, userId: string, id: string, pinned: boolean): Promise<MemoryRow> {
   const [row] = await tx.query<MemoryRow>(
-    `update session_memories m set pinned = $3 where m.id = $1 and m.user_id = $2 and ${LIVE} returning ${prefixed("m")}`,
+    `update session_memories m set pinned = $3 where m.id = $1 and m.user_id = $2 and ${LIVE} returning ${qualify(COLUMNS, "m")}`,
     [id, userId, pinned],
   );
   if (!row) throw notFound("Memory", id);
@@ -148,7 +147,7 @@ export async function searchCandidates(
        where search @@ query
        order by ts_rank_cd(search, query) desc, id limit $9
      )
-     select ${prefixed("f")}, v.r::int as vector_rank, t.r::int as text_rank
+     select ${qualify(COLUMNS, "f")}, v.r::int as vector_rank, t.r::int as text_rank
      from filtered f
      left join by_vector v on v.id = f.id
      left join by_text t on t.id = f.id
@@ -182,7 +181,7 @@ export async function recordLoaded(
 
 export async function loadedMemories(tx: Tx, userId: string, sessionId: string): Promise<LoadedMemoryJson[]> {
   const rows = await tx.query<MemoryRow & { tokens: number; score: number; dropped: boolean }>(
-    `select ${prefixed("m")}, l.tokens, l.score, l.dropped from session_loaded_memories l
+    `select ${qualify(COLUMNS, "m")}, l.tokens, l.score, l.dropped from session_loaded_memories l
      join session_memories m on m.id = l.memory_id
      where l.session_id = $1 and l.user_id = $2 order by l.score desc`,
     [sessionId, userId],

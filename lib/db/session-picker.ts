@@ -1,5 +1,5 @@
 import type { SessionSummaryJson } from "@/lib/api/types";
-import type { Tx } from "./driver";
+import { qualify, type Tx } from "./driver";
 import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./sessions";
 
 export interface RecentFilter {
@@ -20,7 +20,7 @@ type PickerRow = SessionRow & { project_name: string | null; checkpoint_count: n
  */
 export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFilter): Promise<SessionSummaryJson[]> {
   const rows = await tx.query<PickerRow>(
-    `select ${SESSION_COLUMNS.split(",").map((c) => `s.${c.trim()}`).join(", ")},
+    `select ${qualify(SESSION_COLUMNS, "s")},
        p.name as project_name,
        (select count(*)::int from session_checkpoints c where c.session_id = s.id) as checkpoint_count,
        (case when s.measured_tokens is not null

@@ -1,7 +1,7 @@
 // Ranking for hybrid memory search and the memory block of a session's system prompt. Pure.
 
 /** The usual reciprocal-rank-fusion constant: damps the head of each list so neither dominates. */
-export const RRF_K = 60;
+const RRF_K = 60;
 const RECENCY_HALF_LIFE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 

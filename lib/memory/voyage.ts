@@ -3,8 +3,8 @@
 import { z } from "zod";
 import type { EmbedKind, Embedder } from "./embedder";
 
-export const VOYAGE_MODEL = "voyage-3.5";
-export const VOYAGE_DEFAULT_BASE_URL = "https://api.voyageai.com/v1";
+const VOYAGE_MODEL = "voyage-3.5";
+const VOYAGE_DEFAULT_BASE_URL = "https://api.voyageai.com/v1";
 
 /** The API's limit on texts per request. */
 export const VOYAGE_MAX_BATCH = 128;

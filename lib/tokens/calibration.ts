@@ -7,12 +7,12 @@ export interface CalibrationState {
   samples: number;
 }
 
-export const MIN_FACTOR = 0.5;
-export const MAX_FACTOR = 3;
+const MIN_FACTOR = 0.5;
+const MAX_FACTOR = 3;
 /** Weight of a new sample; 0.3 follows drift within a few requests without jumping on one odd one. */
-export const EMA_ALPHA = 0.3;
+const EMA_ALPHA = 0.3;
 /** Below this many estimated tokens fixed per-request overheads dominate the ratio. */
-export const MIN_SAMPLE_TOKENS = 50;
+const MIN_SAMPLE_TOKENS = 50;
 
 /**
  * Starting points only, used until the first measurement of a model replaces them:

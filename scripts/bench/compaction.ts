@@ -21,12 +21,12 @@ import {
 import { groupTurns, nextTurnSeq, type Turn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage, Role } from "@/lib/context/types";
 import { estimateMessageTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { assistantText, rng, userText } from "./corpus";
+import { assistantText, int, pick, rng, userText, type Rand } from "./corpus";
 import { fmtMs, table } from "./report";
 import { measure, median, summarize, type MeasureOptions, type Stat } from "./stats";
 
 /** PRD FR-001 / FR-006 and DESIGN.md "Performance targets". */
-export const COMPACTION_TARGETS = {
+const COMPACTION_TARGETS = {
   reductionMin: 60,
   reductionMax: 75,
   retentionAbove: 90,
@@ -59,10 +59,6 @@ interface Session {
   messages: EngineMessage[];
   planted: Planted[];
 }
-
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
-const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
 const TECH = ["pgvector", "Redis Streams", "BullMQ", "Drizzle ORM", "server actions", "SWR", "Zod schemas", "a materialized view", "HNSW indexes", "row-level security", "Playwright", "tRPC", "SSE", "a Postgres advisory lock"];
 const PURPOSE = ["the job queue", "session caching", "memory search", "input validation", "the audit log", "rate limiting", "billing webhooks", "the settings page", "the export worker", "search ranking"];

@@ -14,7 +14,7 @@ import type { SeededSession } from "./seed";
 import { measure, timeOnce, type MeasureOptions, type Stat } from "./stats";
 
 /** DESIGN.md "Performance targets" (medians). */
-export const TARGETS = {
+const TARGETS = {
   status: { ms: 10, text: "< 10 ms" },
   window: { ms: 50, text: "< 50 ms, indep. of history" },
   count: { ms: 1, text: "< 1 ms" },

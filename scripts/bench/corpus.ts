@@ -1,8 +1,10 @@
 // Deterministic, realistic-looking developer-chat text for seeding: prose mixed with code,
 // file paths, identifiers and numbers, so tiktoken counts vary from message to message.
 
+export type Rand = () => number;
+
 /** mulberry32: a tiny seeded PRNG, so every run seeds the same history. */
-export function rng(seed: number): () => number {
+export function rng(seed: number): Rand {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -77,11 +79,16 @@ const SNIPPETS = [
   "```tsx\n<TokenBar used={status.current_tokens} capacity={status.capacity_tokens} pulse={near} />\n```",
 ];
 
-function pick<T>(r: () => number, xs: readonly T[]): T {
+export function pick<T>(r: Rand, xs: readonly T[]): T {
   return xs[Math.floor(r() * xs.length)];
 }
 
-function decorate(r: () => number, s: string): string {
+/** A uniform integer in [lo, hi]. */
+export function int(r: Rand, lo: number, hi: number): number {
+  return lo + Math.floor(r() * (hi - lo + 1));
+}
+
+function decorate(r: Rand, s: string): string {
   const x = r();
   if (x < 0.2) return `${s} See ${pick(r, PATHS)}:${1 + Math.floor(r() * 400)}.`;
   if (x < 0.35) return `${s} (took ${(r() * 900).toFixed(1)} ms over ${1 + Math.floor(r() * 5000)} rows)`;
@@ -89,7 +96,7 @@ function decorate(r: () => number, s: string): string {
 }
 
 /** One user message: two to four sentences, now and then a snippet. */
-export function userText(r: () => number): string {
+export function userText(r: Rand): string {
   const parts: string[] = [];
   const n = 2 + Math.floor(r() * 3);
   for (let i = 0; i < n; i++) parts.push(decorate(r, pick(r, USER_SENTENCES)));
@@ -98,7 +105,7 @@ export function userText(r: () => number): string {
 }
 
 /** One assistant message: three to six sentences, often with a snippet. */
-export function assistantText(r: () => number): string {
+export function assistantText(r: Rand): string {
   const parts: string[] = [];
   const n = 3 + Math.floor(r() * 4);
   for (let i = 0; i < n; i++) parts.push(decorate(r, pick(r, ASSISTANT_SENTENCES)));

@@ -2,11 +2,7 @@
 // seeded vocabulary of development topics, and conversations with planted facts for the
 // retrieval-quality check (each fact paired with a question a user would ask about it, worded
 // differently, and a decoy turn elsewhere that shares some of its terms).
-import { assistantText, rng, userText } from "./corpus";
-
-export type Rand = () => number;
-export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
-const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+import { assistantText, int, pick, rng, userText, type Rand } from "./corpus";
 
 const TECH = [
   "pgvector", "Redis Streams", "BullMQ", "Drizzle ORM", "server actions", "SWR", "Zod schemas", "a materialized view",

@@ -20,13 +20,13 @@ import { createSession } from "@/lib/chat/sessions";
 import { openEmbedded, setDb, withUser, type Database, type Tx } from "@/lib/db";
 import { searchCandidates } from "@/lib/db/memories";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
-import { newUserMessage, rng } from "./corpus";
-import { memoryText, PLANTED_FACTS, plantedConversations, queryText, type Rand } from "./memory-corpus";
+import { newUserMessage, rng, type Rand } from "./corpus";
+import { memoryText, PLANTED_FACTS, plantedConversations, queryText } from "./memory-corpus";
 import { fmtInt, fmtMs, round3, statJson, table } from "./report";
 import { intEnv, measure, summarize, type MeasureOptions, type Stat } from "./stats";
 
 /** DESIGN.md "Performance targets" and the PRD. */
-export const MEMORY_TARGETS = { searchP95Ms: 50, firstMessagePrdMs: 500, firstMessageAimMs: 50 } as const;
+const MEMORY_TARGETS = { searchP95Ms: 50, firstMessagePrdMs: 500, firstMessageAimMs: 50 } as const;
 
 const SEED = 0x3e3e;
 const BATCH = 500;

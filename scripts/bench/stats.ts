@@ -14,10 +14,10 @@ export interface MeasureOptions {
   runs: number;
 }
 
-export const DEFAULT_MEASURE: MeasureOptions = { warmups: 3, runs: 15 };
+const DEFAULT_MEASURE: MeasureOptions = { warmups: 3, runs: 15 };
 
 /** Nearest-rank percentile of an ascending array. */
-export function percentile(sorted: readonly number[], p: number): number {
+function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];

@@ -22,15 +22,13 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { setTimeout as sleepFor } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
+import { runIfEntry } from "./standalone";
 import { DirectiveInterpreter, parseSteps } from "./steps";
 import { contentText, countOutputTokens, countRequestTokens } from "./tokenizer";
 import type { AnthropicErrorType, ErrorStatus, FakeStep, OutputBlock, RecordedRequest, StopReason } from "./types";
 
-export type { AnthropicErrorType, FakeStep, OutputBlock, RecordedRequest } from "./types";
-export { countOutputTokens, countRequestTokens, fakeTokenCount } from "./tokenizer";
+export { countRequestTokens, fakeTokenCount } from "./tokenizer";
 
 export interface FakeAnthropic {
   /** e.g. http://127.0.0.1:54321 (use as ANTHROPIC_BASE_URL / `baseURL`). */
@@ -52,7 +50,7 @@ export interface StartFakeAnthropicOptions {
 }
 
 /** Context window quoted by too_long errors and enforced on real input counts. */
-export const FAKE_CONTEXT_LIMIT = 200_000;
+const FAKE_CONTEXT_LIMIT = 200_000;
 const ECHO_PREFIX = "Echo: ";
 const ECHO_MAX_CHARS = 200;
 const DEFAULT_DROP_AFTER_CHUNKS = 2;
@@ -624,22 +622,10 @@ export async function startFakeAnthropic(opts: StartFakeAnthropicOptions = {}): 
 // Standalone mode: `npx tsx tests/fake-anthropic/server.ts`
 // ---------------------------------------------------------------------------------------------
 
-async function main(): Promise<void> {
+runIfEntry(import.meta.url, async () => {
   const port = Number(process.env.FAKE_ANTHROPIC_PORT ?? 0);
   if (!Number.isInteger(port) || port < 0) throw new Error(`invalid FAKE_ANTHROPIC_PORT: ${process.env.FAKE_ANTHROPIC_PORT}`);
   const fake = await startFakeAnthropic({ port, host: process.env.FAKE_ANTHROPIC_HOST || "127.0.0.1" });
   console.log(`fake-anthropic listening on ${fake.url}`);
-  const shutdown = (): void => {
-    void fake.close().finally(() => process.exit(0));
-  };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
-}
-
-const entry = process.argv[1];
-if (entry && path.resolve(entry) === fileURLToPath(import.meta.url)) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+  return fake;
+});

@@ -43,7 +43,7 @@ function requiredString(step: Record<string, unknown>, key: string): string {
 }
 
 /** Validates one step from JSON; throws an Error with a readable message when it is malformed. */
-export function parseStep(raw: unknown): FakeStep {
+function parseStep(raw: unknown): FakeStep {
   if (!isRecord(raw)) throw new Error("step must be an object");
   switch (raw.kind) {
     case "reply": {

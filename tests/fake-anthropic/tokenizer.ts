@@ -12,8 +12,8 @@
 
 const TOKEN_RE = /\w+|[^\w\s]/g;
 
-export const MESSAGE_OVERHEAD_TOKENS = 3;
-export const TOOL_OVERHEAD_TOKENS = 10;
+const MESSAGE_OVERHEAD_TOKENS = 3;
+const TOOL_OVERHEAD_TOKENS = 10;
 
 /** Fake token count of a piece of text. */
 export function fakeTokenCount(text: string): number {
@@ -32,7 +32,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Images and other binary sources contribute nothing: their base64 payload is not text the
  * model reads, and counting it would make totals explode.
  */
-export function blockText(block: unknown): string {
+function blockText(block: unknown): string {
   if (typeof block === "string") return block;
   if (!isRecord(block)) return "";
   switch (block.type) {
@@ -62,12 +62,12 @@ export function contentText(content: unknown): string {
 }
 
 /** Text of a `system` field: a string or an array of text blocks. */
-export function systemText(system: unknown): string {
+function systemText(system: unknown): string {
   return contentText(system);
 }
 
 /** Text a tool definition contributes: name, description and its JSON schema. */
-export function toolText(tool: unknown): string {
+function toolText(tool: unknown): string {
   if (!isRecord(tool)) return "";
   const name = typeof tool.name === "string" ? tool.name : "";
   const description = typeof tool.description === "string" ? tool.description : "";

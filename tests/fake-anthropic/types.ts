@@ -61,8 +61,6 @@ export type FakeStep =
       text?: string;
     };
 
-export type FakeStepKind = FakeStep["kind"];
-
 /** One HTTP request the fake received (control and health endpoints are not recorded). */
 export interface RecordedRequest {
   method: string;

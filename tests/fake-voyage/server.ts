@@ -16,11 +16,10 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 // Relative, not "@/": the standalone server may run outside the tsconfig paths.
 import { EMBEDDING_DIMENSIONS } from "../../lib/memory/embedder";
 import { LocalLexicalEmbedder } from "../../lib/memory/local-embedder";
+import { runIfEntry } from "../fake-anthropic/standalone";
 
 /** The only key the fake accepts (any other gets a 401, like a revoked key). */
 export const FAKE_VOYAGE_KEY = "pa-fake-voyage-key";
@@ -231,20 +230,8 @@ export async function startFakeVoyage(options: { port?: number; host?: string } 
   };
 }
 
-async function main(): Promise<void> {
+runIfEntry(import.meta.url, async () => {
   const fake = await startFakeVoyage({ port: Number(process.env.FAKE_VOYAGE_PORT ?? 4020) });
   console.log(`fake-voyage listening on ${fake.url} (key ${FAKE_VOYAGE_KEY})`);
-  const shutdown = (): void => {
-    void fake.close().finally(() => process.exit(0));
-  };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
-}
-
-const entry = process.argv[1];
-if (entry && path.resolve(entry) === fileURLToPath(import.meta.url)) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+  return fake;
+});
