@@ -8,6 +8,7 @@ import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { compactTokens, relativeTime } from "@/lib/client/format";
 import { useSessionsStore } from "@/lib/client/sessions-store";
+import { useEscapeKey } from "@/components/useEscapeKey";
 
 /** Keeps the timeline in step with the open session; shows the panel when it is toggled on. */
 export function CheckpointPanel() {
@@ -18,20 +19,14 @@ export function CheckpointPanel() {
     void useCheckpointsStore.getState().load(currentId);
   }, [currentId]);
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === "Escape") useCheckpointsStore.getState().setPanelOpen(false);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [open]);
-
   if (!open) return null;
   return <PanelBody />;
 }
 
+const closePanel = () => useCheckpointsStore.getState().setPanelOpen(false);
+
 function PanelBody() {
+  useEscapeKey(closePanel);
   const detail = useCheckpointsStore((s) => s.detail);
   const loading = useCheckpointsStore((s) => s.loading);
   const error = useCheckpointsStore((s) => s.error);
@@ -51,7 +46,7 @@ function PanelBody() {
         <button
           type="button"
           aria-label="Close checkpoints"
-          onClick={() => useCheckpointsStore.getState().setPanelOpen(false)}
+          onClick={closePanel}
           className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100"
         >
           ✕

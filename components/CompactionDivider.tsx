@@ -22,7 +22,7 @@ export interface SummarySection {
 }
 
 /** Splits a summary on its `### ` headings; text before the first heading is an untitled section. */
-export function summarySections(summary: string): SummarySection[] {
+function summarySections(summary: string): SummarySection[] {
   const sections: SummarySection[] = [];
   let current: SummarySection = { title: null, body: "" };
   for (const line of summary.split("\n")) {
@@ -51,7 +51,7 @@ function reductionLabel(percent: number): string {
   return rounded >= 0 ? `−${rounded} %` : `+${-rounded} %`;
 }
 
-export function costLabel(usd: number): string {
+function costLabel(usd: number): string {
   if (usd <= 0) return "$0";
   if (usd < 0.01) return `$${usd.toFixed(4)}`;
   return `$${usd.toFixed(usd < 1 ? 3 : 2)}`;
@@ -85,7 +85,7 @@ function hints(c: CompactionJson): string[] {
 }
 
 /** "42/42 details kept", plus "3 left out" when the summary could not hold everything. */
-export function retentionLabel(c: CompactionJson): string | null {
+function retentionLabel(c: CompactionJson): string | null {
   if (c.method === "sliding" || c.items_total <= 0) return null;
   const kept = Math.round(c.items_total * c.retention_rate);
   const left = c.omitted_items.length || c.items_total - kept;

@@ -3,13 +3,16 @@
 // sessions (drop, restore, pin), a search over all memories, a form to remember something
 // by hand, and archiving the whole session into a memory. Always mounted: it keeps the
 // memory store on the open session and renders only while open.
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { compactTokens } from "@/lib/client/format";
 import { useMemoryStore } from "@/lib/client/memory-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { LoadedMemoryItem, MemoryHitItem, SavedMemoryItem } from "@/components/MemoryItems";
+import { SidePanel } from "@/components/SidePanel";
 
 const SEARCH_DEBOUNCE_MS = 250;
+const FIELD_CLASS =
+  "w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500";
 
 export function MemoryPanel() {
   const currentId = useSessionsStore((s) => s.currentId);
@@ -26,58 +29,28 @@ export function MemoryPanel() {
   return <MemoryPanelBody sessionId={currentId} />;
 }
 
+const closeMemory = () => useMemoryStore.getState().setOpen(false);
+
 function MemoryPanelBody({ sessionId }: { sessionId: string | null }) {
-  const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
-  const setOpen = useMemoryStore((s) => s.setOpen);
-  const close = () => setOpen(false);
-
-  useEffect(() => {
-    panel.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") useMemoryStore.getState().setOpen(false);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, []);
-
   return (
-    <div className="fixed inset-0 z-40 flex justify-end bg-zinc-900/20" onMouseDown={close}>
-      <div
-        ref={panel}
-        data-testid="memory-panel"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        onMouseDown={(e) => e.stopPropagation()}
-        className="flex h-full w-full max-w-md flex-col gap-5 overflow-y-auto bg-zinc-50 p-5 shadow-xl outline-none"
-      >
-        <div className="flex items-center justify-between">
-          <h2 id={titleId} className="text-base font-semibold text-zinc-900">
-            Memory
-          </h2>
-          <button
-            type="button"
-            data-testid="close-memory"
-            onClick={close}
-            aria-label="Close memory panel"
-            className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
-          >
-            ✕
-          </button>
-        </div>
-        <p className="-mt-3 text-xs text-zinc-500">
-          What Claude remembers across sessions. A session&apos;s first message loads the most relevant memories into its
-          context, within the memory budget.
-        </p>
-        <Feedback />
-        <LoadedSection sessionId={sessionId} />
-        <SearchSection />
-        <RememberSection sessionId={sessionId} />
-        <SavedSection />
-      </div>
-    </div>
+    <SidePanel
+      title="Memory"
+      testId="memory-panel"
+      closeLabel="Close memory panel"
+      closeTestId="close-memory"
+      className="max-w-md gap-5 bg-zinc-50"
+      onClose={closeMemory}
+    >
+      <p className="-mt-3 text-xs text-zinc-500">
+        What Claude remembers across sessions. A session&apos;s first message loads the most relevant memories into its
+        context, within the memory budget.
+      </p>
+      <Feedback />
+      <LoadedSection sessionId={sessionId} />
+      <SearchSection />
+      <RememberSection sessionId={sessionId} />
+      <SavedSection />
+    </SidePanel>
   );
 }
 
@@ -176,7 +149,7 @@ function SearchSection() {
           onChange={(e) => onChange(e.target.value)}
           placeholder="Search all memories…"
           aria-label="Search memories"
-          className="w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500"
+          className={FIELD_CLASS}
         />
       </form>
       {searchError && (
@@ -229,7 +202,7 @@ function RememberSection({ sessionId }: { sessionId: string | null }) {
           rows={3}
           placeholder="A decision, a fact or a convention to remember in later sessions…"
           aria-label="New memory"
-          className="w-full resize-y rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500"
+          className={`resize-y ${FIELD_CLASS}`}
         />
         <input
           type="text"
@@ -238,7 +211,7 @@ function RememberSection({ sessionId }: { sessionId: string | null }) {
           onChange={(e) => setTags(e.target.value)}
           placeholder="Tags, comma-separated (optional)"
           aria-label="Tags of the new memory"
-          className="w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500"
+          className={FIELD_CLASS}
         />
         <div className="flex items-center justify-between gap-2">
           <button

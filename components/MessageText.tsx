@@ -7,7 +7,7 @@ type Part = { kind: "text"; text: string } | { kind: "code"; lang: string; code:
 // An unclosed fence (common mid-stream) runs to the end of the text.
 const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g;
 
-export function splitFences(text: string): Part[] {
+function splitFences(text: string): Part[] {
   const parts: Part[] = [];
   let last = 0;
   for (const m of text.matchAll(FENCE)) {

@@ -7,19 +7,12 @@ import type { SessionSummaryJson } from "@/lib/api/types";
 import { compactTokens, relativeTime } from "@/lib/client/format";
 import { PICKER_LIMIT, useLaunchStore } from "@/lib/client/launch-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
+import { useEscapeKey } from "@/components/useEscapeKey";
 
 const SEARCH_DEBOUNCE_MS = 250;
 
 export function SessionPicker() {
   const open = useLaunchStore((s) => s.pickerOpen);
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === "Escape") useLaunchStore.getState().closePicker();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [open]);
   if (!open) return null;
   return <PickerDialog />;
 }
@@ -32,6 +25,7 @@ function PickerDialog() {
   const projects = useLaunchStore((s) => s.projects);
   const store = useLaunchStore.getState();
   const [query, setQuery] = useState(filter.q);
+  useEscapeKey(store.closePicker);
 
   // Typing waits for a pause before searching; the other filters apply at once.
   useEffect(() => {
@@ -98,26 +92,8 @@ function PickerDialog() {
             </select>
           </div>
           <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-600">
-            <label className="flex items-center gap-1">
-              From
-              <input
-                type="date"
-                data-testid="picker-from"
-                value={filter.from}
-                onChange={(e) => applyFilter({ from: e.target.value })}
-                className="rounded border border-zinc-300 px-1.5 py-0.5"
-              />
-            </label>
-            <label className="flex items-center gap-1">
-              To
-              <input
-                type="date"
-                data-testid="picker-to"
-                value={filter.to}
-                onChange={(e) => applyFilter({ to: e.target.value })}
-                className="rounded border border-zinc-300 px-1.5 py-0.5"
-              />
-            </label>
+            <DateInput label="From" testId="picker-from" value={filter.from} onChange={(from) => applyFilter({ from })} />
+            <DateInput label="To" testId="picker-to" value={filter.to} onChange={(to) => applyFilter({ to })} />
             <ProjectManager />
           </div>
         </div>
@@ -164,6 +140,31 @@ function PickerDialog() {
         </div>
       </div>
     </div>
+  );
+}
+
+function DateInput({
+  label,
+  testId,
+  value,
+  onChange,
+}: {
+  label: string;
+  testId: string;
+  value: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <label className="flex items-center gap-1">
+      {label}
+      <input
+        type="date"
+        data-testid={testId}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="rounded border border-zinc-300 px-1.5 py-0.5"
+      />
+    </label>
   );
 }
 

@@ -1,13 +1,14 @@
 "use client";
 // Context settings of the open session. Fractions are edited as percents because that
 // is how the token bar speaks about them. Below them, the user's own summary templates.
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import type { ContextSettings, SettingsJson, TemplateJson } from "@/lib/api/types";
 import { MODELS } from "@/lib/llm/models";
 import * as api from "@/lib/client/api";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { useTemplatesStore } from "@/lib/client/templates-store";
+import { SidePanel } from "@/components/SidePanel";
 
 interface Draft {
   threshold: string;
@@ -20,12 +21,30 @@ interface Draft {
   template: string;
 }
 
-const LIMITS = {
-  threshold: { min: 50, max: 95 },
-  reservation: { min: 5, max: 50 },
-  safety: { min: 0, max: 30 },
-  target: { min: 10, max: 70 },
-} as const;
+type PercentKey = "threshold" | "reservation" | "safety" | "target";
+
+/** The settings edited as percents, with the bounds the server enforces. */
+const PERCENT_FIELDS: Record<PercentKey, { label: string; hint: string; min: number; max: number }> = {
+  threshold: {
+    label: "Compaction threshold",
+    hint: "Condense older turns when usage reaches this share of capacity.",
+    min: 50,
+    max: 95,
+  },
+  reservation: {
+    label: "Output reservation",
+    hint: "Share of the window kept for Claude's reply (capped at the model's output limit).",
+    min: 5,
+    max: 50,
+  },
+  safety: { label: "Safety buffer", hint: "Share of the window left free for estimation error.", min: 0, max: 30 },
+  target: {
+    label: "Compaction target",
+    hint: "Usage a compaction aims for; well below the threshold so it does not run again soon.",
+    min: 10,
+    max: 70,
+  },
+};
 
 const DEFAULT_TEMPLATE = "general";
 
@@ -48,14 +67,9 @@ function toDraft(s: ContextSettings): Draft {
 
 /** Field-level problems the server would reject anyway, caught before the round trip. */
 function validate(d: Draft): string | null {
-  for (const [key, label] of [
-    ["threshold", "Compaction threshold"],
-    ["reservation", "Output reservation"],
-    ["safety", "Safety buffer"],
-    ["target", "Compaction target"],
-  ] as const) {
+  for (const key of Object.keys(PERCENT_FIELDS) as PercentKey[]) {
     const n = Number(d[key]);
-    const { min, max } = LIMITS[key];
+    const { label, min, max } = PERCENT_FIELDS[key];
     if (d[key].trim() === "" || !Number.isFinite(n) || n < min || n > max) {
       return `${label} must be between ${min}% and ${max}%.`;
     }
@@ -74,8 +88,6 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(false);
-  const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
   const templates = useTemplatesStore((s) => s.templates);
   const templatesError = useTemplatesStore((s) => s.error);
 
@@ -97,15 +109,6 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
       live = false;
     };
   }, [sessionId]);
-
-  useEffect(() => {
-    panel.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [onClose]);
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -143,158 +146,92 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
     }
   }
 
-  const knownModel = draft ? MODELS.some((m) => m.id === draft.model) : true;
   const update = (patch: Partial<Draft>) => {
     setSaved(false);
     setDraft((d) => (d ? { ...d, ...patch } : d));
   };
 
+  // Failing to load leaves no form, so the same alert then stands in its place.
+  const errorAlert = error && (
+    <p role="alert" data-testid="settings-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+      {error}
+    </p>
+  );
+
   return (
-    <div className="fixed inset-0 z-40 flex justify-end bg-zinc-900/20" onMouseDown={onClose}>
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        data-testid="settings-panel"
-        onMouseDown={(e) => e.stopPropagation()}
-        className="flex h-full w-full max-w-sm flex-col gap-4 overflow-y-auto bg-white p-5 shadow-xl outline-none"
-      >
-        <div className="flex items-center justify-between">
-          <h2 id={titleId} className="text-base font-semibold text-zinc-900">
-            Context settings
-          </h2>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label="Close settings"
-            className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
-          >
-            ✕
-          </button>
-        </div>
-        <p className="text-xs text-zinc-500">
-          For this session{loaded && Object.keys(loaded.settings).length === 0 ? " (using your defaults)" : ""}.
-        </p>
-        {!draft && !error && <p className="text-sm text-zinc-500">Loading…</p>}
-        {draft && (
-          <form onSubmit={save} noValidate className="flex flex-col gap-4">
-            <PercentField
-              label="Compaction threshold"
-              hint="Condense older turns when usage reaches this share of capacity."
-              value={draft.threshold}
-              limits={LIMITS.threshold}
-              testId="settings-threshold"
-              onChange={(threshold) => update({ threshold })}
+    <SidePanel
+      title="Context settings"
+      testId="settings-panel"
+      closeLabel="Close settings"
+      className="max-w-sm gap-4 bg-white"
+      onClose={onClose}
+    >
+      <p className="text-xs text-zinc-500">
+        For this session{loaded && Object.keys(loaded.settings).length === 0 ? " (using your defaults)" : ""}.
+      </p>
+      {!draft && !error && <p className="text-sm text-zinc-500">Loading…</p>}
+      {draft && (
+        <form onSubmit={save} noValidate className="flex flex-col gap-4">
+          <PercentField name="threshold" value={draft.threshold} onChange={(threshold) => update({ threshold })} />
+          <PercentField name="reservation" value={draft.reservation} onChange={(reservation) => update({ reservation })} />
+          <PercentField name="safety" value={draft.safety} onChange={(safety) => update({ safety })} />
+          <ModelField value={draft.model} onChange={(model) => update({ model })} />
+          <fieldset className="flex flex-col gap-4 border-t border-zinc-200 pt-4">
+            <legend className="sr-only">Compaction</legend>
+            <h3 className="text-sm font-semibold text-zinc-900">Compaction</h3>
+            <CheckboxField
+              label="Compact automatically"
+              hint="Condense older turns into a summary when usage reaches the threshold. Off: the oldest turns slide out instead."
+              checked={draft.autoCompact}
+              testId="settings-auto-compact"
+              onChange={(autoCompact) => update({ autoCompact })}
             />
-            <PercentField
-              label="Output reservation"
-              hint="Share of the window kept for Claude's reply (capped at the model's output limit)."
-              value={draft.reservation}
-              limits={LIMITS.reservation}
-              testId="settings-reservation"
-              onChange={(reservation) => update({ reservation })}
+            <PercentField name="target" value={draft.target} onChange={(target) => update({ target })} />
+            <ModelField
+              label="Summary model"
+              testId="settings-summary-model"
+              value={draft.summaryModel}
+              onChange={(summaryModel) => update({ summaryModel })}
             />
-            <PercentField
-              label="Safety buffer"
-              hint="Share of the window left free for estimation error."
-              value={draft.safety}
-              limits={LIMITS.safety}
-              testId="settings-safety"
-              onChange={(safety) => update({ safety })}
-            />
-            <ModelField value={draft.model} known={knownModel} onChange={(model) => update({ model })} />
-            <fieldset className="flex flex-col gap-4 border-t border-zinc-200 pt-4">
-              <legend className="sr-only">Compaction</legend>
-              <h3 className="text-sm font-semibold text-zinc-900">Compaction</h3>
-              <CheckboxField
-                label="Compact automatically"
-                hint="Condense older turns into a summary when usage reaches the threshold. Off: the oldest turns slide out instead."
-                checked={draft.autoCompact}
-                testId="settings-auto-compact"
-                onChange={(autoCompact) => update({ autoCompact })}
-              />
-              <PercentField
-                label="Compaction target"
-                hint="Usage a compaction aims for; well below the threshold so it does not run again soon."
-                value={draft.target}
-                limits={LIMITS.target}
-                testId="settings-target"
-                onChange={(target) => update({ target })}
-              />
-              <ModelField
-                label="Summary model"
-                testId="settings-summary-model"
-                value={draft.summaryModel}
-                known={MODELS.some((m) => m.id === draft.summaryModel)}
-                onChange={(summaryModel) => update({ summaryModel })}
-              />
-              <TemplateField
-                value={draft.template}
-                templates={templates}
-                onChange={(template) => update({ template })}
-              />
-            </fieldset>
-            {error && (
-              <p role="alert" data-testid="settings-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-                {error}
-              </p>
-            )}
-            {saved && (
-              <p role="status" className="text-sm text-emerald-700">
-                Saved.
-              </p>
-            )}
-            <div className="flex justify-end gap-2">
-              <button type="button" onClick={onClose} className="rounded-md px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100">
-                Close
-              </button>
-              <button
-                type="submit"
-                data-testid="settings-save"
-                disabled={saving}
-                className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 disabled:bg-zinc-300"
-              >
-                {saving ? "Saving…" : "Save"}
-              </button>
-            </div>
-          </form>
-        )}
-        {!draft && error && (
-          <p role="alert" data-testid="settings-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-            {error}
-          </p>
-        )}
-        <TemplatesSection
-          templates={templates}
-          loadError={templatesError}
-          onDeleted={(id) => {
-            // A deleted template would fall back to the default anyway; say so in the form.
-            if (draft?.template === id) update({ template: DEFAULT_TEMPLATE });
-          }}
-        />
-      </div>
-    </div>
+            <TemplateField value={draft.template} templates={templates} onChange={(template) => update({ template })} />
+          </fieldset>
+          {errorAlert}
+          {saved && (
+            <p role="status" className="text-sm text-emerald-700">
+              Saved.
+            </p>
+          )}
+          <div className="flex justify-end gap-2">
+            <button type="button" onClick={onClose} className="rounded-md px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100">
+              Close
+            </button>
+            <button
+              type="submit"
+              data-testid="settings-save"
+              disabled={saving}
+              className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 disabled:bg-zinc-300"
+            >
+              {saving ? "Saving…" : "Save"}
+            </button>
+          </div>
+        </form>
+      )}
+      {!draft && errorAlert}
+      <TemplatesSection
+        templates={templates}
+        loadError={templatesError}
+        onDeleted={(id) => {
+          // A deleted template would fall back to the default anyway; say so in the form.
+          if (draft?.template === id) update({ template: DEFAULT_TEMPLATE });
+        }}
+      />
+    </SidePanel>
   );
 }
 
-function PercentField({
-  label,
-  hint,
-  value,
-  limits,
-  testId,
-  onChange,
-}: {
-  label: string;
-  hint: string;
-  value: string;
-  limits: { min: number; max: number };
-  testId: string;
-  onChange(value: string): void;
-}) {
+function PercentField({ name, value, onChange }: { name: PercentKey; value: string; onChange(value: string): void }) {
   const id = useId();
+  const { label, hint, min, max } = PERCENT_FIELDS[name];
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-zinc-800">
@@ -303,11 +240,11 @@ function PercentField({
       <div className="flex items-center gap-2">
         <input
           id={id}
-          data-testid={testId}
+          data-testid={`settings-${name}`}
           type="number"
           inputMode="decimal"
-          min={limits.min}
-          max={limits.max}
+          min={min}
+          max={max}
           step={1}
           value={value}
           onChange={(e) => onChange(e.target.value)}
@@ -317,7 +254,7 @@ function PercentField({
         <span className="text-sm text-zinc-500">%</span>
       </div>
       <p id={`${id}-hint`} className="text-xs text-zinc-500">
-        {hint} {limits.min}–{limits.max}%.
+        {hint} {min}–{max}%.
       </p>
     </div>
   );
@@ -325,18 +262,18 @@ function PercentField({
 
 function ModelField({
   value,
-  known,
   onChange,
   label = "Model",
   testId = "settings-model",
 }: {
   value: string;
-  known: boolean;
   onChange(value: string): void;
   label?: string;
   testId?: string;
 }) {
   const id = useId();
+  // A model no longer offered (or set through the API) still needs an option to show.
+  const known = MODELS.some((m) => m.id === value);
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-zinc-800">

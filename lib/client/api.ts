@@ -73,7 +73,7 @@ export function retryAfterSeconds(error: ApiErrorJson["error"]): number | null {
 }
 
 /** A fetch that never throws a bare TypeError: a dropped connection reads like any other API error. */
-async function send(path: string, init?: RequestInit): Promise<Response> {
+export async function send(path: string, init?: RequestInit): Promise<Response> {
   let res: Response;
   try {
     res = await fetch(path, { ...init, headers: { Accept: "application/json", ...init?.headers } });
@@ -85,13 +85,13 @@ async function send(path: string, init?: RequestInit): Promise<Response> {
   return res;
 }
 
-async function json<T>(path: string, init?: RequestInit): Promise<T> {
+export async function json<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await send(path, init);
   return (await res.json()) as T;
 }
 
-function withBody(method: string, body: unknown): RequestInit {
-  return { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+export function withBody(method: string, body: unknown, signal?: AbortSignal): RequestInit {
+  return { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal };
 }
 
 const enc = encodeURIComponent;

@@ -26,7 +26,7 @@ export interface ComposerCommand {
   run(args: string, ctx: CommandContext): CommandOutcome;
 }
 
-export type CompactArgs = { ok: true; request: CompactRequest } | { ok: false; message: string };
+type CompactArgs = { ok: true; request: CompactRequest } | { ok: false; message: string };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COMPACT_USAGE = "Usage: /compact [--force] [--preset name | --template id] [instructions]";
@@ -37,7 +37,7 @@ const COMPACT_USAGE = "Usage: /compact [--force] [--preset name | --template id]
  * picks a preset; `--template <id>` a saved template. Only leading words starting with
  * `--` are options, so instructions may mention "--" freely.
  */
-export function parseCompactArgs(args: string): CompactArgs {
+function parseCompactArgs(args: string): CompactArgs {
   const request: CompactRequest = {};
   let rest = args.trimStart();
   for (;;) {
@@ -77,7 +77,7 @@ export function parseCompactArgs(args: string): CompactArgs {
 }
 
 /** A checkpoint label: the rest of the line, with one pair of surrounding quotes removed. */
-export function parseCheckpointLabel(args: string): { ok: true; label?: string } | { ok: false; message: string } {
+function parseCheckpointLabel(args: string): { ok: true; label?: string } | { ok: false; message: string } {
   let label = args.trim();
   const quoted = /^(["'“‘])([\s\S]*)(["'”’])$/.exec(label);
   if (quoted) label = quoted[2].trim();
@@ -99,7 +99,7 @@ function checkpointCommand(name: string, description: string): ComposerCommand {
   };
 }
 
-export const COMMANDS: readonly ComposerCommand[] = [
+const COMMANDS: readonly ComposerCommand[] = [
   {
     name: "compact",
     description: "Condense older turns into a summary now",

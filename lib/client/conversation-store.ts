@@ -10,7 +10,7 @@ import { useMemoryStore } from "@/lib/client/memory-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
 /** "finishing": the reply is saved; the turn's status is still to come. */
 export type SendPhase = "idle" | "sending" | "streaming" | "finishing";
@@ -96,7 +96,7 @@ interface ConversationState {
 }
 
 /** The server's rule for which turns Claude still sees (see WindowJson). */
-export function isInWindow(turnSeq: number, window: WindowJson): boolean {
+function isInWindow(turnSeq: number, window: WindowJson): boolean {
   return turnSeq >= window.cutoff_turn_seq || window.pinned_turn_seqs.includes(turnSeq);
 }
 
@@ -131,7 +131,7 @@ export function activeCompaction(compactions: CompactionJson[]): CompactionJson 
 }
 
 /** Text of the newest user message that a person typed (tool results are not retried). */
-export function lastTypedUserText(messages: MessageJson[]): string | null {
+function lastTypedUserText(messages: MessageJson[]): string | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role === "user" && !m.content.some((b) => b.type === "tool_result")) return m.text;
@@ -145,7 +145,7 @@ function newIdempotencyKey(): string {
 }
 
 /** The words shown when /compact is refused or fails. */
-export function compactFeedback(error: ApiErrorInfo): CommandFeedback {
+function compactFeedback(error: ApiErrorInfo): CommandFeedback {
   if (error.code === "rate_limited") {
     const seconds = api.retryAfterSeconds(error);
     return {
@@ -162,6 +162,31 @@ export function compactFeedback(error: ApiErrorInfo): CommandFeedback {
   }
   return { tone: "error", code: error.code, message: `Compaction failed: ${error.message}` };
 }
+
+/**
+ * What opening a session resets (and what the store starts with). `protecting` is kept:
+ * a protect request still in flight removes its own entry when it ends.
+ */
+const SESSION_START = {
+  messages: [],
+  window: null,
+  hasMore: false,
+  // A page still loading for the previous session must not block paging in this one.
+  loadingOlder: false,
+  loadError: null,
+  phase: "idle",
+  pendingText: null,
+  streamingText: "",
+  notices: [],
+  sendError: null,
+  protectError: null,
+  compactions: [],
+  compacting: false,
+  autoCompacting: false,
+  commandFeedback: null,
+  undoing: {},
+  undoError: null,
+} satisfies Partial<ConversationState>;
 
 export const useConversationStore = create<ConversationState>()((set, get) => {
   const isOpen = (sessionId: string) => get().sessionId === sessionId;
@@ -325,51 +350,16 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
   }
 
   return {
+    ...SESSION_START,
     sessionId: null,
-    messages: [],
-    window: null,
-    hasMore: false,
     loading: false,
-    loadingOlder: false,
-    loadError: null,
-    phase: "idle",
-    pendingText: null,
-    streamingText: "",
-    notices: [],
-    sendError: null,
     protecting: {},
-    protectError: null,
-    compactions: [],
-    compacting: false,
-    autoCompacting: false,
-    commandFeedback: null,
-    undoing: {},
-    undoError: null,
 
     async open(sessionId) {
       if (sessionId === get().sessionId) return;
       active = null;
       dropDeltas();
-      set({
-        sessionId,
-        messages: [],
-        window: null,
-        hasMore: false,
-        loading: sessionId !== null,
-        loadError: null,
-        phase: "idle",
-        pendingText: null,
-        streamingText: "",
-        notices: [],
-        sendError: null,
-        protectError: null,
-        compactions: [],
-        compacting: false,
-        autoCompacting: false,
-        commandFeedback: null,
-        undoing: {},
-        undoError: null,
-      });
+      set({ ...SESSION_START, sessionId, loading: sessionId !== null });
       useStatusStore.getState().track(sessionId);
       if (!sessionId) return;
       void useStatusStore.getState().load(sessionId);

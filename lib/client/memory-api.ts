@@ -1,37 +1,7 @@
 // Browser-side client for cross-session memory: what a session loaded, search, pin, drop,
 // save by hand and archive. Failures are ApiErrors like the rest of the client.
-import type { ApiErrorJson, LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
-import { ApiError } from "@/lib/client/api";
-
-async function request(path: string, init?: RequestInit): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(path, { ...init, headers: { Accept: "application/json", ...init?.headers } });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network_error", "Could not reach the server. Check that it is running and retry.");
-  }
-  if (res.ok) return res;
-  let body: unknown = null;
-  try {
-    body = await res.json();
-  } catch {
-    // Not JSON (a proxy or crash page): the status is all there is.
-  }
-  const error = (body as Partial<ApiErrorJson> | null)?.error;
-  if (error && typeof error.message === "string") {
-    throw new ApiError(res.status, error.code ?? "error", error.message, error.details);
-  }
-  throw new ApiError(res.status, "http_error", `Request failed (${res.status} ${res.statusText})`.trim());
-}
-
-async function json<T>(path: string, init?: RequestInit): Promise<T> {
-  return (await (await request(path, init)).json()) as T;
-}
-
-function withBody(method: string, body: unknown, signal?: AbortSignal): RequestInit {
-  return { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal };
-}
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
+import { json, send, withBody } from "@/lib/client/api";
 
 const enc = encodeURIComponent;
 
@@ -59,7 +29,7 @@ export async function setPinned(memoryId: string, pinned: boolean): Promise<Memo
 }
 
 export async function deleteMemory(memoryId: string): Promise<void> {
-  await request(`/api/memory/${enc(memoryId)}`, { method: "DELETE" });
+  await send(`/api/memory/${enc(memoryId)}`, { method: "DELETE" });
 }
 
 export interface SearchRequest {

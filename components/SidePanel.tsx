@@ -1,0 +1,60 @@
+"use client";
+// The drawer that settings and memory open in: a modal dialog on the right that takes
+// focus, and closes on Escape, on its ✕ button or on a press outside it.
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEscapeKey } from "@/components/useEscapeKey";
+
+export function SidePanel({
+  title,
+  testId,
+  closeLabel,
+  closeTestId,
+  className,
+  onClose,
+  children,
+}: {
+  title: string;
+  testId: string;
+  closeLabel: string;
+  closeTestId?: string;
+  /** Width, spacing and background of the drawer. */
+  className: string;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  const titleId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => panel.current?.focus(), []);
+  useEscapeKey(onClose);
+
+  return (
+    <div className="fixed inset-0 z-40 flex justify-end bg-zinc-900/20" onMouseDown={onClose}>
+      <div
+        ref={panel}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        tabIndex={-1}
+        data-testid={testId}
+        onMouseDown={(e) => e.stopPropagation()}
+        className={`flex h-full w-full flex-col overflow-y-auto p-5 shadow-xl outline-none ${className}`}
+      >
+        <div className="flex items-center justify-between">
+          <h2 id={titleId} className="text-base font-semibold text-zinc-900">
+            {title}
+          </h2>
+          <button
+            type="button"
+            data-testid={closeTestId}
+            onClick={onClose}
+            aria-label={closeLabel}
+            className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
+          >
+            ✕
+          </button>
+        </div>
+        {children}
+      </div>
+    </div>
+  );
+}
