@@ -37,8 +37,14 @@ export interface SeededSession {
  * A session of `messages` alternating user/assistant messages (turn_seq = (seq+1)/2), with
  * the session counters set as the send path would have left them before any slide.
  */
-export async function seedSession(db: Database, pool: TextPool, messages: number, title: string): Promise<SeededSession> {
-  const session = await createSession(LOCAL_USER_ID, { title, model: "claude-sonnet-5-5" });
+export async function seedSession(
+  db: Database,
+  pool: TextPool,
+  messages: number,
+  title: string,
+  model = "claude-sonnet-5-5",
+): Promise<SeededSession> {
+  const session = await createSession(LOCAL_USER_ID, { title, model });
   const turns = Math.ceil(messages / 2);
   const tokens = await db.transaction(async (tx) => {
     // A multiplicative hash of seq spreads the pool over the history without visible repeats.

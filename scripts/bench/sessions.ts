@@ -23,6 +23,8 @@ import { measure, median, summarize, timeOnce, type MeasureOptions, type Stat } 
 /** DESIGN.md "Performance targets" (medians). */
 const TARGET_MS = 200;
 const LONG_SESSION = 10_000;
+/** A model still in use with a 200K window, for restore on a smaller window. */
+const SMALL_WINDOW_MODEL = "claude-sonnet-4-5";
 const PICKER_SESSIONS = 1_000;
 const PICKER_PROJECTS = 8;
 /** A keyword planted in about 1% of the picker sessions (and a few titles). */
@@ -495,6 +497,24 @@ export async function benchSessions(db: Database, pool: TextPool, opts: MeasureO
   const fork = restore.last.session;
   const forkCopied = await count(db, "select count(*)::int as n from messages where session_id = $1", [fork.id]);
   op("restore", `restore checkpoint → fork (${fmtInt(forkCopied)} msgs copied)`, restore.stat, TARGET_MS);
+
+  // The same restore on a 200K-token model: restore's cost follows the window, not the history.
+  const small = await seedSession(db, pool, LONG_SESSION, "sessions bench 10k, 200K window", SMALL_WINDOW_MODEL);
+  await withUser(LOCAL_USER_ID, async (tx) => {
+    const ctx = await loadContext(tx, LOCAL_USER_ID, await getSession(tx, LOCAL_USER_ID, small.sessionId));
+    await assembleWindow(tx, ctx, ctx.calibration.factor);
+  });
+  const smallCp = await saveCheckpoint(LOCAL_USER_ID, { session_id: small.sessionId, label: "sessions bench 200K" });
+  const smallRestore = await measure(() => restoreCheckpoint(LOCAL_USER_ID, smallCp.id), opts);
+  const smallCopied = await count(db, "select count(*)::int as n from messages where session_id = $1", [
+    smallRestore.last.session.id,
+  ]);
+  op(
+    "restore_200k",
+    `restore, ${SMALL_WINDOW_MODEL} (200K window, ${fmtInt(smallCopied)} msgs copied)`,
+    smallRestore.stat,
+    TARGET_MS,
+  );
 
   // Where the restore time goes: its queries, the copy's plan, and what to_tsvector would cost.
   const restoreTrace = await traced(db, TRACE_RUNS, () => restoreCheckpoint(LOCAL_USER_ID, cp.id));
