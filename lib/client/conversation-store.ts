@@ -245,7 +245,8 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
   async function afterCompaction(sessionId: string, compaction: CompactionJson): Promise<void> {
     if (!isOpen(sessionId)) return;
     set((s) => ({ compactions: upsertCompaction(s.compactions, compaction), autoCompacting: false }));
-    await Promise.all([refreshTail(sessionId), loadHistory(sessionId)]);
+    // Every compaction is preceded by a pre_compaction checkpoint: the timeline shows it.
+    await Promise.all([refreshTail(sessionId), loadHistory(sessionId), useCheckpointsStore.getState().refresh(sessionId)]);
   }
 
   function fail(a: Attempt, error: ApiErrorInfo): void {

@@ -201,6 +201,10 @@ test("/compact --force with instructions condenses below the threshold, and the 
   await expect.poll(() => usagePercent(page)).toBeLessThan(before);
   // The command is not a chat message.
   await expect(messages(page)).toHaveCount(10);
+  // The state before it is a checkpoint on the timeline, without a reload.
+  await page.getByTestId("open-checkpoints").click();
+  await expect(page.getByTestId("checkpoint-tag").filter({ hasText: "pre-compaction" })).toHaveCount(1);
+  await page.getByTestId("open-checkpoints").click();
 
   // The summarizer was asked to follow the instructions.
   const calls = (await fakeRequests(request)).filter((r) => r.method === "POST" && r.path === "/v1/messages");
