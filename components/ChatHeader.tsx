@@ -35,7 +35,8 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
         )}
         <ForkedFromLink />
       </div>
-      <div className="flex items-center gap-2">
+      {/* Wraps rather than pushing the memory and settings buttons out of view when a side panel narrows the chat. */}
+      <div className="flex min-w-0 flex-wrap items-center justify-end gap-2">
         <SessionHeaderControls />
         <TokenBar status={status} />
         {statusError && (

@@ -2,7 +2,7 @@
 // Where older turns were condensed into a summary: before/after tokens and the reduction
 // at a glance, the summary and what was kept (or left out) on expand, and Undo while it
 // is the latest compaction. An undone compaction stays as a muted line in the history.
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { CompactionJson, PreservedItemJson } from "@/lib/api/types";
 import { exactTokens } from "@/lib/client/format";
 import { MessageText } from "@/components/MessageText";
@@ -177,8 +177,14 @@ export function CompactionDivider({
 function Details({ id, c, templateNames }: { id: string; c: CompactionJson; templateNames: Record<string, string> }) {
   const sections = c.summary ? summarySections(c.summary) : [];
   const hasPreservedSection = sections.some((s) => isPreservedHeading(s.title));
+  const panel = useRef<HTMLDivElement>(null);
+  // A divider at the foot of the chat opens below the fold: bring what was asked for into view.
+  useEffect(() => {
+    panel.current?.scrollIntoView({ block: "nearest" });
+  }, []);
   return (
     <div
+      ref={panel}
       id={id}
       data-testid="compaction-summary"
       className="mx-auto mt-1 w-full max-w-3xl space-y-3 rounded-lg border border-sky-200 bg-sky-50/50 px-4 py-3 text-sm text-zinc-800"

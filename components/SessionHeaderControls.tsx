@@ -60,7 +60,7 @@ export function SessionHeaderControls() {
         aria-pressed={panelOpen}
         onClick={() => useCheckpointsStore.getState().setPanelOpen(!panelOpen)}
         title="Checkpoints"
-        className={`rounded-md border px-2 py-1 text-xs font-medium ${
+        className={`whitespace-nowrap rounded-md border px-2 py-1 text-xs font-medium ${
           panelOpen ? "border-sky-300 bg-sky-50 text-sky-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
         }`}
       >
