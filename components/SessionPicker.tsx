@@ -106,7 +106,9 @@ function PickerDialog() {
           <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-500">Recent sessions</h3>
           {!loading && rows.length === 0 && !error && (
             <p className="py-4 text-center text-sm text-zinc-500" data-testid="picker-empty">
-              No sessions match.
+              {filter.q || filter.projectId || filter.from || filter.to
+                ? "No sessions match."
+                : "No sessions yet: start one and it will be here next time."}
             </p>
           )}
           <ul className="space-y-2" data-testid="picker-list" aria-busy={loading}>

@@ -26,7 +26,7 @@ import {
   type CompactionRow,
 } from "@/lib/db/compactions";
 import { tailMessages } from "@/lib/db/messages";
-import { getSession } from "@/lib/db/sessions";
+import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { getTemplate } from "@/lib/db/templates";
 import { env } from "@/lib/env";
 import { conflict } from "@/lib/errors";
@@ -44,6 +44,8 @@ const SUMMARY_TIMEOUT_MS = 20_000;
 /** Largest transcript sent to the summarizer in one call; longer ones are summarized in parts. */
 const DEFAULT_CHUNK_TOKENS = 60_000;
 const PREVIEW_CHARS = 280;
+/** An archive's memory is loaded into later sessions beside others: it stays short. */
+const MEMORY_SUMMARY_MAX_TOKENS = 1_500;
 
 export const compactSchema = z
   .object({
@@ -229,7 +231,7 @@ async function compactHoldingLease(
   });
   if (applied.row.summary) {
     // Every compaction refreshes the session's memory; a failure here never undoes the compaction.
-    await rememberSummary(userId, session, applied.row.summary).catch((err: unknown) =>
+    await rememberSummary(userId, session, applied.row.summary, "compaction").catch((err: unknown) =>
       console.error("[threadkeeper] saving the compaction's memory failed", err),
     );
   }
@@ -238,6 +240,38 @@ async function compactHoldingLease(
       `${applied.row.pre_tokens}→${applied.row.post_tokens} tokens in ${applied.row.duration_ms} ms`,
   );
   return { kind: "compacted", compaction: compactionJson(applied.row, true), status: applied.status };
+}
+
+/**
+ * The session's whole story as one verified summary, its active summary extended by every
+ * turn since, written like a compaction's but changing nothing: what archiving keeps. Null
+ * when the session has said nothing yet.
+ */
+export async function summarizeSession(userId: string, sessionId: string): Promise<{ session: SessionRow; summary: string | null }> {
+  const { ctx, template, messages } = await withUser(userId, async (tx) => {
+    const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionId));
+    return {
+      ctx,
+      template: await templateBody(tx, userId, ctx.settings.compaction_template),
+      messages: await tailMessages(tx, sessionId, ctx.session.summary_through_turn + 1),
+    };
+  });
+  const session = ctx.session;
+  const turns = groupTurns(messages);
+  if (turns.length === 0) return { session, summary: session.summary_text };
+  const transcript = toTranscriptTurns(turns);
+  const items = extractMustKeep(transcript, session.summary_text);
+  const written = await writeSummary(ctx, {
+    model: requireModel(ctx.settings.summary_model).id,
+    template,
+    transcript,
+    items,
+    instructions: null,
+    maxTokens: MEMORY_SUMMARY_MAX_TOKENS,
+  });
+  // Unlike a compaction's, this summary need not be smaller than what it stands for.
+  const verified = verifySummary(written.text, items, { detailsBudget: MEMORY_SUMMARY_MAX_TOKENS, countTokens: estimateTextTokens });
+  return { session, summary: verified.text };
 }
 
 interface Written {

@@ -22,7 +22,6 @@ import {
 import { getProject } from "@/lib/db/projects";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { getUserSettings } from "@/lib/db/settings";
-import { conflict } from "@/lib/errors";
 import { getEmbedder, toPgVector, type EmbedKind } from "@/lib/memory/embedder";
 import { fitBudget, memoryBlock, relevance, renderMemory } from "@/lib/memory/rank";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
@@ -71,21 +70,32 @@ function describe(items: readonly MustKeepItem[]) {
   return { keyDecisions: of("decision").slice(0, 50), codeReferences: of("file_path", "identifier").slice(0, 100), tags };
 }
 
-/** At every compaction: the session's memory becomes its latest verified summary. */
-export async function rememberSummary(userId: string, session: SessionRow, summary: string): Promise<MemoryJson> {
+/**
+ * A session's memory from its verified summary: at every compaction it replaces the
+ * session's previous one; archiving adds one and marks the session archived.
+ */
+export async function rememberSummary(
+  userId: string,
+  session: SessionRow,
+  summary: string,
+  source: "compaction" | "archive",
+): Promise<MemoryJson> {
   const { vector, model } = await embedOne(summary, "document");
-  const items = extractMustKeep([], summary);
   const memory: NewMemory = {
     projectId: session.project_id,
     sessionId: session.id,
-    source: "compaction",
+    source,
     summary,
-    ...describe(items),
+    ...describe(extractMustKeep([], summary)),
     embedding: vector,
     embeddingModel: model,
     ttlDays: await ttlDays(userId),
   };
-  return withUser(userId, async (tx) => memoryJson(await upsertCompactionMemory(tx, userId, memory)));
+  return withUser(userId, async (tx) => {
+    if (source === "compaction") return memoryJson(await upsertCompactionMemory(tx, userId, memory));
+    await tx.query(`update sessions set archived_at = now() where id = $1`, [session.id]);
+    return memoryJson(await insertMemory(tx, userId, memory));
+  });
 }
 
 /** `POST /api/memory/session`: a memory saved by hand (or by an integration). */
@@ -113,39 +123,6 @@ export async function saveMemory(userId: string, input: z.infer<typeof saveMemor
       }),
     ),
   );
-}
-
-/** Archiving a session keeps what it established as a memory. */
-export async function archiveSession(userId: string, sessionId: string): Promise<MemoryJson> {
-  const session = await withUser(userId, (tx) => getSession(tx, userId, sessionId));
-  const summary =
-    session.summary_text ??
-    (await withUser(userId, async (tx) => {
-      const rows = await tx.query<{ role: string; text: string }>(
-        `select role, left(text, 2000) as text from messages where session_id = $1 and turn_seq >= $2 order by seq limit 200`,
-        [sessionId, session.window_start_turn],
-      );
-      return rows.map((r) => `${r.role === "user" ? "User" : "Assistant"}: ${r.text}`).join("\n").slice(0, 20_000);
-    }));
-  if (!summary.trim()) throw conflict("nothing_to_remember", "The session has no messages to remember yet");
-  const { vector, model } = await embedOne(summary, "document");
-  const items = extractMustKeep([], summary);
-  const ttl = await ttlDays(userId);
-  return withUser(userId, async (tx) => {
-    await tx.query(`update sessions set archived_at = now() where id = $1`, [sessionId]);
-    return memoryJson(
-      await insertMemory(tx, userId, {
-        projectId: session.project_id,
-        sessionId,
-        source: "archive",
-        summary,
-        ...describe(items),
-        embedding: vector,
-        embeddingModel: model,
-        ttlDays: ttl,
-      }),
-    );
-  });
 }
 
 /**

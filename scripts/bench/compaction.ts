@@ -21,7 +21,7 @@ import {
 import { groupTurns, nextTurnSeq, type Turn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage, Role } from "@/lib/context/types";
 import { estimateMessageTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { assistantText, int, pick, rng, userText, type Rand } from "./corpus";
+import { assistantText, int, pick, rng, userText } from "./corpus";
 import { fmtMs, table } from "./report";
 import { measure, median, summarize, type MeasureOptions, type Stat } from "./stats";
 

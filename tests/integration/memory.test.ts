@@ -124,13 +124,30 @@ describe("memories", () => {
     expect((await memoryRoute.DELETE(req("DELETE", `/api/memory/${theirs}`), params({ memory_id: theirs }))).status).toBe(404);
   });
 
-  it("archives a session into a memory; validates input", async () => {
+  it("archives a session into a verified summary of it; validates input", async () => {
     const s = await newSession();
-    await sendJson(s.id, "[[reply:Use the ledger table with a partial index.]] How do we index the narwhal ledger?");
+    await sendJson(
+      s.id,
+      "[[reply:Use the ledger table with a partial index.]] How do we index the narwhal ledger? We decided to keep it in src/ledger/index.ts.",
+    );
     await idle(h, s.id);
+    const before = h.fake.requests.length;
     const { memory } = await body<{ memory: MemoryJson }>(await archiveRoute.POST(req("POST", `/api/session/${s.id}/archive`), params({ id: s.id })), 201);
     expect(memory.source).toBe("archive");
+    // The summarizer was given the turns (not a title request), and its summary was verified:
+    // the fake's reply lacks the file path, so it is appended under "Preserved details".
+    const summarizerCalls = h.fake.requests
+      .slice(before)
+      .filter((r) => r.path === "/v1/messages" && !JSON.stringify(r.body).includes("Title this conversation"));
+    expect(summarizerCalls).toHaveLength(1);
+    expect(JSON.stringify(summarizerCalls[0].body)).toContain("narwhal ledger");
+    expect(memory.summary).toContain("Use the ledger table with a partial index.");
+    expect(memory.summary).toMatch(/Preserved details[\s\S]*src\/ledger\/index\.ts/);
+    expect(memory.summary).not.toMatch(/^User: /m);
+    expect(memory.code_references).toContain("src/ledger/index.ts");
     expect((await search("narwhal ledger"))[0].id).toBe(memory.id);
+    const never = await newSession();
+    expect((await archiveRoute.POST(req("POST", `/api/session/${never.id}/archive`), params({ id: never.id }))).status).toBe(409);
     for (const bad of [{}, { query: "" }, { query: "x", limit: 0 }, { query: "x", extra: 1 }]) {
       expect((await searchRoute.POST(req("POST", "/api/memory/search", bad), undefined)).status).toBe(400);
     }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getCaller } from "@/lib/auth";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
-import { archiveSession } from "@/lib/chat/memory";
+import { archiveSession } from "@/lib/chat/archive";
 
 export const dynamic = "force-dynamic";
 
