@@ -202,9 +202,11 @@ function CommandMenu({
             e.preventDefault();
             onPick(c);
           }}
-          // mousemove, not mouseenter: a menu that opens under a resting pointer must not
-          // move the highlight off the first command.
-          onMouseMove={() => {
+          // A menu that opens under a resting pointer must not move the highlight off the
+          // first command, so only a real pointer movement counts: Chromium sends mousemove
+          // with zero movement when the layout changes under the pointer.
+          onMouseMove={(e) => {
+            if (e.movementX === 0 && e.movementY === 0) return;
             if (i !== active) onHover(i);
           }}
           className={`flex cursor-pointer gap-2 px-3 py-2 ${i === active ? "bg-sky-50" : "hover:bg-zinc-50"}`}

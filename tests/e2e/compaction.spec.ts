@@ -273,6 +273,17 @@ test("the command menu completes /compact, and below the threshold /compact says
   const option = menu.getByTestId("command-option").filter({ hasText: "/compact" });
   await expect(option).toContainText("Condense older turns into a summary now");
   await expect(option).toHaveAttribute("aria-selected", "true");
+  // A menu opening under a resting pointer keeps the first command highlighted.
+  const last = await menu.getByTestId("command-option").last().boundingBox();
+  await input.press("Escape");
+  await expect(menu).toHaveCount(0);
+  await page.mouse.move(last!.x + last!.width / 2, last!.y + last!.height / 2);
+  await input.fill("");
+  await input.fill("/");
+  await expect(option).toHaveAttribute("aria-selected", "true");
+  // A real movement over another command does move the highlight.
+  await page.mouse.move(last!.x + last!.width / 2 + 5, last!.y + last!.height / 2);
+  await expect(option).toHaveAttribute("aria-selected", "false");
   await input.press("Escape");
   await expect(menu).toHaveCount(0);
   await input.press("c");
