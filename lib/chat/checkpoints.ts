@@ -13,6 +13,7 @@ import {
   type CheckpointRow,
 } from "@/lib/db/checkpoints";
 import { installSummary } from "@/lib/db/compactions";
+import { inheritHistory } from "@/lib/db/forks";
 import { listMessages, messageJson, turnMessages } from "@/lib/db/messages";
 import { getSession, sessionJson, SESSION_COLUMNS, type SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
@@ -101,9 +102,9 @@ export async function removeCheckpoint(userId: string, id: string): Promise<void
 
 /**
  * "Resume from here": a new session forked at the checkpoint, whose context is exactly the
- * checkpoint's — the window's messages through it, the summary active then — while the
- * original session stays untouched. Only the window is copied, so the cost follows the
- * window's size, not the history's; the earlier history stays browsable in the parent.
+ * checkpoint's — the messages through it, the summary and window active then — while the
+ * original session stays untouched. The fork reads the history by reference, so the cost
+ * does not grow with the session.
  */
 export async function restoreCheckpoint(userId: string, id: string): Promise<{ session: SessionJson; checkpoint: CheckpointJson }> {
   return withUser(userId, async (tx) => {
@@ -130,22 +131,12 @@ export async function restoreCheckpoint(userId: string, id: string): Promise<{ s
         cp.through_turn,
       ],
     );
-    const copied = await tx.query<{ n: number; preview: string | null }>(
-      `with ins as (
-         insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, protected, status,
-           model, usage, stop_reason, error, created_at, search)
-         select $1, user_id, seq, turn_seq, role, content, text, token_count, protected,
-           case when status = 'streaming' then 'interrupted' else status end, model, usage, stop_reason, error, created_at, search
-         from messages
-         where session_id = $2 and seq <= $3 and (turn_seq >= $4 or turn_seq in (
-           select 1 union select turn_seq from messages where session_id = $2 and protected and turn_seq < $4))
-         returning seq, text)
-       select count(*)::int as n, (select left(text, 200) from ins order by seq desc limit 1) as preview from ins`,
-      [fork.id, src.id, cp.through_seq, cp.window_start_turn],
-    );
+    await inheritHistory(tx, userId, fork.id, src.id, cp.through_seq);
     await tx.query(
-      `update sessions set message_count = $2, last_message_preview = $3, last_message_at = now() where id = $1`,
-      [fork.id, copied[0].n, copied[0].preview],
+      `update sessions set message_count = $2, last_message_at = now(),
+         last_message_preview = (select left(text, 200) from session_messages($1) where seq = $2)
+       where id = $1`,
+      [fork.id, cp.through_seq],
     );
     await installSummary(tx, fork.id, {
       summaryId: null,

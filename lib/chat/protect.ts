@@ -8,9 +8,9 @@ import { refreshPinnedTokens, windowJson } from "./context";
  * Marks a message protected (or not). A protected turn never slides out; protecting a turn
  * that already slid out brings it back into Claude's view as a pinned turn.
  */
-export async function protectMessage(userId: string, messageId: string, value: boolean): Promise<MessageJson> {
+export async function protectMessage(userId: string, messageId: string, value: boolean, sessionId?: string): Promise<MessageJson> {
   return withUser(userId, async (tx) => {
-    const row = await setProtected(tx, userId, messageId, value);
+    const row = await setProtected(tx, userId, messageId, value, sessionId);
     const session = await getSession(tx, userId, row.session_id, true);
     await refreshPinnedTokens(tx, session);
     const window = await windowJson(tx, session);

@@ -9,6 +9,7 @@ import { getTemplate } from "@/lib/db/templates";
 import { badRequest } from "@/lib/errors";
 import { isPreset } from "@/lib/context/compaction/templates";
 import { listMessages, messageJson } from "@/lib/db/messages";
+import { handOverToForks } from "@/lib/db/forks";
 import { deleteSession, forksOf, getSession, insertSession, listSessions, patchSession, sessionJson, updateSessionSettings } from "@/lib/db/sessions";
 import { getUserSettings, putUserSettings } from "@/lib/db/settings";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
@@ -199,5 +200,8 @@ export async function updateSession(userId: string, id: string, patch: z.infer<t
 
 /** Deletes a session with its messages, compactions and checkpoints. */
 export async function removeSession(userId: string, id: string): Promise<void> {
-  await withUser(userId, (tx) => deleteSession(tx, userId, id));
+  await withUser(userId, async (tx) => {
+    await handOverToForks(tx, userId, id);
+    await deleteSession(tx, userId, id);
+  });
 }

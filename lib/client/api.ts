@@ -131,8 +131,8 @@ export async function putSettings(sessionId: string, settings: Partial<ContextSe
   return json<SettingsJson>(`/api/context/settings?session_id=${enc(sessionId)}`, withBody("PUT", settings));
 }
 
-export async function setProtected(messageId: string, value: boolean): Promise<MessageJson> {
-  const res = await json<{ message: MessageJson }>(`/api/context/protect/${enc(messageId)}`, {
+export async function setProtected(sessionId: string, messageId: string, value: boolean): Promise<MessageJson> {
+  const res = await json<{ message: MessageJson }>(`/api/context/protect/${enc(messageId)}?session_id=${enc(sessionId)}`, {
     method: value ? "POST" : "DELETE",
   });
   return res.message;

@@ -437,7 +437,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       if (!sessionId || get().protecting[message.id]) return;
       set((s) => ({ protecting: { ...s.protecting, [message.id]: true }, protectError: null }));
       try {
-        const updated = await api.setProtected(message.id, !message.protected);
+        const updated = await api.setProtected(sessionId, message.id, !message.protected);
         if (isOpen(sessionId)) set((s) => ({ messages: merge(s.messages, [updated], null) }));
         // Protecting can pin a turn back into the window and change what the next request holds.
         await refreshTail(sessionId);

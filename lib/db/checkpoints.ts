@@ -41,7 +41,7 @@ export async function insertCheckpoint(
     `with s as (select * from sessions where id = $2 and user_id = $1),
      preview as (
        select coalesce(json_agg(json_build_object('role', role, 'text', left(text, ${PREVIEW_CHARS})) order by seq), '[]'::json) as p
-       from (select role, text, seq from messages where session_id = $2 order by seq desc limit ${PREVIEW_MESSAGES}) last
+       from (select role, text, seq from session_messages($2) where seq >= (select next_seq from s) - ${PREVIEW_MESSAGES} order by seq desc limit ${PREVIEW_MESSAGES}) last
      )
      insert into session_checkpoints (session_id, user_id, label, trigger, auto_tags, through_seq, through_turn,
        window_start_turn, summary_id, summary_text, summary_tokens, summary_through_turn, token_count, metadata)

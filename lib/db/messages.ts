@@ -116,7 +116,7 @@ export async function findByIdempotencyKey(tx: Tx, userId: string, sessionId: st
 }
 
 export async function turnMessages(tx: Tx, sessionId: string, turnSeq: number): Promise<MessageRow[]> {
-  return tx.query<MessageRow>(`select ${COLUMNS} from messages where session_id = $1 and turn_seq = $2 order by seq`, [
+  return tx.query<MessageRow>(`select ${COLUMNS} from session_messages($1) where turn_seq = $2 order by seq`, [
     sessionId,
     turnSeq,
   ]);
@@ -130,11 +130,23 @@ export async function listMessages(
   beforeSeq: number | undefined,
   limit: number,
 ): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
-  const rows = await tx.query<MessageRow>(
-    `select ${COLUMNS} from messages where session_id = $1 and user_id = $2 and ($3::int is null or seq < $3)
-     order by seq desc limit $4`,
-    [sessionId, userId, beforeSeq ?? null, limit + 1],
-  );
+  const page = (lowerBound: boolean) =>
+    tx.query<MessageRow>(
+      `select ${COLUMNS} from session_messages($1) where user_id = $2
+         and seq < coalesce($3::int, (select next_seq from sessions where id = $1))
+         and (not $5 or seq >= coalesce($3::int, (select next_seq from sessions where id = $1)) - $4)
+       order by seq desc limit $4`,
+      [sessionId, userId, beforeSeq ?? null, limit + 1, lowerBound],
+    );
+  // Seqs are contiguous, so a page is a seq range, which both arms of session_messages
+  // answer from their indexes. Forks made before forks inherited by reference kept only
+  // their window's messages and have gaps; they have no inherited arm, so the unbounded
+  // query is just as cheap for them.
+  let rows = await page(true);
+  if (rows.length <= limit) {
+    const all = await page(false);
+    if (all.length > rows.length) rows = all;
+  }
   const hasMore = rows.length > limit;
   return { rows: rows.slice(0, limit).reverse(), hasMore };
 }
@@ -146,43 +158,68 @@ const ENGINE_JSON = `coalesce(json_agg(json_build_object('seq', seq, 'turnSeq', 
   'content', content, 'tokenCount', token_count, 'protected', protected, 'status', status) order by seq), '[]')::text`;
 
 async function engineMessages(tx: Tx, where: string, params: unknown[]): Promise<EngineMessage[]> {
-  const [row] = await tx.query<{ doc: string }>(`select ${ENGINE_JSON} as doc from messages where ${where}`, params);
+  const [row] = await tx.query<{ doc: string }>(`select ${ENGINE_JSON} as doc from session_messages($1) where ${where}`, params);
   return JSON.parse(row.doc) as EngineMessage[];
 }
 
+/** The turns before $2 that stay in session $1's window: the first and every protected one. */
+const PINNED_TURNS = `select 1 as turn_seq union select turn_seq from session_protected_turns($1) where turn_seq < $2`;
+
 /** The contiguous tail of the window: every message from the cutoff turn on. */
 export function tailMessages(tx: Tx, sessionId: string, fromTurn: number): Promise<EngineMessage[]> {
-  return engineMessages(tx, "session_id = $1 and turn_seq >= $2", [sessionId, fromTurn]);
+  return engineMessages(tx, "turn_seq >= $2", [sessionId, fromTurn]);
 }
 
 /** Turns before the cutoff that stay in the window: the first turn and protected turns. */
 export function pinnedMessages(tx: Tx, sessionId: string, beforeTurn: number): Promise<EngineMessage[]> {
   // Written as a set of turn numbers so both lookups use the (session_id, turn_seq) indexes
   // rather than scanning everything before the cutoff.
-  return engineMessages(
-    tx,
-    `session_id = $1 and turn_seq < $2 and turn_seq in (
-       select 1 union select turn_seq from messages where session_id = $1 and protected and turn_seq < $2)`,
-    [sessionId, beforeTurn],
-  );
+  return engineMessages(tx, `turn_seq < $2 and turn_seq in (${PINNED_TURNS})`, [sessionId, beforeTurn]);
 }
 
 export async function pinnedTurnSeqs(tx: Tx, sessionId: string, beforeTurn: number): Promise<number[]> {
   if (beforeTurn <= 1) return [];
-  const rows = await tx.query<{ turn_seq: number }>(
-    `select distinct turn_seq from messages where session_id = $1 and turn_seq < $2 and (turn_seq = 1 or protected)
-     order by turn_seq`,
-    [sessionId, beforeTurn],
-  );
+  const rows = await tx.query<{ turn_seq: number }>(`${PINNED_TURNS} order by 1`, [sessionId, beforeTurn]);
   return rows.map((r) => r.turn_seq);
 }
 
-export async function setProtected(tx: Tx, userId: string, messageId: string, value: boolean): Promise<MessageRow> {
-  const [row] = await tx.query<MessageRow>(
-    `update messages set protected = $3 where id = $1 and user_id = $2 returning ${COLUMNS}`,
-    [messageId, userId, value],
+/**
+ * Protects (or unprotects) a message as seen in `sessionId`, by default the session that
+ * wrote it. A fork's inherited messages are shared with its source, so there the flag is
+ * the fork's own, kept beside the message rather than on it.
+ */
+export async function setProtected(
+  tx: Tx,
+  userId: string,
+  messageId: string,
+  value: boolean,
+  sessionId?: string,
+): Promise<MessageRow> {
+  const [owner] = await tx.query<{ session_id: string; seq: number }>(
+    `select session_id, seq from messages where id = $1 and user_id = $2`,
+    [messageId, userId],
   );
-  if (!row) throw notFound("Message", messageId);
+  if (!owner) throw notFound("Message", messageId);
+  const viewer = sessionId ?? owner.session_id;
+  if (viewer === owner.session_id) {
+    await tx.query(`update messages set protected = $2 where id = $1`, [messageId, value]);
+  } else {
+    const [inherited] = await tx.query(
+      `select 1 from session_lineage where session_id = $1 and user_id = $2 and source_session_id = $3
+         and $4 between from_seq and to_seq`,
+      [viewer, userId, owner.session_id, owner.seq],
+    );
+    if (!inherited) throw notFound("Message", messageId);
+    if (value) {
+      await tx.query(
+        `insert into inherited_protection (session_id, message_id, user_id) values ($1, $2, $3) on conflict do nothing`,
+        [viewer, messageId, userId],
+      );
+    } else {
+      await tx.query(`delete from inherited_protection where session_id = $1 and message_id = $2`, [viewer, messageId]);
+    }
+  }
+  const [row] = await tx.query<MessageRow>(`select ${COLUMNS} from session_messages($1) where seq = $2`, [viewer, owner.seq]);
   return row;
 }
 

@@ -36,7 +36,11 @@ export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFi
        and ($3::timestamptz is null or s.updated_at >= $3)
        and ($4::timestamptz is null or s.updated_at <= $4)
        and ($5::text is null or s.search @@ plainto_tsquery('english', $5) or s.id in (
-         select m.session_id from messages m where m.user_id = $1 and m.search @@ plainto_tsquery('english', $5)))
+         with hits as (select m.session_id, m.seq from messages m where m.user_id = $1 and m.search @@ plainto_tsquery('english', $5))
+         select session_id from hits
+         union
+         select l.session_id from hits h join session_lineage l
+           on l.source_session_id = h.session_id and h.seq between l.from_seq and l.to_seq))
        and ($7::uuid is null or s.id = $7)
      order by s.updated_at desc, s.id
      limit $6`,

@@ -1,21 +1,23 @@
 import { z } from "zod";
 import { getCaller } from "@/lib/auth";
-import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseParams, parseQuery, route, uuid } from "@/lib/api/http";
 import { protectMessage } from "@/lib/chat/protect";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ message_id: string }> };
 const params = z.object({ message_id: uuid });
+// A fork shares its source's messages; session_id says in which session's view to (un)protect.
+const scope = z.object({ session_id: uuid.optional() }).strict();
 
-export const POST = route<Ctx>(async (req, ctx) => {
-  const { message_id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
-  return json({ message: await protectMessage(caller.userId, message_id, true) });
-});
+function protectRoute(value: boolean) {
+  return route<Ctx>(async (req, ctx) => {
+    const { message_id } = parseParams(await ctx.params, params);
+    const { session_id } = parseQuery(req, scope);
+    const caller = await getCaller(req);
+    return json({ message: await protectMessage(caller.userId, message_id, value, session_id) });
+  });
+}
 
-export const DELETE = route<Ctx>(async (req, ctx) => {
-  const { message_id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
-  return json({ message: await protectMessage(caller.userId, message_id, false) });
-});
+export const POST = protectRoute(true);
+export const DELETE = protectRoute(false);
