@@ -42,9 +42,8 @@ export async function seedSession(
   pool: TextPool,
   messages: number,
   title: string,
-  model = "claude-sonnet-5-5",
 ): Promise<SeededSession> {
-  const session = await createSession(LOCAL_USER_ID, { title, model });
+  const session = await createSession(LOCAL_USER_ID, { title, model: "claude-sonnet-5-5" });
   const turns = Math.ceil(messages / 2);
   const tokens = await db.transaction(async (tx) => {
     // A multiplicative hash of seq spreads the pool over the history without visible repeats.

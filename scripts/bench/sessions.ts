@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { autoCheckpoint, restoreCheckpoint, saveCheckpoint } from "@/lib/chat/checkpoints";
 import { assembleWindow, loadContext } from "@/lib/chat/context";
 import { resumeSession } from "@/lib/chat/recovery";
-import { messagesPage, pickerSessions } from "@/lib/chat/sessions";
+import { messagesPage, pickerSessions, removeSession } from "@/lib/chat/sessions";
 import { checkpointTags, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
 import { LOCAL_USER_ID, setDb, withUser, type Database, type Tx } from "@/lib/db";
 import { getSession } from "@/lib/db/sessions";
@@ -23,8 +23,6 @@ import { measure, median, summarize, timeOnce, type MeasureOptions, type Stat } 
 /** DESIGN.md "Performance targets" (medians). */
 const TARGET_MS = 200;
 const LONG_SESSION = 10_000;
-/** A model still in use with a 200K window, for restore on a smaller window. */
-const SMALL_WINDOW_MODEL = "claude-sonnet-4-5";
 const PICKER_SESSIONS = 1_000;
 const PICKER_PROJECTS = 8;
 /** A keyword planted in about 1% of the picker sessions (and a few titles). */
@@ -33,8 +31,6 @@ const RARE_WORD = "quokka";
 const COMMON_WORD = "migration";
 /** Traced (per-query) runs for the breakdowns; medians per query. */
 const TRACE_RUNS = 3;
-/** Rounds of the copy against the same rows into a bare table. */
-const COMPARE_RUNS = 3;
 
 export interface SessionsOp {
   key: string;
@@ -55,9 +51,6 @@ export interface PlanSummary {
   /** Heaviest plan nodes by exclusive time. */
   nodes: { node: string; selfMs: number; rows: number }[];
   triggers: { name: string; ms: number; calls: number }[];
-  /** When the statement inserts: read the source rows, write them (heap, indexes, BEFORE row
-   * triggers, RLS check), of which row triggers, and the FK checks run after the statement. */
-  insert: { rows: number; readMs: number; writeMs: number; rowTriggerMs: number; fkCheckMs: number } | null;
 }
 
 export interface SessionsBenchResult {
@@ -66,10 +59,8 @@ export interface SessionsBenchResult {
     capacity: number;
     windowMessages: number;
     windowStartTurn: number;
-    forkCopied: number;
-    forkMatchesWindow: boolean;
-    searchVectorsStored: "generated column" | "trigger" | "other";
-    messageIndexes: number;
+    /** Rows the fork holds itself right after restore: none, it reads the source's. */
+    forkOwnRows: number;
     tsMatchLeakproof: boolean;
     pickerSessions: number;
     userSessions: number;
@@ -85,12 +76,6 @@ export interface SessionsBenchResult {
   ops: SessionsOp[];
   restoreParts: QueryPart[];
   restoreTotalMs: number;
-  restorePlan: PlanSummary | null;
-  /** to_tsvector over the texts the fork copied: what recomputing search vectors costs. */
-  restoreTsvectorMs: number;
-  /** The copy alone, rolled back, and the same rows into a fresh table without indexes (medians, alternated). */
-  restoreCopyMs: number | null;
-  restoreFloorMs: number | null;
   searchParts: QueryPart[];
   searchPlan: PlanSummary | null;
   /** The keyword search statement run as the table owner (no RLS). */
@@ -247,31 +232,7 @@ function summarizePlan(root: ExplainRoot): PlanSummary {
     planningMs: root["Planning Time"] ?? 0,
     nodes: hot.slice(0, 3),
     triggers: (root.Triggers ?? []).map((t) => ({ name: t["Trigger Name"], ms: round3(t.Time), calls: t.Calls })),
-    insert: insertParts(root),
   };
-}
-
-function findInsert(n: PlanNode): PlanNode | null {
-  if (n["Node Type"] === "ModifyTable" && n.Operation === "Insert") return n;
-  for (const c of n.Plans ?? []) {
-    const found = findInsert(c);
-    if (found) return found;
-  }
-  return null;
-}
-
-/** For an INSERT ... SELECT: reading the source rows, writing them, and the row triggers. */
-function insertParts(root: ExplainRoot): PlanSummary["insert"] {
-  const mt = findInsert(root.Plan);
-  if (!mt) return null;
-  const total = (mt["Actual Total Time"] ?? 0) * (mt["Actual Loops"] ?? 1);
-  const source = (mt.Plans ?? []).reduce((a, c) => a + (c["Actual Total Time"] ?? 0) * (c["Actual Loops"] ?? 1), 0);
-  const triggers = root.Triggers ?? [];
-  // Row triggers on the target that are not FK checks run before each insert, inside the node's time.
-  const before = triggers.filter((t) => !t["Trigger Name"].startsWith("RI_ConstraintTrigger")).reduce((a, t) => a + t.Time, 0);
-  const fk = triggers.filter((t) => t["Trigger Name"].startsWith("RI_ConstraintTrigger")).reduce((a, t) => a + t.Time, 0);
-  const rows = (mt.Plans ?? []).reduce((a, c) => a + (c["Actual Rows"] ?? 0) * (c["Actual Loops"] ?? 1), 0);
-  return { rows, readMs: round3(source), writeMs: round3(Math.max(0, total - source)), rowTriggerMs: round3(before), fkCheckMs: round3(fk) };
 }
 
 /**
@@ -494,99 +455,44 @@ export async function benchSessions(db: Database, pool: TextPool, opts: MeasureO
   const cpStart = await count(db, "select window_start_turn as n from session_checkpoints where id = $1", [cp.id]);
   check(cpStart === first.cutoff, `checkpoint window start ${cpStart} != window cutoff ${first.cutoff}`);
   const restore = await measure(() => restoreCheckpoint(LOCAL_USER_ID, cp.id), opts);
-  const fork = restore.last.session;
-  const forkCopied = await count(db, "select count(*)::int as n from messages where session_id = $1", [fork.id]);
-  op("restore", `restore checkpoint → fork (${fmtInt(forkCopied)} msgs copied)`, restore.stat, TARGET_MS);
+  const fork = restore.last.session.id;
+  const forkOwnRows = await count(db, "select count(*)::int as n from messages where session_id = $1", [fork]);
+  op("restore", `restore checkpoint → fork, ${fmtInt(LONG_SESSION)} msgs`, restore.stat, TARGET_MS);
 
-  // The same restore on a 200K-token model: restore's cost follows the window, not the history.
-  const small = await seedSession(db, pool, LONG_SESSION, "sessions bench 10k, 200K window", SMALL_WINDOW_MODEL);
-  await withUser(LOCAL_USER_ID, async (tx) => {
-    const ctx = await loadContext(tx, LOCAL_USER_ID, await getSession(tx, LOCAL_USER_ID, small.sessionId));
-    await assembleWindow(tx, ctx, ctx.calibration.factor);
-  });
-  const smallCp = await saveCheckpoint(LOCAL_USER_ID, { session_id: small.sessionId, label: "sessions bench 200K" });
-  const smallRestore = await measure(() => restoreCheckpoint(LOCAL_USER_ID, smallCp.id), opts);
-  const smallCopied = await count(db, "select count(*)::int as n from messages where session_id = $1", [
-    smallRestore.last.session.id,
-  ]);
-  op(
-    "restore_200k",
-    `restore, ${SMALL_WINDOW_MODEL} (200K window, ${fmtInt(smallCopied)} msgs copied)`,
-    smallRestore.stat,
-    TARGET_MS,
-  );
+  // The fork's hot paths read the history through session_lineage: they must cost what the
+  // source's do.
+  const windowOf = (sessionId: string) =>
+    withUser(LOCAL_USER_ID, async (tx) => {
+      const ctx = await loadContext(tx, LOCAL_USER_ID, await getSession(tx, LOCAL_USER_ID, sessionId));
+      return (await assembleWindow(tx, ctx, ctx.calibration.factor)).messages.length;
+    });
+  const sourceWindow = await measure(() => windowOf(id), opts);
+  const forkWindow = await measure(() => windowOf(fork), opts);
+  check(forkWindow.last === sourceWindow.last, `fork window ${forkWindow.last} msgs, source ${sourceWindow.last}`);
+  op("window_source", `assemble the window (${fmtInt(sourceWindow.last)} msgs): source`, sourceWindow.stat);
+  op("window_fork", "assemble the window: fork", forkWindow.stat);
+  const forkPage = await measure(() => messagesPage(LOCAL_USER_ID, fork, undefined, 100), opts);
+  check(forkPage.last.messages.length === 100 && forkPage.last.has_more, "fork's first page should hold 100 messages and more");
+  op("first_page_fork", "first messages page (100): fork", forkPage.stat);
+  const forkResume = await measure(async () => {
+    await resumeSession(LOCAL_USER_ID, fork);
+    return messagesPage(LOCAL_USER_ID, fork, undefined, 100);
+  }, opts);
+  op("resume_and_page_fork", "resume + first page: fork", forkResume.stat, TARGET_MS);
 
-  // Where the restore time goes: its queries, the copy's plan, and what to_tsvector would cost.
+  // Where the restore time goes: its queries, one by one.
   const restoreTrace = await traced(db, TRACE_RUNS, () => restoreCheckpoint(LOCAL_USER_ID, cp.id));
   const { parts: restoreParts, totalMs: restoreTotalMs } = queryParts(restoreTrace);
-  const copy = heaviest(restoreTrace);
-  const tracedFork = restoreTrace.last.session.id;
-  // The copy's parameters with a fresh, empty fork to copy into (the traced one already holds the messages).
-  const freshForkParams = async (tx: Tx): Promise<unknown[]> => {
-    const [s] = await tx.query<{ id: string }>(
-      `insert into sessions (user_id, title, model) values ($1, 'bench fork', 'claude-sonnet-5-5') returning id`,
-      [LOCAL_USER_ID],
-    );
-    return copy.params.map((p) => (p === tracedFork ? s.id : p));
-  };
-  const restorePlan = await explainAsUser(copy, freshForkParams);
-  // The same copy, rolled back, alternating with the same rows into a fresh table with no
-  // index, trigger, FK or RLS: the difference is what those cost (alternated, so both see the
-  // same machine load).
-  const floorSql = copy.sql.replace(/\binsert into messages\b/, "insert into public.bench_bare");
-  const copyMs: number[] = [];
-  const floorMs: number[] = [];
-  const rolledBack = async (run: (fn: (tx: Tx) => Promise<void>) => Promise<void>, fn: (tx: Tx) => Promise<void>) => {
-    try {
-      await run(async (tx) => {
-        await fn(tx);
-        throw new Rollback();
-      });
-    } catch (err) {
-      if (!(err instanceof Rollback)) throw err;
-    }
-  };
-  for (let r = 0; floorSql !== copy.sql && r <= COMPARE_RUNS; r++) {
-    await rolledBack(
-      (fn) => withUser(LOCAL_USER_ID, fn),
-      async (tx) => {
-        const params = await freshForkParams(tx);
-        const ms = (await timeOnce(() => tx.query(copy.sql, params))).ms;
-        if (r > 0) copyMs.push(ms); // the first round is a warm-up
-      },
-    );
-    await rolledBack(
-      (fn) => db.transaction(fn),
-      async (tx) => {
-        await tx.query("create table public.bench_bare (like public.messages including defaults)");
-        const ms = (await timeOnce(() => tx.query(floorSql, copy.params))).ms;
-        if (r > 0) floorMs.push(ms);
-      },
-    );
-  }
-  const tsv = await measure(
-    () =>
-      db.transaction((tx) =>
-        tx.query(`select sum(length(to_tsvector('english', left(text, 100000))))::int as n from messages where session_id = $1`, [
-          fork.id,
-        ]),
-      ),
-    { warmups: 1, runs: TRACE_RUNS },
-  );
-  const [{ kind }] = await db.transaction((tx) =>
-    tx.query<{ kind: string }>(
-      `select case when a.attgenerated = 's' then 'generated column'
-                   when exists (select 1 from pg_trigger t where t.tgrelid = a.attrelid and not t.tgisinternal
-                                and t.tgname ilike '%search%') then 'trigger' else 'other' end as kind
-       from pg_attribute a where a.attrelid = 'public.messages'::regclass and a.attname = 'search'`,
-    ),
-  );
 
-  const messageIndexes = await count(db, "select count(*)::int as n from pg_indexes where schemaname = 'public' and tablename = 'messages'", []);
+  // Deleting a source hands the history its forks read over to them: the cost restore no
+  // longer pays moves here, once, for one fork (the others are dropped first).
+  await db.transaction((tx) => tx.query(`delete from sessions where parent_session_id = $1 and id <> $2`, [id, fork]));
+  const handOver = await timeOnce(() => removeSession(LOCAL_USER_ID, id));
+  const handedOver = await count(db, "select count(*)::int as n from messages where session_id = $1", [fork]);
+  op("delete_source", `delete the source, handing ${fmtInt(handedOver)} msgs to its fork (one run)`, summarize([handOver.ms]));
+  await db.transaction((tx) => tx.query(`delete from sessions where id = $1`, [fork]));
+
   const leakproof = await count(db, "select coalesce(bool_and(proleakproof), false)::int as n from pg_proc where proname = 'ts_match_vq'", []);
-
-  // The forks (one per run) are not part of any other figure: drop them.
-  await db.transaction((tx) => tx.query(`delete from sessions where parent_session_id = $1`, [id]));
 
   return {
     facts: {
@@ -594,10 +500,7 @@ export async function benchSessions(db: Database, pool: TextPool, opts: MeasureO
       capacity: first.capacity,
       windowMessages: first.windowMessages,
       windowStartTurn: first.cutoff,
-      forkCopied,
-      forkMatchesWindow: forkCopied === first.windowMessages,
-      searchVectorsStored: kind === "generated column" || kind === "trigger" ? kind : "other",
-      messageIndexes,
+      forkOwnRows,
       tsMatchLeakproof: leakproof === 1,
       pickerSessions: PICKER_SESSIONS,
       userSessions,
@@ -617,10 +520,6 @@ export async function benchSessions(db: Database, pool: TextPool, opts: MeasureO
     ops,
     restoreParts,
     restoreTotalMs,
-    restorePlan,
-    restoreTsvectorMs: tsv.stat.medianMs,
-    restoreCopyMs: copyMs.length > 0 ? summarize(copyMs).medianMs : null,
-    restoreFloorMs: floorMs.length > 0 ? summarize(floorMs).medianMs : null,
     searchParts,
     searchPlan,
     searchOwnerMs: searchOwner.stat.medianMs,
@@ -671,8 +570,8 @@ export function printSessions(r: SessionsBenchResult): void {
     console.log(`  resume + first page, sum of medians: ${fmtMs(sum)} (target < ${TARGET_MS} ms: ${sum < TARGET_MS ? "met" : "NOT met"})`);
   }
   console.log(
-    `  fork copied ${fmtInt(f.forkCopied)} of ${fmtInt(f.messages)} messages (the window from turn ${fmtInt(f.windowStartTurn)}, plus pinned turns)` +
-      `${f.forkMatchesWindow ? "; same as the assembled window" : `; the assembled window had ${fmtInt(f.windowMessages)}`}.`,
+    `  the fork holds ${fmtInt(f.forkOwnRows)} rows of its own after restore: it reads the ${fmtInt(f.messages)} messages of its source` +
+      ` by reference, and its window (from turn ${fmtInt(f.windowStartTurn)}) is the source's.`,
   );
   console.log(
     `  picker: ${fmtInt(f.userSessions)} sessions and ${fmtInt(f.userMessages)} messages of the user; pages returned: ` +
@@ -682,47 +581,8 @@ export function printSessions(r: SessionsBenchResult): void {
     `  auto-checkpoint: ${f.autoCheckpointSaved} of the timed and warm-up calls saved one; a typical turn's tags: [${f.autoCheckpointTags.join(", ")}]`,
   );
 
-  const restore = get("restore");
-  if (restore) {
-    const missed = restore.targetMs !== null && restore.stat.medianMs >= restore.targetMs;
-    console.log(`\nWhere restore time goes (${TRACE_RUNS} traced runs, medians per query; ${fmtMs(r.restoreTotalMs)} in all):`);
-    console.log(partsTable(r.restoreParts, r.restoreTotalMs));
-    const ins = r.restorePlan?.insert;
-    if (r.restorePlan && ins) {
-      const rest = Math.max(0, r.restorePlan.executionMs - ins.readMs - ins.writeMs - ins.fkCheckMs);
-      console.log(`The copy (insert … select), EXPLAIN ANALYZE as the user, rolled back: ${fmtMs(r.restorePlan.executionMs)}`);
-      console.log(
-        table(
-          ["step", "time"],
-          [
-            [`read the ${fmtInt(ins.rows)} window rows of the parent`, fmtMs(ins.readMs)],
-            [`write them (heap, ${f.messageIndexes} indexes, RLS check, row triggers)`, fmtMs(ins.writeMs)],
-            ["  of which BEFORE row triggers", fmtMs(ins.rowTriggerMs)],
-            ["FK checks (session, user) per row", fmtMs(ins.fkCheckMs)],
-            ["the rest (RETURNING, count and preview)", fmtMs(rest)],
-          ],
-        ),
-      );
-    }
-    if (r.restoreCopyMs !== null && r.restoreFloorMs !== null) {
-      console.log(
-        `  the copy alone, rolled back: ${fmtMs(r.restoreCopyMs)}; the same rows into a fresh table with no index, FK, trigger or RLS:` +
-          ` ${fmtMs(r.restoreFloorMs)} (medians of ${COMPARE_RUNS}, alternated) — so about ${fmtMs(Math.max(0, r.restoreCopyMs - r.restoreFloorMs))}` +
-          ` goes to the ${f.messageIndexes} indexes, FK checks, trigger and RLS, and ${fmtMs(r.restoreFloorMs)} to the rows themselves.`,
-      );
-    }
-    console.log(
-      `  search vectors are kept by a ${f.searchVectorsStored}; computing them for the copied texts (to_tsvector) takes ${fmtMs(r.restoreTsvectorMs)}` +
-        ` — paid on restore only if the fork recomputes them.`,
-    );
-    if (missed) {
-      console.log(
-        `  MISSED: restore takes ${fmtMs(restore.stat.medianMs)} (target < ${restore.targetMs} ms). It copies the window's messages into the fork,` +
-          ` so its cost follows the window (${fmtInt(f.forkCopied)} messages on this 1M-token model) at ≈ ${((restore.stat.medianMs / f.forkCopied) * 1000).toFixed(0)} µs a message,` +
-          ` almost all of it in that one insert.`,
-      );
-    }
-  }
+  console.log(`\nWhere restore time goes (${TRACE_RUNS} traced runs, medians per query; ${fmtMs(r.restoreTotalMs)} in all):`);
+  console.log(partsTable(r.restoreParts, r.restoreTotalMs));
   if (r.searchPlan) {
     console.log(`\nWhere picker keyword-search time goes (q="${COMMON_WORD}", ${fmtInt(f.userMessages)} messages of the user):`);
     console.log(partsTable(r.searchParts, r.searchParts.reduce((a, p) => a + p.medianMs, 0)));
@@ -751,9 +611,7 @@ export function sessionsJson(r: SessionsBenchResult) {
     capacity: f.capacity,
     window_messages: f.windowMessages,
     window_start_turn: f.windowStartTurn,
-    fork_copied_messages: f.forkCopied,
-    fork_matches_window: f.forkMatchesWindow,
-    search_vectors: f.searchVectorsStored,
+    fork_own_rows: f.forkOwnRows,
     picker_sessions: f.pickerSessions,
     user_sessions: f.userSessions,
     user_messages: f.userMessages,
@@ -767,10 +625,6 @@ export function sessionsJson(r: SessionsBenchResult) {
       met: o.targetMs === null ? null : o.stat.medianMs < o.targetMs,
     })),
     restore_breakdown_ms: Object.fromEntries(r.restoreParts.map((p) => [p.label, round3(p.medianMs)])),
-    restore_copy_plan: r.restorePlan,
-    restore_tsvector_ms: round3(r.restoreTsvectorMs),
-    restore_copy_rolled_back_ms: r.restoreCopyMs === null ? null : round3(r.restoreCopyMs),
-    restore_copy_bare_table_ms: r.restoreFloorMs === null ? null : round3(r.restoreFloorMs),
     picker_search_plan: r.searchPlan,
     picker_search_owner_ms: round3(r.searchOwnerMs),
     picker_search_owner_plan: r.searchOwnerPlan,

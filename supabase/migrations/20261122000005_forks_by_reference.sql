@@ -41,7 +41,8 @@ returns table (
   from public.messages m where m.session_id = sid
   union all
   select m.id, sid, m.user_id, m.seq, m.turn_seq, m.role, m.content, m.text, m.token_count,
-    exists (select 1 from public.inherited_protection p where p.session_id = sid and p.message_id = m.id),
+    -- One lookup of the fork's (few) protected ids, not a probe per inherited row.
+    m.id = any (array(select p.message_id from public.inherited_protection p where p.session_id = sid)),
     m.status, null, m.created_at, m.search
   from public.session_lineage l
   join public.messages m on m.session_id = l.source_session_id and m.seq between l.from_seq and l.to_seq
