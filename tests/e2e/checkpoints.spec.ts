@@ -8,6 +8,7 @@ import {
   seedSession,
   sendAndWait,
   typeAndSend,
+  userMessages,
 } from "./support";
 
 test.beforeEach(async ({ request }) => {
@@ -49,16 +50,27 @@ test("/save-progress saves a labelled checkpoint; Resume from here forks the ses
   await expect(messages(page)).toHaveCount(4);
   await expect(assistantMessages(page).last()).toContainText("Login form added.");
   await expect(page.getByText("Billing started.")).toHaveCount(0);
+  // Protecting a message the fork shares with the original marks it in the fork only.
+  const shared = userMessages(page).nth(1);
+  await shared.getByTestId("protect-toggle").click();
+  await expect(shared.getByTestId("protected-badge")).toBeVisible();
 
   // The original is unchanged and lists the fork.
   await page.getByTestId("forked-from").click();
   await expect.poll(() => new URL(page.url()).searchParams.get("session")).toBe(original);
   await expect(messages(page)).toHaveCount(6);
   await expect(assistantMessages(page).last()).toContainText("Billing started.");
+  await expect(userMessages(page).nth(1)).toContainText("Add the login form");
+  await expect(userMessages(page).nth(1).getByTestId("protected-badge")).toHaveCount(0);
   await expect(page.getByTestId("forked-from")).toHaveCount(0);
   const forkLink = panel.getByTestId("fork-link");
   await expect(forkLink).toHaveCount(1);
   await expect(forkLink).toHaveAttribute("data-session-id", fork);
+  await forkLink.click();
+  await expect.poll(() => new URL(page.url()).searchParams.get("session")).toBe(fork);
+  await expect(userMessages(page).nth(1).getByTestId("protected-badge")).toBeVisible();
+  await page.getByTestId("forked-from").click();
+  await expect.poll(() => new URL(page.url()).searchParams.get("session")).toBe(original);
 
   // /checkpoint without a label works too, and Delete removes an item.
   await typeAndSend(page, "/checkpoint");
