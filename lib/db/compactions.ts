@@ -1,6 +1,7 @@
 import type { CompactionMethod, CompactionStatus, CompactionTrigger, PreservedItemJson } from "@/lib/api/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
+import { pinnedTurnSeqs } from "./messages";
 
 export interface CompactionRow {
   id: string;
@@ -130,10 +131,9 @@ export async function installSummary(
     `update sessions set summary_id = $2, summary_text = $3, summary_tokens = $4, summary_through_turn = $5,
        window_start_turn = $6,
        tail_tokens = (select coalesce(sum(token_count), 0) from session_messages($1) where turn_seq >= $6),
-       pinned_tokens = (select coalesce(sum(token_count), 0) from session_messages($1) where turn_seq < $6
-         and turn_seq in (select 1 union select turn_seq from session_protected_turns($1) where turn_seq < $6)),
+       pinned_tokens = (select coalesce(sum(token_count), 0) from session_messages($1) where turn_seq = any($7::int[])),
        updated_at = now()
      where id = $1`,
-    [sessionId, s.summaryId, s.text, s.tokens, s.throughTurn, s.windowStartTurn],
+    [sessionId, s.summaryId, s.text, s.tokens, s.throughTurn, s.windowStartTurn, await pinnedTurnSeqs(tx, sessionId, s.windowStartTurn)],
   );
 }

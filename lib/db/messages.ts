@@ -162,24 +162,28 @@ async function engineMessages(tx: Tx, where: string, params: unknown[]): Promise
   return JSON.parse(row.doc) as EngineMessage[];
 }
 
-/** The turns before $2 that stay in session $1's window: the first and every protected one. */
-const PINNED_TURNS = `select 1 as turn_seq union select turn_seq from session_protected_turns($1) where turn_seq < $2`;
-
 /** The contiguous tail of the window: every message from the cutoff turn on. */
 export function tailMessages(tx: Tx, sessionId: string, fromTurn: number): Promise<EngineMessage[]> {
   return engineMessages(tx, "turn_seq >= $2", [sessionId, fromTurn]);
 }
 
 /** Turns before the cutoff that stay in the window: the first turn and protected turns. */
-export function pinnedMessages(tx: Tx, sessionId: string, beforeTurn: number): Promise<EngineMessage[]> {
-  // Written as a set of turn numbers so both lookups use the (session_id, turn_seq) indexes
-  // rather than scanning everything before the cutoff.
-  return engineMessages(tx, `turn_seq < $2 and turn_seq in (${PINNED_TURNS})`, [sessionId, beforeTurn]);
+export async function pinnedMessages(tx: Tx, sessionId: string, beforeTurn: number): Promise<EngineMessage[]> {
+  // The turn numbers first, then `turn_seq = any(...)`: a literal list reaches both arms of
+  // session_messages as an index condition, where a join against the set scanned every
+  // message before the cutoff.
+  const turns = await pinnedTurnSeqs(tx, sessionId, beforeTurn);
+  if (turns.length === 0) return [];
+  return engineMessages(tx, "turn_seq = any($2::int[])", [sessionId, turns]);
 }
 
+/** The turns before the cutoff that stay in the window: the first and every protected one. */
 export async function pinnedTurnSeqs(tx: Tx, sessionId: string, beforeTurn: number): Promise<number[]> {
   if (beforeTurn <= 1) return [];
-  const rows = await tx.query<{ turn_seq: number }>(`${PINNED_TURNS} order by 1`, [sessionId, beforeTurn]);
+  const rows = await tx.query<{ turn_seq: number }>(
+    `select 1 as turn_seq union select turn_seq from session_protected_turns($1) where turn_seq < $2 order by 1`,
+    [sessionId, beforeTurn],
+  );
   return rows.map((r) => r.turn_seq);
 }
 
