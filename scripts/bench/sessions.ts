@@ -236,11 +236,10 @@ function summarizePlan(root: ExplainRoot): PlanSummary {
 }
 
 /**
- * EXPLAIN ANALYZE of `q` as the user (RLS on), after `prepare` ran in the same transaction;
- * everything is rolled back. `prepare` may return parameters to use instead of the captured ones.
+ * EXPLAIN ANALYZE of `q` as the user (RLS on), rolled back.
  */
-async function explainAsUser(q: TracedQuery, prepare?: (tx: Tx) => Promise<unknown[]>): Promise<PlanSummary | null> {
-  return explain((fn) => withUser(LOCAL_USER_ID, fn), q, prepare);
+async function explainAsUser(q: TracedQuery): Promise<PlanSummary | null> {
+  return explain((fn) => withUser(LOCAL_USER_ID, fn), q);
 }
 
 /** The same as the table owner: row-level security off. */
@@ -251,13 +250,11 @@ async function explainAsOwner(db: Database, q: TracedQuery): Promise<PlanSummary
 async function explain(
   run: (fn: (tx: Tx) => Promise<void>) => Promise<void>,
   q: TracedQuery,
-  prepare?: (tx: Tx) => Promise<unknown[]>,
 ): Promise<PlanSummary | null> {
   let summary: PlanSummary | null = null;
   try {
     await run(async (tx) => {
-      const params = prepare ? await prepare(tx) : q.params;
-      const rows = await tx.query<Record<string, unknown>>(`explain (analyze, format json) ${q.sql}`, params);
+      const rows = await tx.query<Record<string, unknown>>(`explain (analyze, format json) ${q.sql}`, q.params);
       const raw = rows[0] ? Object.values(rows[0])[0] : undefined;
       const parsed: unknown = typeof raw === "string" ? JSON.parse(raw) : raw;
       if (Array.isArray(parsed) && parsed[0] && typeof parsed[0] === "object") summary = summarizePlan(parsed[0] as ExplainRoot);
