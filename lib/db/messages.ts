@@ -132,9 +132,9 @@ export async function listMessages(
 ): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
   const page = (lowerBound: boolean) =>
     tx.query<MessageRow>(
-      `select ${COLUMNS} from session_messages($1) where user_id = $2
-         and seq < coalesce($3::int, (select next_seq from sessions where id = $1))
-         and (not $5 or seq >= coalesce($3::int, (select next_seq from sessions where id = $1)) - $4)
+      `with b as (select coalesce($3::int, (select next_seq from sessions where id = $1)) as before)
+       select ${COLUMNS} from session_messages($1), b where user_id = $2
+         and seq < b.before and (not $5 or seq >= b.before - $4)
        order by seq desc limit $4`,
       [sessionId, userId, beforeSeq ?? null, limit + 1, lowerBound],
     );
