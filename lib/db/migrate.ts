@@ -3,6 +3,8 @@ import path from "node:path";
 import type { Database } from "./driver";
 
 const MIGRATIONS_DIR = path.join(process.cwd(), "supabase", "migrations");
+/** An arbitrary advisory-lock key of our own, held while the tracking table is set up. */
+const MIGRATIONS_LOCK_KEY = 7_261_122_001;
 
 /**
  * Applies supabase/migrations/*.sql in file-name order, each exactly once, each in its own
@@ -10,10 +12,20 @@ const MIGRATIONS_DIR = path.join(process.cwd(), "supabase", "migrations");
  */
 export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
-  await db.transaction((tx) =>
-    tx.exec(`create table if not exists public.threadkeeper_migrations (
-      name text primary key, applied_at timestamptz not null default now())`),
-  );
+  await db.transaction(async (tx) => {
+    // CREATE TABLE IF NOT EXISTS is not race-free: two instances starting at once on a fresh
+    // PostgreSQL both create the table and one fails on pg_type's unique index.
+    await tx.query(`select pg_advisory_xact_lock(${MIGRATIONS_LOCK_KEY})`);
+    await tx.exec(`create table if not exists public.threadkeeper_migrations (
+      name text primary key, applied_at timestamptz not null default now())`);
+    // Supabase grants anon and authenticated every table in public; RLS without a policy keeps
+    // this one to its owner (the app), like every other table.
+    await tx.exec(`do $$ begin
+      if not (select relrowsecurity from pg_class where oid = 'public.threadkeeper_migrations'::regclass) then
+        alter table public.threadkeeper_migrations enable row level security;
+      end if;
+    end $$`);
+  });
   const applied: string[] = [];
   for (const name of files) {
     const sql = await readFile(path.join(dir, name), "utf8");
