@@ -27,6 +27,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { runIfEntry } from "../fake-anthropic/standalone";
+import { parseCreateUser, parseMintOptions, parseRotateKeyOptions } from "./control-input";
 import { AuthError, OAuthError, errorBody, errorStatus } from "./errors";
 import { KeyRing } from "./keys";
 import { AuthRoutes, NoRoute, type AuthReply } from "./routes";
@@ -43,7 +44,6 @@ import type {
   RotateKeyResult,
   SentEmail,
 } from "./types";
-import { parseCreateUser, parseMintOptions, parseRotateKeyOptions } from "./control-input";
 
 export type * from "./types";
 export { GUESSABLE_HS256_SECRET } from "./keys";
