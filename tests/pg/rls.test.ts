@@ -1,0 +1,277 @@
+// Row-level security on a real PostgreSQL 15 with Supabase's roles and privileges: the
+// migrations were applied by the app's own runner as `postgres` (the tables' owner); every
+// check here runs as `authenticated` (or `anon`), which owns nothing, through the app's
+// withUser exactly as a request does.
+import { randomUUID } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import postgres, { type Sql } from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromPostgres, type Database, type Tx } from "@/lib/db/driver";
+import { setDb, withUser } from "@/lib/db";
+import { migrate } from "@/lib/db/migrate";
+import { applyFixture } from "./cluster";
+import { pgContext } from "./context";
+
+const pg = pgContext();
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "..", "..", "supabase", "migrations");
+
+const USER_A = randomUUID();
+const USER_B = randomUUID();
+
+interface Seeded {
+  project: string;
+  session: string;
+  fork: string;
+  message: string;
+  memory: string;
+}
+
+/**
+ * One row of user A in every table with row-level security, written as A through withUser
+ * (so `user_id` comes from the column default `auth.uid()`, as in the app). A table added by a
+ * later migration without an entry here fails the "every table" test below.
+ */
+const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
+  user_settings: (tx) => tx.query("insert into user_settings (compaction_threshold) values (0.8)"),
+  projects: (tx, s) => tx.query("insert into projects (id, name) values ($1, 'A project')", [s.project]),
+  sessions: async (tx, s) => {
+    await tx.query("insert into sessions (id, model, project_id) values ($1, 'claude-haiku-4-5', $2)", [s.session, s.project]);
+    await tx.query("insert into sessions (id, model, parent_session_id) values ($1, 'claude-haiku-4-5', $2)", [s.fork, s.session]);
+  },
+  messages: (tx, s) =>
+    tx.query(
+      `insert into messages (id, session_id, seq, turn_seq, role, content, text)
+       values ($1, $2, 1, 1, 'user', '[{"type":"text","text":"A secret plan"}]', 'A secret plan')`,
+      [s.message, s.session],
+    ),
+  model_calibrations: (tx) => tx.query("insert into model_calibrations (model, factor) values ('claude-haiku-4-5', 1.1)"),
+  compaction_logs: (tx, s) =>
+    tx.query(
+      `insert into compaction_logs (session_id, trigger, method, from_turn, through_turn, at_seq, prev_window_start_turn,
+         summary, pre_tokens, post_tokens, reduction_percent, messages_condensed, duration_ms, at_turn)
+       values ($1, 'manual', 'llm', 1, 1, 1, 1, 'A summary', 100, 50, 50, 1, 1, 1)`,
+      [s.session],
+    ),
+  prompt_templates: (tx) => tx.query("insert into prompt_templates (name, body) values ('A template', 'Summarize.')"),
+  session_checkpoints: (tx, s) =>
+    tx.query(
+      `insert into session_checkpoints (session_id, trigger, through_seq, through_turn, window_start_turn, token_count)
+       values ($1, 'manual', 1, 1, 1, 10)`,
+      [s.session],
+    ),
+  session_memories: (tx, s) =>
+    tx.query(
+      `insert into session_memories (id, session_id, source, summary, embedding, embedding_model)
+       values ($1, $2, 'manual', 'A remembers the plan', array_fill(0.1::real, array[1024])::vector, 'local-lexical-v1')`,
+      [s.memory, s.session],
+    ),
+  session_loaded_memories: (tx, s) =>
+    tx.query("insert into session_loaded_memories (session_id, memory_id, tokens, score) values ($1, $2, 10, 0.5)", [
+      s.session,
+      s.memory,
+    ]),
+  session_lineage: (tx, s) =>
+    tx.query("insert into session_lineage (session_id, source_session_id, from_seq, to_seq) values ($1, $2, 1, 1)", [
+      s.fork,
+      s.session,
+    ]),
+  inherited_protection: (tx, s) =>
+    tx.query("insert into inherited_protection (session_id, message_id) values ($1, $2)", [s.fork, s.message]),
+};
+
+const seededIds: Seeded = {
+  project: randomUUID(),
+  session: randomUUID(),
+  fork: randomUUID(),
+  message: randomUUID(),
+  memory: randomUUID(),
+};
+
+/** The SQLSTATE of a failed statement (postgres.js puts it on the error's `code`). */
+async function sqlState(p: Promise<unknown>): Promise<string | null> {
+  try {
+    await p;
+    return null;
+  } catch (err) {
+    return err instanceof Error && "code" in err ? String(err.code) : String(err);
+  }
+}
+
+/** A transaction as Supabase's `anon` role: no claims at all. */
+function asAnon<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query("set local role anon");
+    return fn(tx);
+  });
+}
+
+const count = async (tx: Tx, sql: string, params?: unknown[]): Promise<number> =>
+  Number((await tx.query<{ n: string | number }>(sql, params))[0].n);
+
+describe.skipIf(!pg.available)("real PostgreSQL 15: migrations and row-level security", () => {
+  let admin: Sql;
+  let db: Database;
+  /** Each table's row of A as JSON, read by A, for the insert-as-someone-else checks. */
+  const rowsOfA = new Map<string, Record<string, unknown>>();
+
+  beforeAll(async () => {
+    if (!pg.available) return;
+    admin = postgres(pg.superuserUrl, { max: 2, onnotice: () => {} });
+    // Supabase Auth creates auth.users rows at sign-up; here the superuser stands in for it.
+    await admin`insert into auth.users (id, email, aud, role) values
+      (${USER_A}, 'a@example.test', 'authenticated', 'authenticated'),
+      (${USER_B}, 'b@example.test', 'authenticated', 'authenticated')`;
+    db = fromPostgres(postgres(pg.appUrl, { max: 4, onnotice: () => {} }));
+    setDb(db);
+    await withUser(USER_A, async (tx) => {
+      for (const seed of Object.values(SEEDS)) await seed(tx, seededIds);
+    });
+    await withUser(USER_A, async (tx) => {
+      for (const table of Object.keys(SEEDS)) {
+        const [row] = await tx.query<{ r: Record<string, unknown> }>(`select to_jsonb(t) as r from public.${table} t limit 1`);
+        rowsOfA.set(table, row.r);
+      }
+    });
+  });
+
+  afterAll(async () => {
+    setDb(undefined);
+    await db?.close();
+    await admin?.end({ timeout: 5 });
+  });
+
+  it("applied every migration once through the app's runner, and a second run applies nothing", async () => {
+    const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql")).sort();
+    const applied = await admin<{ name: string }[]>`select name from public.threadkeeper_migrations order by name`;
+    expect(applied.map((r) => r.name)).toEqual(files);
+    expect(await migrate(db)).toEqual([]);
+  });
+
+  it("two app instances migrating one fresh database at once apply each migration exactly once", async () => {
+    if (!pg.available) return;
+    const name = `tk_fresh_${Date.now()}`;
+    await admin.unsafe(`create database ${name} owner postgres`);
+    const url = (role: string) => `postgres://${role}@127.0.0.1:${pg.port}/${name}`;
+    await applyFixture(url("supabase_admin"));
+    const first = fromPostgres(postgres(url("postgres"), { max: 1, onnotice: () => {} }));
+    const second = fromPostgres(postgres(url("postgres"), { max: 1, onnotice: () => {} }));
+    try {
+      const [a, b] = await Promise.all([migrate(first), migrate(second)]);
+      const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql")).sort();
+      expect([...a, ...b].sort()).toEqual(files);
+      expect(a.filter((f) => b.includes(f))).toEqual([]);
+    } finally {
+      await first.close();
+      await second.close();
+      await admin.unsafe(`drop database ${name} with (force)`);
+    }
+  });
+
+  it("the app connects as a role that is not a superuser, and withUser runs as authenticated with the caller's claims", async () => {
+    const [who] = await db.transaction((tx) =>
+      tx.query<{ current_user: string; rolsuper: boolean }>(
+        "select current_user, (select rolsuper from pg_roles where rolname = current_user) as rolsuper",
+      ),
+    );
+    expect(who).toEqual({ current_user: "postgres", rolsuper: false });
+
+    const [inside] = await withUser(USER_A, (tx) =>
+      tx.query<{ current_user: string; session_user: string; uid: string; role: string }>(
+        "select current_user, session_user, auth.uid()::text as uid, auth.role() as role",
+      ),
+    );
+    expect(inside).toEqual({ current_user: "authenticated", session_user: "postgres", uid: USER_A, role: "authenticated" });
+
+    // `set local`: the role and claims end with the transaction, so a pooled connection
+    // never carries one caller's identity into the next request.
+    for (let i = 0; i < 8; i++) {
+      const [after] = await db.transaction((tx) =>
+        tx.query<{ current_user: string; uid: string | null }>("select current_user, auth.uid()::text as uid"),
+      );
+      expect(after).toEqual({ current_user: "postgres", uid: null });
+    }
+  });
+
+  it("every table in schema public has row-level security, and each has a seeded row of A", async () => {
+    const tables = await admin<{ relname: string; relrowsecurity: boolean }[]>`
+      select c.relname, c.relrowsecurity from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind in ('r', 'p') order by c.relname`;
+    expect(tables.filter((t) => !t.relrowsecurity).map((t) => t.relname)).toEqual([]);
+    // Owned by the app role, so RLS is checked below as roles that own nothing.
+    const owners = await admin<{ owner: string }[]>`
+      select distinct pg_get_userbyid(c.relowner) as owner from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = 'public' and c.relkind = 'r'`;
+    expect(owners.map((o) => o.owner)).toEqual(["postgres"]);
+    const withUserId = tables.map((t) => t.relname).filter((t) => t !== "threadkeeper_migrations");
+    expect(withUserId.sort()).toEqual(Object.keys(SEEDS).sort());
+    await withUser(USER_A, async (tx) => {
+      for (const table of Object.keys(SEEDS)) {
+        expect(await count(tx, `select count(*) as n from public.${table}`), table).toBeGreaterThan(0);
+        expect(await count(tx, `select count(*) as n from public.${table} where user_id <> $1`, [USER_A]), table).toBe(0);
+      }
+    });
+  });
+
+  it.each(Object.keys(SEEDS))("user B cannot read, update or delete A's rows in %s, nor insert rows as A", async (table) => {
+    const before = await withUser(USER_A, (tx) => count(tx, `select count(*) as n from public.${table}`));
+    await withUser(USER_B, async (tx) => {
+      // No user filter in these statements: row-level security alone must hold.
+      expect(await count(tx, `select count(*) as n from public.${table}`)).toBe(0);
+      expect(await tx.query(`update public.${table} set user_id = user_id returning 1`)).toEqual([]);
+      expect(await tx.query(`update public.${table} set user_id = $1 returning 1`, [USER_B])).toEqual([]);
+      expect(await tx.query(`delete from public.${table} returning 1`)).toEqual([]);
+    });
+
+    // A copy of A's row under a new id, claiming to be A's: refused by the policy's check.
+    const original = rowsOfA.get(table) ?? {};
+    const row = "id" in original ? { ...original, id: randomUUID() } : original;
+    const columns = await admin<{ attname: string }[]>`
+      select a.attname from pg_attribute a
+      where a.attrelid = ${`public.${table}`}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''`;
+    const list = columns.map((c) => `"${c.attname}"`).join(", ");
+    const insertAsA = (tx: Tx) =>
+      tx.query(`insert into public.${table} (${list}) select ${list} from jsonb_populate_record(null::public.${table}, $1::jsonb)`, [row]);
+    expect(await sqlState(withUser(USER_B, insertAsA))).toBe("42501");
+    expect(await sqlState(asAnon(db, insertAsA))).toBe("42501");
+
+    // Nothing of A's changed.
+    expect(await withUser(USER_A, (tx) => count(tx, `select count(*) as n from public.${table}`))).toBe(before);
+    expect(await withUser(USER_A, (tx) => count(tx, `select count(*) as n from public.${table} where user_id = $1`, [USER_A]))).toBe(
+      before,
+    );
+  });
+
+  it("anon, which Supabase grants every table to, sees no row at all", async () => {
+    await asAnon(db, async (tx) => {
+      for (const table of Object.keys(SEEDS)) {
+        expect(await count(tx, `select count(*) as n from public.${table}`), table).toBe(0);
+      }
+    });
+  });
+
+  it("A cannot hand a row to B, and the history functions show B nothing of A's sessions", async () => {
+    expect(
+      await sqlState(withUser(USER_A, (tx) => tx.query("update sessions set user_id = $1 where id = $2", [USER_B, seededIds.session]))),
+    ).toBe("42501");
+    await withUser(USER_B, async (tx) => {
+      expect(await count(tx, "select count(*) as n from session_messages($1)", [seededIds.session])).toBe(0);
+      expect(await count(tx, "select count(*) as n from session_messages($1)", [seededIds.fork])).toBe(0);
+      expect(await count(tx, "select count(*) as n from session_protected_turns($1)", [seededIds.fork])).toBe(0);
+    });
+    await withUser(USER_A, async (tx) => {
+      // The fork inherits seq 1 from its source, by reference.
+      expect(await count(tx, "select count(*) as n from session_messages($1)", [seededIds.fork])).toBe(1);
+    });
+  });
+
+  it("B's own rows work as usual beside A's", async () => {
+    const id = randomUUID();
+    await withUser(USER_B, (tx) => tx.query("insert into sessions (id, model) values ($1, 'claude-haiku-4-5')", [id]));
+    const mine = await withUser(USER_B, (tx) => tx.query<{ id: string; user_id: string }>("select id, user_id from sessions"));
+    expect(mine).toEqual([{ id, user_id: USER_B }]);
+    // The app role itself bypasses RLS (as Supabase's postgres does): withUser's role switch is what protects.
+    const all = await db.transaction((tx) => count(tx, "select count(*) as n from sessions where user_id = any($1::uuid[])", [[USER_A, USER_B]]));
+    expect(all).toBe(3);
+  });
+});
