@@ -17,3 +17,12 @@ declare module "vitest" {
 export function pgContext(): PgContext {
   return inject("pg");
 }
+
+export type ReadyPg = Extract<PgContext, { available: true }>;
+
+/** The cluster, inside a suite that is skipped when there is none. */
+export function readyPg(): ReadyPg {
+  const pg = pgContext();
+  if (!pg.available) throw new Error(pg.reason);
+  return pg;
+}

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromPostgres, type Database, type Tx } from "@/lib/db/driver";
 import { setDb, withUser } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
-import { applyFixture } from "./cluster";
-import { pgContext } from "./context";
+import { applyFixture, SUPERUSER } from "./cluster";
+import { APP_ROLE, pgContext, readyPg } from "./context";
 
-const pg = pgContext();
+const available = pgContext().available;
 const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "..", "..", "supabase", "migrations");
 
 const USER_A = randomUUID();
@@ -109,14 +109,14 @@ function asAnon<T>(db: Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
 const count = async (tx: Tx, sql: string, params?: unknown[]): Promise<number> =>
   Number((await tx.query<{ n: string | number }>(sql, params))[0].n);
 
-describe.skipIf(!pg.available)("real PostgreSQL 15: migrations and row-level security", () => {
+describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level security", () => {
   let admin: Sql;
   let db: Database;
   /** Each table's row of A as JSON, read by A, for the insert-as-someone-else checks. */
   const rowsOfA = new Map<string, Record<string, unknown>>();
 
   beforeAll(async () => {
-    if (!pg.available) return;
+    const pg = readyPg();
     admin = postgres(pg.superuserUrl, { max: 2, onnotice: () => {} });
     // Supabase Auth creates auth.users rows at sign-up; here the superuser stands in for it.
     await admin`insert into auth.users (id, email, aud, role) values
@@ -149,13 +149,13 @@ describe.skipIf(!pg.available)("real PostgreSQL 15: migrations and row-level sec
   });
 
   it("two app instances migrating one fresh database at once apply each migration exactly once", async () => {
-    if (!pg.available) return;
+    const pg = readyPg();
     const name = `tk_fresh_${Date.now()}`;
-    await admin.unsafe(`create database ${name} owner postgres`);
+    await admin.unsafe(`create database ${name} owner ${APP_ROLE}`);
     const url = (role: string) => `postgres://${role}@127.0.0.1:${pg.port}/${name}`;
-    await applyFixture(url("supabase_admin"));
-    const first = fromPostgres(postgres(url("postgres"), { max: 1, onnotice: () => {} }));
-    const second = fromPostgres(postgres(url("postgres"), { max: 1, onnotice: () => {} }));
+    await applyFixture(url(SUPERUSER));
+    const first = fromPostgres(postgres(url(APP_ROLE), { max: 1, onnotice: () => {} }));
+    const second = fromPostgres(postgres(url(APP_ROLE), { max: 1, onnotice: () => {} }));
     try {
       const [a, b] = await Promise.all([migrate(first), migrate(second)]);
       const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql")).sort();

@@ -5,11 +5,13 @@
 import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompactionJson, MessageJson, MessagesPageJson, SendResultJson, SessionJson } from "@/lib/api/types";
+import { fromPostgres } from "@/lib/db/driver";
+import { sweepStaleStreams } from "@/lib/db/maintenance";
 import { startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";
 import { api, startApp, type AppInstance } from "./app";
-import { pgContext } from "./context";
+import { pgContext, readyPg } from "./context";
 
-const pg = pgContext();
+const available = pgContext().available;
 
 interface ErrorEnvelope {
   error: { code: string; message: string; details?: Record<string, unknown> };
@@ -20,14 +22,14 @@ const CONCURRENT_SENDS = 40;
 /** Of those, this many idempotency keys are also sent a second time, to the other instance. */
 const DUPLICATED_KEYS = 6;
 
-describe.skipIf(!pg.available)("real PostgreSQL 15: two app instances on one database", () => {
+describe.skipIf(!available)("real PostgreSQL 15: two app instances on one database", () => {
   let fake: FakeAnthropic;
   let a: AppInstance;
   let b: AppInstance;
   let admin: Sql;
 
   beforeAll(async () => {
-    if (!pg.available) return;
+    const pg = readyPg();
     fake = await startFakeAnthropic();
     const env = {
       ANTHROPIC_API_KEY: "test-key",
@@ -114,15 +116,10 @@ describe.skipIf(!pg.available)("real PostgreSQL 15: two app instances on one dat
     const retries = sends.slice(0, DUPLICATED_KEYS).map((s) => ({ ...s, on: s.on === a ? b : a }));
     const all = [...sends, ...retries];
     const results = await Promise.all(all.map((s) => send(s.on, sessionId, s.content, s.key)));
-
-    results.forEach((res, i) => {
-      if (i < sends.length) {
-        expect(res.status, explain(`send ${i + 1}: ${JSON.stringify(res.body)}`)).toBe(201);
-        return;
-      }
-      // A duplicate replays the stored turn, or says the first is still being answered.
-      expect([201, 409], explain(`retry ${i}: ${JSON.stringify(res.body)}`)).toContain(res.status);
-      if (res.status === 409) expect((res.body as ErrorEnvelope).error.code).toBe("request_in_progress");
+    const isDuplicated = (key: string): boolean => all.filter((o) => o.key === key).length > 1;
+    all.forEach((s, i) => {
+      const why = explain(`${s.on.name} ${s.key}: ${results[i].status} ${JSON.stringify(results[i].body)}`);
+      expect(isDuplicated(s.key) ? [201, 409] : [201], why).toContain(results[i].status);
     });
 
     const messages = await history(b, sessionId);
@@ -130,22 +127,33 @@ describe.skipIf(!pg.available)("real PostgreSQL 15: two app instances on one dat
     const userTexts = messages.filter((m) => m.role === "user").map((m) => m.text);
     expect([...userTexts].sort()).toEqual(sends.map((s) => s.content).sort());
 
-    // Every key is stored once, on the message its first send created.
-    const keys = await admin<{ idempotency_key: string; n: number }[]>`
-      select idempotency_key, count(*)::int as n from messages where session_id = ${sessionId}
-      group by idempotency_key order by idempotency_key`;
-    expect(keys.filter((k) => k.idempotency_key !== null)).toHaveLength(CONCURRENT_SENDS);
-    expect(keys.every((k) => k.n === 1 || k.idempotency_key === null)).toBe(true);
-    for (let i = 0; i < retries.length; i++) {
-      const original = results[i].body as SendResultJson;
-      const retry = results[sends.length + i];
-      if (retry.status === 201) expect((retry.body as SendResultJson).user_message.id).toBe(original.user_message.id);
+    // Every key is stored exactly once.
+    const stored = await admin<{ idempotency_key: string; id: string; n: number }[]>`
+      select idempotency_key, min(id::text) as id, count(*)::int as n from messages
+      where session_id = ${sessionId} and idempotency_key is not null group by idempotency_key`;
+    expect(stored).toHaveLength(CONCURRENT_SENDS);
+    expect(stored.filter((k) => k.n !== 1)).toEqual([]);
+    const storedId = new Map(stored.map((k) => [k.idempotency_key, k.id]));
+
+    // Either send of a duplicated key may be the one that stores it; the other replays the
+    // stored turn (201, same message) or says it is still being answered (409).
+    all.forEach((s, i) => {
+      const res = results[i];
+      const why = explain(`${s.on.name} ${s.key}: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status === 201) expect((res.body as SendResultJson).user_message.id, why).toBe(storedId.get(s.key));
+      else expect((res.body as ErrorEnvelope).error.code, why).toBe("request_in_progress");
+    });
+    for (const r of retries) {
+      const answered = all.flatMap((s, i) => (s.key === r.key && results[i].status === 201 ? [i] : []));
+      expect(answered.length, `no send of ${r.key} was answered`).toBeGreaterThan(0);
     }
 
     // A retry after the fact, on either instance, replays without storing anything.
-    const replay = await send(b, sessionId, sends[0].content, sends[0].key);
-    expect(replay.status).toBe(201);
-    expect((replay.body as SendResultJson).user_message.id).toBe((results[0].body as SendResultJson).user_message.id);
+    for (const on of [a, b]) {
+      const replay = await send(on, sessionId, sends[0].content, sends[0].key);
+      expect(replay.status).toBe(201);
+      expect((replay.body as SendResultJson).user_message.id).toBe(storedId.get(sends[0].key));
+    }
     expect(await history(a, sessionId)).toHaveLength(2 * CONCURRENT_SENDS);
 
     // The session row's counters agree with the history both instances wrote.
@@ -154,7 +162,7 @@ describe.skipIf(!pg.available)("real PostgreSQL 15: two app instances on one dat
     expect(row).toMatchObject({ next_seq: 2 * CONCURRENT_SENDS + 1, message_count: 2 * CONCURRENT_SENDS, last_turn_seq: CONCURRENT_SENDS });
   });
 
-  it("the turn lease holds across instances: a send on B waits for the reply A is streaming", async () => {
+  it("the turn lease holds across instances: a send on B waits for the reply A is streaming, and a starting instance leaves it alone", async () => {
     const sessionId = await newSession(a, "lease");
     expect((await send(a, sessionId, "warm-up")).status).toBe(201);
 
@@ -169,6 +177,14 @@ describe.skipIf(!pg.available)("real PostgreSQL 15: two app instances on one dat
       else await new Promise((r) => setTimeout(r, 25));
     }
     expect(held, "A's reply never started streaming").toBeDefined();
+    // A third instance starting now sweeps replies left streaming by crashed servers: a live
+    // lease tells it that this one is still being answered.
+    const third = fromPostgres(postgres(readyPg().appUrl, { max: 1, onnotice: () => {} }));
+    try {
+      expect(await sweepStaleStreams(third, { atStartup: true })).toBe(0);
+    } finally {
+      await third.close();
+    }
 
     const [first, second] = await Promise.all([slow, send(b, sessionId, "and B right after")]);
     expect(first.status, explain(JSON.stringify(first.body))).toBe(201);
