@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { withUser, type Tx } from "@/lib/db";
 import { releaseTurnLease, renewTurnLease, tryAcquireTurnLease } from "@/lib/db/sessions";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
 
 // One turn or compaction at a time per session. Long enough to outlive a server that
 // stalls briefly; short enough that a crashed server's lease frees the session soon.
@@ -29,6 +30,6 @@ export function renewLease(tx: Tx, sessionId: string, leaseId: string): Promise<
 
 export async function release(userId: string, sessionId: string, leaseId: string): Promise<void> {
   await withUser(userId, (tx) => releaseTurnLease(tx, sessionId, leaseId)).catch((e: unknown) =>
-    console.error("[threadkeeper] lease release failed; it expires by itself", e),
+    log.error("[threadkeeper] lease release failed; it expires by itself", e),
   );
 }

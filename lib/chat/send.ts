@@ -12,6 +12,7 @@ import { putCalibration } from "@/lib/db/settings";
 import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, countTokens, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
+import { log } from "@/lib/log";
 import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/overflow";
 import { autoCheckpoint } from "./checkpoints";
 import { loadMemoriesForSession } from "./memory";
@@ -219,7 +220,7 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp
         }),
       ).catch((e: unknown) => {
         // Left `streaming`: crash recovery marks it interrupted later; the partial text is already flushed.
-        console.error("[threadkeeper] could not mark reply interrupted", e);
+        log.error("[threadkeeper] could not mark reply interrupted", e);
         return null;
       });
       if (kept) emit({ event: "assistant_message", data: messageJson(kept, true) });
@@ -244,7 +245,7 @@ async function emitStatus(h: TurnHandle, emit: Emit): Promise<void> {
   try {
     emit({ event: "status", data: await statusOf(h.userId, h.sessionId) });
   } catch (e) {
-    console.error("[threadkeeper] status after send failed", e);
+    log.error("[threadkeeper] status after send failed", e);
   }
 }
 
@@ -266,7 +267,7 @@ async function loadMemories(h: TurnHandle, emit: Emit): Promise<void> {
     if (loaded.length > 0) emit({ event: "memories", data: { loaded, tokens } });
   } catch (err) {
     // Memory is a help, never a gate: the turn goes on without it.
-    console.error("[threadkeeper] loading memories failed", err);
+    log.error("[threadkeeper] loading memories failed", err);
     emit({ event: "notice", data: { kind: "memory_unavailable", message: "Memories of earlier sessions could not be loaded." } });
   }
 }
@@ -282,7 +283,7 @@ async function nameSession(h: TurnHandle): Promise<void> {
     const text = reply.filter((m) => m.role === "assistant").map((m) => m.text).join("\n");
     await titleSession(h.userId, h.sessionId, h.userMessage.text, text);
   } catch (err) {
-    console.error("[threadkeeper] naming the session failed", err);
+    log.error("[threadkeeper] naming the session failed", err);
   }
 }
 
@@ -295,13 +296,13 @@ async function afterTurn(h: TurnHandle, emit: Emit): Promise<void> {
     const checkpoint = await autoCheckpoint(h.userId, h.sessionId, h.userMessage.turn_seq);
     if (checkpoint) emit({ event: "checkpoint", data: checkpoint });
   } catch (err) {
-    console.error("[threadkeeper] automatic checkpoint failed", err);
+    log.error("[threadkeeper] automatic checkpoint failed", err);
   }
   try {
     const outcome = await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId });
     reportCompaction(outcome, emit);
   } catch (err) {
-    console.error("[threadkeeper] automatic compaction failed", err);
+    log.error("[threadkeeper] automatic compaction failed", err);
     emit({ event: "notice", data: { kind: "compaction_failed", message: "Automatic compaction failed; the window will slide instead." } });
   }
 }
@@ -339,12 +340,12 @@ async function recoverFromOverflow(
   targetRaw: number,
   attempt: number,
 ): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
-  console.warn(`[threadkeeper] prompt too long in session ${h.sessionId}; recovery attempt ${attempt}, target ${targetRaw} raw tokens`);
+  log.warn(`[threadkeeper] prompt too long in session ${h.sessionId}; recovery attempt ${attempt}, target ${targetRaw} raw tokens`);
   try {
     const outcome = await compactSession(h.userId, h.sessionId, { trigger: "error_recovery", leaseId: h.leaseId, targetRaw });
     reportCompaction(outcome, emit);
   } catch (err) {
-    console.error("[threadkeeper] compaction during overflow recovery failed; sliding instead", err);
+    log.error("[threadkeeper] compaction during overflow recovery failed; sliding instead", err);
   }
   emit({
     event: "notice",
@@ -480,7 +481,7 @@ function startFlusher(h: TurnHandle, stream: StreamState) {
           await renewLease(tx, h.sessionId, h.leaseId);
         }),
       )
-      .catch((e: unknown) => console.error("[threadkeeper] flush failed; retrying next second", e));
+      .catch((e: unknown) => log.error("[threadkeeper] flush failed; retrying next second", e));
   };
   const timer = setInterval(tick, FLUSH_INTERVAL_MS);
   return {

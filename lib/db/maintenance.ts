@@ -1,4 +1,5 @@
 import type { ContentBlock } from "@/lib/context/types";
+import { log } from "@/lib/log";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import type { Database } from "./driver";
 import { deleteExpired } from "./memories";
@@ -40,8 +41,8 @@ export async function sweepStaleStreams(db: Database, opts: { atStartup?: boolea
  */
 export function scheduleSweep(db: Database, everyMs = 60_000): NodeJS.Timeout {
   const timer = setInterval(() => {
-    sweepStaleStreams(db).catch((e: unknown) => console.error("[threadkeeper] sweep failed", e));
-    db.transaction((tx) => deleteExpired(tx)).catch((e: unknown) => console.error("[threadkeeper] memory clean-up failed", e));
+    sweepStaleStreams(db).catch((e: unknown) => log.error("[threadkeeper] sweep failed", e));
+    db.transaction((tx) => deleteExpired(tx)).catch((e: unknown) => log.error("[threadkeeper] memory clean-up failed", e));
   }, everyMs);
   timer.unref();
   return timer;
@@ -50,7 +51,7 @@ export function scheduleSweep(db: Database, everyMs = 60_000): NodeJS.Timeout {
 /** PGlite runs no autovacuum; the embedded server vacuums on a schedule instead. */
 export function scheduleVacuum(db: Database, everyMs = 60 * 60 * 1000): NodeJS.Timeout {
   const timer = setInterval(() => {
-    db.execAutocommit("vacuum analyze").catch((e: unknown) => console.error("[threadkeeper] vacuum failed", e));
+    db.execAutocommit("vacuum analyze").catch((e: unknown) => log.error("[threadkeeper] vacuum failed", e));
   }, everyMs);
   timer.unref();
   return timer;
