@@ -12,6 +12,7 @@ import {
   toTranscriptTurns,
   verifySummary,
 } from "@/lib/context/compaction";
+import { redactSecrets } from "@/lib/context/redact";
 import { groupTurns, type Turn } from "@/lib/context/turns";
 import { withUser, type Tx } from "@/lib/db";
 import {
@@ -33,6 +34,7 @@ import { conflict } from "@/lib/errors";
 import { anthropicClient, type LlmUsage } from "@/lib/llm/client";
 import { costUsd, requireModel } from "@/lib/llm/models";
 import { summarize } from "@/lib/llm/summarizer";
+import { log } from "@/lib/log";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, loadContext, summaryBlock, type SessionContext } from "./context";
 import { preCompactionCheckpoint } from "./checkpoints";
@@ -146,7 +148,7 @@ async function compactHoldingLease(
   // The state before the window changes stays one click away.
   await preCompactionCheckpoint(userId, sessionId);
   const transcript = toTranscriptTurns(plan.condense);
-  const items = extractMustKeep(transcript, session.summary_text);
+  const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
   const summaryModel = requireModel(ctx.settings.summary_model);
   const written = await writeSummary(ctx, {
     model: summaryModel.id,
@@ -232,10 +234,10 @@ async function compactHoldingLease(
   if (applied.row.summary) {
     // Every compaction refreshes the session's memory; a failure here never undoes the compaction.
     await rememberSummary(userId, session, applied.row.summary, "compaction").catch((err: unknown) =>
-      console.error("[threadkeeper] saving the compaction's memory failed", err),
+      log.error("[threadkeeper] saving the compaction's memory failed", err),
     );
   }
-  console.info(
+  log.info(
     `[threadkeeper] compaction ${applied.row.trigger}/${applied.row.method} session=${sessionId} ` +
       `${applied.row.pre_tokens}→${applied.row.post_tokens} tokens in ${applied.row.duration_ms} ms`,
   );
@@ -260,7 +262,7 @@ export async function summarizeSession(userId: string, sessionId: string): Promi
   const turns = groupTurns(messages);
   if (turns.length === 0) return { session, summary: session.summary_text };
   const transcript = toTranscriptTurns(turns);
-  const items = extractMustKeep(transcript, session.summary_text);
+  const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
   const written = await writeSummary(ctx, {
     model: requireModel(ctx.settings.summary_model).id,
     template,
@@ -310,12 +312,13 @@ async function writeSummary(
       });
       return { text: r.text, method: "llm", usage: r.usage, fallbackReason: null };
     } catch (err) {
-      fallbackReason = `summarizer failed: ${err instanceof Error ? err.message : String(err)}`;
-      console.warn(`[threadkeeper] ${fallbackReason}; using the extractive summary`);
+      fallbackReason = redactSecrets(`summarizer failed: ${err instanceof Error ? err.message : String(err)}`);
+      log.warn(`[threadkeeper] ${fallbackReason}; using the extractive summary`);
     }
   }
   const text = extractiveSummary({
-    previousSummary: ctx.session.summary_text,
+    // The turns come redacted (toTranscriptTurns); a summary from before redaction may not.
+    previousSummary: redactSecrets(ctx.session.summary_text),
     turns: input.transcript,
     items: input.items,
     maxTokens: input.maxTokens,
@@ -361,7 +364,8 @@ export async function compactNow(
   const outcome = await compactSession(userId, input.session_id, {
     trigger: "manual",
     force: input.force,
-    instructions: input.instructions ?? null,
+    // Stored with the compaction and shown on its divider: typed by hand, it may quote a secret.
+    instructions: redactSecrets(input.instructions ?? null),
     template: input.preset ?? input.template_id ?? null,
   });
   if (outcome.kind === "compacted") return outcome;

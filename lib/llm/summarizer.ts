@@ -3,6 +3,7 @@ import { chunkTurns } from "@/lib/context/compaction/chunk";
 import { buildMergeRequest, buildSummaryRequest } from "@/lib/context/compaction/templates";
 import { renderTranscript } from "@/lib/context/compaction/transcript";
 import type { CountTokens, TranscriptTurn } from "@/lib/context/compaction/types";
+import { redactSecrets } from "@/lib/context/redact";
 import type { LlmUsage } from "./client";
 
 export interface SummarizeInput {
@@ -28,6 +29,10 @@ export interface SummarizeResult {
  * Condenses turns with Claude: one call when the transcript fits, otherwise map-reduce
  * (each part summarized, then the partial summaries merged). The whole operation shares
  * one deadline, so a slow summarizer falls back instead of stalling the session.
+ *
+ * Secrets never cross this boundary in either direction: whatever the caller passed (a
+ * previous summary written before redaction existed, instructions typed after /compact) is
+ * redacted on the way out, and the summary on the way back.
  */
 export async function summarize(client: Anthropic, input: SummarizeInput): Promise<SummarizeResult> {
   const deadline = AbortSignal.timeout(input.timeoutMs);
@@ -36,14 +41,19 @@ export async function summarize(client: Anthropic, input: SummarizeInput): Promi
   const call = async (req: { system: string; user: string }): Promise<string> => {
     calls++;
     const res = await client.messages.create(
-      { model: input.model, max_tokens: input.maxTokens, system: req.system, messages: [{ role: "user", content: req.user }] },
+      {
+        model: input.model,
+        max_tokens: input.maxTokens,
+        system: redactSecrets(req.system),
+        messages: [{ role: "user", content: redactSecrets(req.user) }],
+      },
       { signal: deadline, maxRetries: 1 },
     );
     usage.input_tokens += res.usage.input_tokens;
     usage.output_tokens += res.usage.output_tokens;
     usage.cache_creation_input_tokens += res.usage.cache_creation_input_tokens ?? 0;
     usage.cache_read_input_tokens += res.usage.cache_read_input_tokens ?? 0;
-    const text = res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n").trim();
+    const text = redactSecrets(res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n").trim());
     if (!text) throw new Error("the summarizer returned no text");
     return text;
   };

@@ -1,4 +1,7 @@
 // Turns flattened to text: what the summarizer reads and what must-keep items are drawn from.
+// Secrets are redacted here, so neither the summarizer nor any must-keep item ever holds one,
+// and items drawn from this text are checked against a summary of the same redacted text.
+import { redactSecrets } from "@/lib/context/redact";
 import { blocksToText } from "@/lib/context/text";
 import type { Turn } from "@/lib/context/turns";
 import type { ContentBlock } from "@/lib/context/types";
@@ -11,7 +14,8 @@ function blockText(block: ContentBlock): string {
   if (block.type !== "tool_use") return blocksToText([block]);
   // blocksToText shows only the tool's name; the input usually names the file or command the
   // call acted on, which is exactly what a summary must not lose.
-  const json = JSON.stringify(block.input) ?? "";
+  // Redacted before the cut: a key cut in half no longer matches its pattern.
+  const json = redactSecrets(JSON.stringify(block.input) ?? "");
   const input = json.length > TOOL_INPUT_CHARS ? `${json.slice(0, TOOL_INPUT_CHARS)}…` : json;
   return input === "" || input === "{}" ? `[tool: ${block.name}]` : `[tool: ${block.name}] ${input}`;
 }
@@ -22,10 +26,12 @@ export function toTranscriptTurns(turns: readonly Turn[]): TranscriptTurn[] {
     messages: t.messages
       .map((m) => ({
         role: m.role,
-        text: m.content
-          .map(blockText)
-          .filter((s) => s !== "")
-          .join("\n"),
+        text: redactSecrets(
+          m.content
+            .map(blockText)
+            .filter((s) => s !== "")
+            .join("\n"),
+        ),
       }))
       .filter((m) => m.text.trim() !== ""),
   }));
