@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
 import { extractMustKeep, type MustKeepItem } from "@/lib/context/compaction";
+import { redactDeep, redactSecrets } from "@/lib/context/redact";
 import { resolveSettings } from "@/lib/context/settings";
 import { withUser } from "@/lib/db";
 import {
@@ -77,9 +78,12 @@ function describe(items: readonly MustKeepItem[]) {
 export async function rememberSummary(
   userId: string,
   session: SessionRow,
-  summary: string,
+  verifiedSummary: string,
   source: "compaction" | "archive",
 ): Promise<MemoryJson> {
+  // Summaries come redacted; this holds for any other caller too, since memories travel into
+  // other sessions' system prompts (a no-op on redacted text).
+  const summary = redactSecrets(verifiedSummary);
   const { vector, model } = await embedOne(summary, "document");
   const memory: NewMemory = {
     projectId: session.project_id,
@@ -99,7 +103,9 @@ export async function rememberSummary(
 }
 
 /** `POST /api/memory/session`: a memory saved by hand (or by an integration). */
-export async function saveMemory(userId: string, input: z.infer<typeof saveMemorySchema>): Promise<MemoryJson> {
+export async function saveMemory(userId: string, raw: z.infer<typeof saveMemorySchema>): Promise<MemoryJson> {
+  // Often pasted from a conversation; it joins later sessions' system prompts, so no secret goes in.
+  const input = redactDeep(raw);
   const project = await withUser(userId, async (tx) => {
     const session = input.session_id ? await getSession(tx, userId, input.session_id) : null;
     if (input.project_id) await getProject(tx, userId, input.project_id);

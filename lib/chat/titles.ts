@@ -1,16 +1,23 @@
 import { heuristicTitle } from "@/lib/context/checkpoints";
+import { redactSecrets } from "@/lib/context/redact";
 import { withUser } from "@/lib/db";
 import { setTitle } from "@/lib/db/sessions";
 import { anthropicClient } from "@/lib/llm/client";
 import { DEFAULT_SUMMARY_MODEL } from "@/lib/llm/models";
+import { log } from "@/lib/log";
 
 const TITLE_TIMEOUT_MS = 5_000;
 
 /**
  * Names a session after its first turn: Claude Haiku writes a short title; offline, or if
  * that fails, the first sentence stands in. A title the user set is never overwritten.
+ * A title is shown everywhere (picker, forks, recent checkpoints), so it never holds a
+ * secret from the turn: the turn is redacted before Haiku or the heuristic reads it (and
+ * before it is cut, since a cut key no longer matches), and Haiku's answer after.
  */
-export async function titleSession(userId: string, sessionId: string, firstUserText: string, firstReply: string): Promise<void> {
+export async function titleSession(userId: string, sessionId: string, userText: string, replyText: string): Promise<void> {
+  const firstUserText = redactSecrets(userText);
+  const firstReply = redactSecrets(replyText);
   let title = heuristicTitle(firstUserText);
   let source: "heuristic" | "llm" = "heuristic";
   const client = anthropicClient();
@@ -30,14 +37,14 @@ export async function titleSession(userId: string, sessionId: string, firstUserT
         },
         { signal: AbortSignal.timeout(TITLE_TIMEOUT_MS), maxRetries: 0 },
       );
-      const text = res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(" ");
+      const text = redactSecrets(res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(" "));
       const clean = text.replace(/["“”]/g, "").replace(/\s+/g, " ").trim().replace(/[.!?]+$/, "").slice(0, 80);
       if (clean) {
         title = clean;
         source = "llm";
       }
     } catch (err) {
-      console.warn("[threadkeeper] title generation failed; using the first sentence", err);
+      log.warn("[threadkeeper] title generation failed; using the first sentence", err);
     }
   }
   await withUser(userId, (tx) => setTitle(tx, sessionId, title, source));
