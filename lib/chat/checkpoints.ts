@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/api/types";
 import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
+import { redactSecrets } from "@/lib/context/redact";
 import { withUser, type Tx } from "@/lib/db";
 import {
   checkpointJson,
@@ -14,7 +15,7 @@ import {
 } from "@/lib/db/checkpoints";
 import { installSummary } from "@/lib/db/compactions";
 import { inheritHistory } from "@/lib/db/forks";
-import { listMessages, messageJson, turnMessages } from "@/lib/db/messages";
+import { listMessages, messageJson, messagePreview, PREVIEW_READ_CHARS, turnMessages } from "@/lib/db/messages";
 import { getSession, sessionJson, SESSION_COLUMNS, type SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { contextStatus, loadContext } from "./context";
@@ -46,7 +47,9 @@ async function saveCheckpointTx(
 export async function saveCheckpoint(userId: string, input: z.infer<typeof saveSchema>): Promise<CheckpointJson> {
   return withUser(userId, async (tx) => {
     const session = await getSession(tx, userId, input.session_id);
-    return checkpointJson(await saveCheckpointTx(tx, userId, session, { trigger: "manual", label: input.label ?? null, tags: [] }));
+    // A label is shown in the timeline and the recovery prompt; one typed with a key in it keeps the key out.
+    const label = redactSecrets(input.label ?? null);
+    return checkpointJson(await saveCheckpointTx(tx, userId, session, { trigger: "manual", label, tags: [] }));
   });
 }
 
@@ -132,12 +135,15 @@ export async function restoreCheckpoint(userId: string, id: string): Promise<{ s
       ],
     );
     await inheritHistory(tx, userId, fork.id, src.id, cp.through_seq);
-    await tx.query(
-      `update sessions set message_count = $2, last_message_at = now(),
-         last_message_preview = (select left(text, 200) from session_messages($1) where seq = $2)
-       where id = $1`,
+    const [last] = await tx.query<{ text: string }>(
+      `select left(text, ${PREVIEW_READ_CHARS}) as text from session_messages($1) where seq = $2`,
       [fork.id, cp.through_seq],
     );
+    await tx.query(`update sessions set message_count = $2, last_message_at = now(), last_message_preview = $3 where id = $1`, [
+      fork.id,
+      cp.through_seq,
+      last ? messagePreview(last.text) : null,
+    ]);
     await installSummary(tx, fork.id, {
       summaryId: null,
       text: cp.summary_text,

@@ -305,5 +305,7 @@ export function redactedPrefix(text: string, chars: number, margin = 4_000): str
   for (const m of redacted.slice(0, chars + 120).matchAll(PLACEHOLDER_RE)) {
     if (m.index < chars && m.index + m[0].length > chars) return redacted.slice(0, m.index).trimEnd();
   }
-  return redacted.slice(0, chars);
+  // Not between the halves of a surrogate pair (an emoji), which would store an invalid character.
+  const end = /[\uD800-\uDBFF]/.test(redacted[chars - 1]) ? chars - 1 : chars;
+  return redacted.slice(0, end);
 }

@@ -2,6 +2,7 @@ import type { CheckpointJson, CheckpointTrigger } from "@/lib/api/types";
 import type { Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
 import { qualify, type Tx } from "./driver";
+import { messagePreview, PREVIEW_READ_CHARS } from "./messages";
 
 export interface CheckpointRow {
   id: string;
@@ -25,11 +26,11 @@ const COLUMNS = `id, session_id, label, trigger, auto_tags, through_seq, through
   summary_text, summary_tokens, summary_through_turn, token_count, metadata, created_at`;
 
 const PREVIEW_MESSAGES = 3;
-const PREVIEW_CHARS = 200;
 
 /**
  * Saves a checkpoint: a pointer to the session's current state (last message, window start,
- * active summary, token count), never a copy of the history.
+ * active summary, token count), never a copy of the history. Its preview of the last
+ * messages is the one copy it keeps, and is redacted (messagePreview).
  */
 export async function insertCheckpoint(
   tx: Tx,
@@ -37,19 +38,22 @@ export async function insertCheckpoint(
   sessionId: string,
   c: { label: string | null; trigger: CheckpointTrigger; tags: string[]; tokenCount: number },
 ): Promise<CheckpointRow> {
+  const last = await tx.query<{ role: Role; text: string }>(
+    `select role, left(text, ${PREVIEW_READ_CHARS}) as text from session_messages($2)
+     where seq >= (select next_seq from sessions where id = $2 and user_id = $1) - ${PREVIEW_MESSAGES}
+     order by seq desc limit ${PREVIEW_MESSAGES}`,
+    [userId, sessionId],
+  );
+  const preview = last.reverse().map((m) => ({ role: m.role, text: messagePreview(m.text) }));
   const [row] = await tx.query<CheckpointRow>(
-    `with s as (select * from sessions where id = $2 and user_id = $1),
-     preview as (
-       select coalesce(json_agg(json_build_object('role', role, 'text', left(text, ${PREVIEW_CHARS})) order by seq), '[]'::json) as p
-       from (select role, text, seq from session_messages($2) where seq >= (select next_seq from s) - ${PREVIEW_MESSAGES} order by seq desc limit ${PREVIEW_MESSAGES}) last
-     )
+    `with s as (select * from sessions where id = $2 and user_id = $1)
      insert into session_checkpoints (session_id, user_id, label, trigger, auto_tags, through_seq, through_turn,
        window_start_turn, summary_id, summary_text, summary_tokens, summary_through_turn, token_count, metadata)
      select s.id, $1, $3, $4, $5::text[], s.next_seq - 1, s.last_turn_seq, s.window_start_turn, s.summary_id,
-       s.summary_text, s.summary_tokens, s.summary_through_turn, $6, json_build_object('preview', preview.p)::jsonb
-     from s, preview
+       s.summary_text, s.summary_tokens, s.summary_through_turn, $6, $7::text::jsonb
+     from s
      returning ${COLUMNS}`,
-    [userId, sessionId, c.label, c.trigger, c.tags, c.tokenCount],
+    [userId, sessionId, c.label, c.trigger, c.tags, c.tokenCount, JSON.stringify({ preview })],
   );
   if (!row) throw notFound("Session", sessionId);
   await tx.query(`update sessions set last_checkpoint_at = now(), last_checkpoint_seq = $2 where id = $1`, [

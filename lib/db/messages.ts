@@ -1,6 +1,7 @@
 // jsonb parameters are passed as JSON text and cast with `::text::jsonb`: postgres.js re-stringifies
 // values it sees as jsonb while PGlite passes strings through, so text is the one encoding both keep.
 import type { MessageJson } from "@/lib/api/types";
+import { redactedPrefix } from "@/lib/context/redact";
 import type { ContentBlock, EngineMessage, MessageStatus, Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
@@ -22,6 +23,18 @@ export interface MessageRow {
 
 const COLUMNS = `id, session_id, seq, turn_seq, role, content, text, token_count, protected, status, idempotency_key, created_at`;
 
+const PREVIEW_CHARS = 200;
+/** Read beyond a preview's end, so that a key starting inside it is whole when it is redacted. */
+export const PREVIEW_READ_CHARS = PREVIEW_CHARS + 4_000;
+
+/**
+ * A message's preview (the session picker's last message, a checkpoint's last messages): a
+ * copy shown outside the conversation, so secrets in it are redacted; the message is not.
+ */
+export function messagePreview(text: string): string {
+  return redactedPrefix(text, PREVIEW_CHARS);
+}
+
 export interface NewMessage {
   role: Role;
   content: ContentBlock[];
@@ -42,10 +55,10 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
     `update sessions set next_seq = next_seq + 1, message_count = message_count + 1,
        last_turn_seq = last_turn_seq + (case when $3 then 1 else 0 end),
        tail_tokens = tail_tokens + $4, last_message_at = now(), updated_at = now(),
-       last_message_preview = case when $5 = '' then last_message_preview else left($5, 200) end
+       last_message_preview = case when $5 = '' then last_message_preview else $5 end
      where id = $1 and user_id = $2
      returning next_seq - 1 as seq, greatest(last_turn_seq, 1) as turn_seq`,
-    [sessionId, userId, m.startsTurn, m.tokenCount, m.text],
+    [sessionId, userId, m.startsTurn, m.tokenCount, messagePreview(m.text)],
   );
   if (!slot) throw notFound("Session", sessionId);
   const [row] = await tx.query<MessageRow>(
@@ -101,8 +114,8 @@ export async function finishMessage(
   if (!row) throw notFound("Streaming message", id);
   await tx.query(
     `update sessions set tail_tokens = tail_tokens + $2,
-       last_message_preview = case when $3 = '' then last_message_preview else left($3, 200) end where id = $1`,
-    [row.session_id, f.tokenCount, f.text],
+       last_message_preview = case when $3 = '' then last_message_preview else $3 end where id = $1`,
+    [row.session_id, f.tokenCount, messagePreview(f.text)],
   );
   return row;
 }

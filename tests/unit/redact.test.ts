@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { findAndRedact, placeholder, redactDeep, redactedPrefix, redactSecrets } from "@/lib/context/redact";
+import { log, redactForLog } from "@/lib/log";
 
 // Realistic-looking credentials (random, never real).
 const ANTHROPIC = "sk-ant-api03-Zx9Kq2LmN4pR7sT1uV3wX5yA8bC0dE6fG-hJ_kL2mN4pQ6rS8tU0vW2xY4zA6bC8dE0fG2hJ4kL6mN8pQ0rS2tU4vW6xY8zA0bC2d-AA";
@@ -305,5 +306,46 @@ describe("helpers", () => {
   it("redactedPrefix catches a private key that runs past the cut", () => {
     const cut = redactedPrefix(`Key: ${PEM}`, 60);
     expect(cut).toBe("Key: [redacted: PRIVATE_KEY]");
+  });
+});
+
+describe("server logs", () => {
+  it("redact strings, Error messages, stacks, causes and an error's own fields", () => {
+    const cause = new Error(`connect failed for postgres://app:S3cretPass@db/app`);
+    const err = Object.assign(new Error(`insert failed: ${ANTHROPIC}`, { cause }), {
+      detail: `Failing row contains (1, export STRIPE_SECRET=whsec_abc123def456).`,
+      code: "23514",
+    });
+    const out = redactForLog(err);
+    expect(out).toBeInstanceOf(Error);
+    const seen = JSON.stringify({ out, message: (out as Error).message, stack: (out as Error).stack, cause: String((out as Error).cause) });
+    expect(seen).not.toContain("sk-ant-api03");
+    expect(seen).not.toContain("S3cretPass");
+    expect(seen).not.toContain("whsec_abc123def456");
+    expect((out as Error).message).toBe("insert failed: [redacted: ANTHROPIC_API_KEY]");
+    expect((out as Error).stack).toContain("insert failed: [redacted: ANTHROPIC_API_KEY]");
+    expect(String((out as Error).cause)).toContain("postgres://app:[redacted: PASSWORD]@db/app");
+    expect(out).toMatchObject({ code: "23514", detail: "Failing row contains (1, export STRIPE_SECRET=[redacted: STRIPE_SECRET])." });
+    // The original error is untouched: only the logged copy changes.
+    expect(err.message).toContain(ANTHROPIC);
+  });
+
+  it("redact plain data and survive cycles", () => {
+    const body: Record<string, unknown> = { content: `my key ${GITHUB}`, n: 1, nested: [{ token: JWT }] };
+    body.self = body;
+    expect(redactForLog(body)).toEqual({ content: "my key [redacted: GITHUB_TOKEN]", n: 1, nested: [{ token: "[redacted: JWT]" }], self: "[…]" });
+  });
+
+  it("log.error writes the redacted arguments to the console", () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      log.error("[threadkeeper] failed for", `DB_PASSWORD=hunter22`, new Error(`bad ${AWS}`));
+      const [prefix, line, error] = spy.mock.calls[0] as [string, string, Error];
+      expect(prefix).toBe("[threadkeeper] failed for");
+      expect(line).toBe("DB_PASSWORD=[redacted: DB_PASSWORD]");
+      expect(error.message).toBe("bad [redacted: AWS_ACCESS_KEY_ID]");
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
