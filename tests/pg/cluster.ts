@@ -108,26 +108,33 @@ export async function startCluster(): Promise<Cluster> {
     await cleanUp();
     throw err;
   }
-  const port = await freePort();
   // Durability is pointless for a cluster that is deleted at the end of the run.
-  const serverOptions = [
-    `-p ${port}`,
-    `-k ${socketDir}`,
-    "-c listen_addresses=127.0.0.1",
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
-    "-c max_connections=200",
-  ].join(" ");
-  try {
-    await run(path.join(PG_BIN, "pg_ctl"), ["start", "-w", "-t", "60", "-D", dataDir, "-l", logFile, "-o", serverOptions], {
-      ...as,
-      cwd: dir,
-    });
-  } catch (err) {
-    const log = await readFile(logFile, "utf8").catch(() => "");
-    await cleanUp();
-    throw new Error(`pg_ctl start failed: ${String(err)}\n${log}`);
+  const options = (port: number) =>
+    [
+      `-p ${port}`,
+      `-k ${socketDir}`,
+      "-c listen_addresses=127.0.0.1",
+      "-c fsync=off",
+      "-c synchronous_commit=off",
+      "-c full_page_writes=off",
+      "-c max_connections=200",
+    ].join(" ");
+  let port = 0;
+  // Another process may take the free port between the probe and the server's bind: try again.
+  for (let attempt = 1; port === 0; attempt++) {
+    const candidate = await freePort();
+    try {
+      await run(path.join(PG_BIN, "pg_ctl"), ["start", "-w", "-t", "60", "-D", dataDir, "-l", logFile, "-o", options(candidate)], {
+        ...as,
+        cwd: dir,
+      });
+      port = candidate;
+    } catch (err) {
+      const log = await readFile(logFile, "utf8").catch(() => "");
+      if (attempt < 3 && /could not bind|already in use/i.test(log)) continue;
+      await cleanUp();
+      throw new Error(`pg_ctl start failed: ${String(err)}\n${log}`);
+    }
   }
 
   let stopped = false;
