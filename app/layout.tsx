@@ -1,5 +1,8 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
+import { accountInfo } from "@/lib/auth/account";
+import { AccountProvider } from "@/components/AccountProvider";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,10 +15,15 @@ export const viewport: Viewport = {
   initialScale: 1,
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+// Rendered per request: every page carries its own CSP nonce (set by middleware.ts), and
+// sign-in settings are read at run time so one build serves local and SaaS mode.
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const account = await accountInfo((await headers()).get("cookie"));
   return (
     <html lang="en">
-      <body className="antialiased">{children}</body>
+      <body className="antialiased">
+        <AccountProvider account={account}>{children}</AccountProvider>
+      </body>
     </html>
   );
 }

@@ -4,6 +4,7 @@ import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
 import { useLaunchStore } from "@/lib/client/launch-store";
+import { AccountFooter } from "@/components/AccountFooter";
 
 export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
   const sessions = useSessionsStore((s) => s.sessions);
@@ -84,6 +85,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
           );
         })}
       </ul>
+      <AccountFooter />
     </nav>
   );
 }

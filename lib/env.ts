@@ -15,6 +15,14 @@ const schema = z.object({
   THREADKEEPER_CHECKPOINT_KEEP: z.coerce.number().int().min(1).max(1000).optional(),
   THREADKEEPER_SUMMARY_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   THREADKEEPER_SUMMARY_CHUNK_TOKENS: z.coerce.number().int().min(1000).optional(),
+  // SaaS mode: Supabase Auth. The NEXT_PUBLIC_ names are accepted as fallbacks (and as the
+  // browser's view of the project when it differs); the browser gets them at request time.
+  SUPABASE_URL: z.string().url().optional(),
+  SUPABASE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  NEXT_PUBLIC_SUPABASE_URL: z.string().url().optional(),
+  NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  // Extra Host names served besides loopback (comma-separated), against DNS rebinding.
+  THREADKEEPER_ALLOWED_HOSTS: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,6 +1,11 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { authenticate, type Caller } from "@/lib/auth";
+import { authMode } from "@/lib/auth/config";
+import { env } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
+import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
+import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
 import type { ApiErrorJson } from "./types";
 
 export function json<T>(body: T, status = 200, headers?: Record<string, string>): NextResponse<T> {
@@ -24,15 +29,31 @@ function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
   return json(errorBody(e), e.status, e.headers);
 }
 
-/** Wraps a route handler so every failure answers with the shared error shape. */
-export function route<C>(handler: (req: Request, ctx: C) => Promise<Response>) {
+/**
+ * Wraps a route handler: the edge checks (Host, then the caller, then the CSRF rule for
+ * browser writes) run before it, every failure answers with the shared error shape, and
+ * every answer carries the security headers. The handler receives the verified caller, so
+ * no route can forget to check it.
+ */
+export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Promise<Response>) {
   return async (req: Request, ctx: C): Promise<Response> => {
+    let res: Response;
     try {
-      return await handler(req, ctx);
+      assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", env().THREADKEEPER_ALLOWED_HOSTS));
+      const caller = await authenticate(req);
+      assertSameOriginWrite(req, caller.via);
+      res = await handler(req, ctx, caller);
     } catch (err) {
-      return errorResponse(err);
+      res = errorResponse(err);
     }
+    return withSecurityHeaders(res);
   };
+}
+
+function withSecurityHeaders(res: Response): Response {
+  for (const [name, value] of BASE_SECURITY_HEADERS) res.headers.set(name, value);
+  res.headers.set("Content-Security-Policy", API_CSP);
+  return res;
 }
 
 function zodIssues(err: z.ZodError) {

@@ -16,6 +16,7 @@ import type {
   SettingsJson,
   TemplateJson,
 } from "@/lib/api/types";
+import { currentAccount, refreshSession } from "@/lib/client/account";
 import { readSseFrames, toSendEvent } from "@/lib/client/sse";
 
 export class ApiError extends Error {
@@ -72,17 +73,37 @@ export function retryAfterSeconds(error: ApiErrorJson["error"]): number | null {
   return Number.isFinite(n) && n > 0 ? Math.ceil(n) : null;
 }
 
-/** A fetch that never throws a bare TypeError: a dropped connection reads like any other API error. */
+/**
+ * A fetch that never throws a bare TypeError: a dropped connection reads like any other API
+ * error. In SaaS mode a 401 refreshes the session once and retries (the access token may
+ * have expired while the tab slept); if that fails the user is sent to sign in.
+ */
 export async function send(path: string, init?: RequestInit): Promise<Response> {
-  let res: Response;
+  let res = await fetchOnce(path, init);
+  if (res.status === 401 && currentAccount().mode === "supabase") {
+    if (await refreshSession()) res = await fetchOnce(path, init);
+    if (res.status === 401) window.location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+  }
+  if (!res.ok) throw await errorFrom(res);
+  return res;
+}
+
+async function fetchOnce(path: string, init: RequestInit | undefined): Promise<Response> {
   try {
-    res = await fetch(path, { ...init, headers: { Accept: "application/json", ...init?.headers } });
+    return await fetch(path, { ...init, headers: requestHeaders(init) });
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
     throw new ApiError(0, "network_error", "Could not reach the server. Check that it is running and retry.");
   }
-  if (!res.ok) throw await errorFrom(res);
-  return res;
+}
+
+function requestHeaders(init: RequestInit | undefined): Headers {
+  const headers = new Headers(init?.headers);
+  if (!headers.has("accept")) headers.set("Accept", "application/json");
+  // Writes are JSON even without a body: the server refuses other browser writes (CSRF).
+  const method = (init?.method ?? "GET").toUpperCase();
+  if (method !== "GET" && method !== "HEAD" && !headers.has("content-type")) headers.set("Content-Type", "application/json");
+  return headers;
 }
 
 export async function json<T>(path: string, init?: RequestInit): Promise<T> {

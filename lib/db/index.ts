@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { authMode } from "@/lib/auth/config";
 import { dataDir, env } from "@/lib/env";
 import { fromPGlite, fromPostgres, type Database, type Tx } from "./driver";
 import { applyEmbeddedAuth, migrate } from "./migrate";
@@ -53,7 +54,8 @@ export async function openEmbedded(dir: string): Promise<Database> {
 export async function prepare(db: Database, embedded: boolean): Promise<void> {
   if (embedded) await applyEmbeddedAuth(db);
   await migrate(db);
-  await ensureLocalUser(db);
+  // Only local mode acts as the one local user; in SaaS mode every user comes from Supabase Auth.
+  if (authMode() === "local") await ensureLocalUser(db);
 }
 
 async function ensureLocalUser(db: Database): Promise<void> {

@@ -1,20 +1,17 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, parseQuery, route } from "@/lib/api/http";
 import { createSession, createSessionSchema, recentSessions } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req) => {
+export const POST = route(async (req, _, caller) => {
   const body = await parseBody(req, createSessionSchema, 64 * 1024);
-  const caller = await getCaller(req);
   return json({ session: await createSession(caller.userId, body) }, 201);
 });
 
 const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }).strict();
 
-export const GET = route(async (req) => {
+export const GET = route(async (req, _, caller) => {
   const q = parseQuery(req, listQuery);
-  const caller = await getCaller(req);
   return json({ sessions: await recentSessions(caller.userId, q.limit) });
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
 import { checkpointDetail, removeCheckpoint } from "@/lib/chat/checkpoints";
 
@@ -8,15 +7,13 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 const params = z.object({ id: uuid });
 
-export const GET = route<Ctx>(async (req, ctx) => {
+export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   return json(await checkpointDetail(caller.userId, id));
 });
 
-export const DELETE = route<Ctx>(async (req, ctx) => {
+export const DELETE = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   await removeCheckpoint(caller.userId, id);
   return new Response(null, { status: 204 });
 });

@@ -1,11 +1,9 @@
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, route } from "@/lib/api/http";
 import { saveCheckpoint, saveSchema } from "@/lib/chat/checkpoints";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req) => {
+export const POST = route(async (req, _, caller) => {
   const body = await parseBody(req, saveSchema, 16 * 1024);
-  const caller = await getCaller(req);
   return json({ checkpoint: await saveCheckpoint(caller.userId, body) }, 201);
 });

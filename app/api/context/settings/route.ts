@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, parseQuery, route, uuid } from "@/lib/api/http";
 import { getSettings, putSettings, settingsSchema } from "@/lib/chat/sessions";
 
@@ -7,16 +6,14 @@ export const dynamic = "force-dynamic";
 
 const scope = z.object({ session_id: uuid.optional() }).strict();
 
-export const GET = route(async (req) => {
+export const GET = route(async (req, _, caller) => {
   const q = parseQuery(req, scope);
-  const caller = await getCaller(req);
   return json(await getSettings(caller.userId, q.session_id));
 });
 
-export const PUT = route(async (req) => {
+export const PUT = route(async (req, _, caller) => {
   const q = parseQuery(req, scope);
   const body = await parseBody(req, settingsSchema.extend({ session_id: uuid.optional() }), 16 * 1024);
   const { session_id, ...patch } = body;
-  const caller = await getCaller(req);
   return json(await putSettings(caller.userId, session_id ?? q.session_id, patch));
 });

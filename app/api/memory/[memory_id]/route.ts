@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, parseParams, route, uuid } from "@/lib/api/http";
 import { memories } from "@/lib/chat/memory";
 
@@ -8,23 +7,20 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ memory_id: string }> };
 const params = z.object({ memory_id: uuid });
 
-export const GET = route<Ctx>(async (req, ctx) => {
+export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { memory_id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   return json({ memory: await memories.get(caller.userId, memory_id) });
 });
 
 /** Pin (never expires, ranks higher) or unpin. */
-export const PATCH = route<Ctx>(async (req, ctx) => {
+export const PATCH = route<Ctx>(async (req, ctx, caller) => {
   const { memory_id } = parseParams(await ctx.params, params);
   const body = await parseBody(req, z.object({ pinned: z.boolean() }).strict(), 1024);
-  const caller = await getCaller(req);
   return json({ memory: await memories.pin(caller.userId, memory_id, body.pinned) });
 });
 
-export const DELETE = route<Ctx>(async (req, ctx) => {
+export const DELETE = route<Ctx>(async (req, ctx, caller) => {
   const { memory_id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   await memories.remove(caller.userId, memory_id);
   return new Response(null, { status: 204 });
 });

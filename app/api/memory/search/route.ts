@@ -1,12 +1,10 @@
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, route } from "@/lib/api/http";
 import { searchMemories, searchSchema } from "@/lib/chat/memory";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req) => {
+export const POST = route(async (req, _, caller) => {
   const body = await parseBody(req, searchSchema, 16 * 1024);
-  const caller = await getCaller(req);
   const filter = { projectId: body.project_id, tags: body.tags, from: body.from, to: body.to };
   return json({ memories: await searchMemories(caller.userId, body.query, filter, body.limit) });
 });

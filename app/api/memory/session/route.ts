@@ -1,11 +1,9 @@
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, route } from "@/lib/api/http";
 import { saveMemory, saveMemorySchema } from "@/lib/chat/memory";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req) => {
+export const POST = route(async (req, _, caller) => {
   const body = await parseBody(req, saveMemorySchema, 256 * 1024);
-  const caller = await getCaller(req);
   return json({ memory: await saveMemory(caller.userId, body) }, 201);
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, parseParams, route, uuid } from "@/lib/api/http";
 import { projects, projectSchema } from "@/lib/chat/projects";
 
@@ -8,17 +7,15 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 const params = z.object({ id: uuid });
 
-export const PATCH = route<Ctx>(async (req, ctx) => {
+export const PATCH = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
   const body = await parseBody(req, projectSchema, 4 * 1024);
-  const caller = await getCaller(req);
   return json({ project: await projects.rename(caller.userId, id, body.name) });
 });
 
 /** Sessions of a deleted project stay, without a project. */
-export const DELETE = route<Ctx>(async (req, ctx) => {
+export const DELETE = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   await projects.remove(caller.userId, id);
   return new Response(null, { status: 204 });
 });

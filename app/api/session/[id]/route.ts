@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, parseParams, route, uuid } from "@/lib/api/http";
 import { patchSessionSchema, removeSession, sessionDetail, updateSession } from "@/lib/chat/sessions";
 
@@ -9,24 +8,21 @@ type Ctx = { params: Promise<{ id: string }> };
 const params = z.object({ id: uuid });
 
 /** The session with its checkpoints and fork relations. */
-export const GET = route<Ctx>(async (req, ctx) => {
+export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   return json(await sessionDetail(caller.userId, id));
 });
 
 /** Rename, or assign to a project (`project_id: null` removes it from its project). */
-export const PATCH = route<Ctx>(async (req, ctx) => {
+export const PATCH = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
   const body = await parseBody(req, patchSessionSchema, 16 * 1024);
-  const caller = await getCaller(req);
   return json({ session: await updateSession(caller.userId, id, body) });
 });
 
 /** Deletes the session with its messages, compactions and checkpoints. */
-export const DELETE = route<Ctx>(async (req, ctx) => {
+export const DELETE = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   await removeSession(caller.userId, id);
   return new Response(null, { status: 204 });
 });

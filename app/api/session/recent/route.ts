@@ -1,11 +1,9 @@
-import { getCaller } from "@/lib/auth";
 import { json, parseQuery, route } from "@/lib/api/http";
 import { pickerSessions, recentQuery } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req) => {
+export const GET = route(async (req, _, caller) => {
   const q = parseQuery(req, recentQuery);
-  const caller = await getCaller(req);
   return json({ sessions: await pickerSessions(caller.userId, q) });
 });

@@ -1,11 +1,9 @@
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, route } from "@/lib/api/http";
 import { recover, recoverSchema } from "@/lib/chat/recovery";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req) => {
+export const POST = route(async (req, _, caller) => {
   const body = await parseBody(req, recoverSchema, 4 * 1024);
-  const caller = await getCaller(req);
   return json(await recover(caller.userId, body));
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
 import { compactionHistory } from "@/lib/chat/compact";
 
@@ -7,8 +6,7 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ session_id: string }> };
 
-export const GET = route<Ctx>(async (req, ctx) => {
+export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { session_id } = parseParams(await ctx.params, z.object({ session_id: uuid }));
-  const caller = await getCaller(req);
   return json({ compactions: await compactionHistory(caller.userId, session_id) });
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseParams, parseQuery, route, uuid } from "@/lib/api/http";
 import { protectMessage } from "@/lib/chat/protect";
 
@@ -11,10 +10,9 @@ const params = z.object({ message_id: uuid });
 const scope = z.object({ session_id: uuid.optional() }).strict();
 
 function protectRoute(value: boolean) {
-  return route<Ctx>(async (req, ctx) => {
+  return route<Ctx>(async (req, ctx, caller) => {
     const { message_id } = parseParams(await ctx.params, params);
     const { session_id } = parseQuery(req, scope);
-    const caller = await getCaller(req);
     return json({ message: await protectMessage(caller.userId, message_id, value, session_id) });
   });
 }

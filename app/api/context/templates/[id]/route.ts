@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { parseParams, route, uuid } from "@/lib/api/http";
 import { removeTemplate } from "@/lib/chat/templates";
 
@@ -7,9 +6,8 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-export const DELETE = route<Ctx>(async (req, ctx) => {
+export const DELETE = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
-  const caller = await getCaller(req);
   await removeTemplate(caller.userId, id);
   return new Response(null, { status: 204 });
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
 import { memories } from "@/lib/chat/memory";
 
@@ -7,8 +6,7 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ project_id: string }> };
 
-export const GET = route<Ctx>(async (req, ctx) => {
+export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { project_id } = parseParams(await ctx.params, z.object({ project_id: uuid }));
-  const caller = await getCaller(req);
   return json({ memories: await memories.ofProject(caller.userId, project_id) });
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
 import { memories } from "@/lib/chat/memory";
 
@@ -8,8 +7,7 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ session_id: string }> };
 
 /** Memories saved from this session, and those loaded into it. */
-export const GET = route<Ctx>(async (req, ctx) => {
+export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { session_id } = parseParams(await ctx.params, z.object({ session_id: uuid }));
-  const caller = await getCaller(req);
   return json(await memories.ofSession(caller.userId, session_id));
 });

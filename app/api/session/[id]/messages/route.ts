@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseBody, parseParams, parseQuery, route, uuid } from "@/lib/api/http";
 import { sseResponse } from "@/lib/api/sse";
 import { maxMessageBytes, prepareSend, sendAndCollect, sendSchema } from "@/lib/chat/send";
@@ -17,18 +16,16 @@ const pageQuery = z
   })
   .strict();
 
-export const GET = route<Ctx>(async (req, ctx) => {
+export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
   const q = parseQuery(req, pageQuery);
-  const caller = await getCaller(req);
   return json(await messagesPage(caller.userId, id, q.before_seq, q.limit));
 });
 
-export const POST = route<Ctx>(async (req, ctx) => {
+export const POST = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);
   // The envelope may add JSON escaping on top of the message's own size limit.
   const body = await parseBody(req, sendSchema, maxMessageBytes() * 2 + 4096);
-  const caller = await getCaller(req);
   const idempotencyKey = body.idempotency_key ?? req.headers.get("idempotency-key") ?? undefined;
   const prepared = await prepareSend(caller.userId, id, { ...body, idempotency_key: idempotencyKey });
   if (!(req.headers.get("accept") ?? "").includes("application/json")) return sseResponse(prepared);

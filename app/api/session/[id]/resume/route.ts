@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
 import { resumeSession } from "@/lib/chat/recovery";
 
@@ -7,8 +6,7 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
 
-export const POST = route<Ctx>(async (req, ctx) => {
+export const POST = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
-  const caller = await getCaller(req);
   return json(await resumeSession(caller.userId, id));
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
 import { undoCompaction } from "@/lib/chat/compact";
 
@@ -7,8 +6,7 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ compaction_id: string }> };
 
-export const POST = route<Ctx>(async (req, ctx) => {
+export const POST = route<Ctx>(async (req, ctx, caller) => {
   const { compaction_id } = parseParams(await ctx.params, z.object({ compaction_id: uuid }));
-  const caller = await getCaller(req);
   return json(await undoCompaction(caller.userId, compaction_id));
 });

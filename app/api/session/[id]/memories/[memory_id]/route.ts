@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getCaller } from "@/lib/auth";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
 import { setLoadedDropped } from "@/lib/chat/memory";
 
@@ -9,15 +8,13 @@ type Ctx = { params: Promise<{ id: string; memory_id: string }> };
 const params = z.object({ id: uuid, memory_id: uuid });
 
 /** Drops a loaded memory from this session's context. */
-export const DELETE = route<Ctx>(async (req, ctx) => {
+export const DELETE = route<Ctx>(async (req, ctx, caller) => {
   const { id, memory_id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   return json({ loaded: await setLoadedDropped(caller.userId, id, memory_id, true) });
 });
 
 /** Brings a dropped memory back into this session's context. */
-export const POST = route<Ctx>(async (req, ctx) => {
+export const POST = route<Ctx>(async (req, ctx, caller) => {
   const { id, memory_id } = parseParams(await ctx.params, params);
-  const caller = await getCaller(req);
   return json({ loaded: await setLoadedDropped(caller.userId, id, memory_id, false) });
 });

@@ -1,0 +1,30 @@
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { authMode } from "@/lib/auth/config";
+import { AuthCard } from "@/components/auth/AuthCard";
+import { SignInForm } from "@/components/auth/SignInForm";
+
+export const metadata = { title: "Sign in · Threadkeeper" };
+
+export default function Page() {
+  // Local mode has no accounts: the workspace is the only page.
+  if (authMode() === "local") redirect("/");
+  return (
+    <AuthCard
+      title="Sign in"
+      subtitle="Your long conversations with Claude, right where you left them."
+      footer={
+        <>
+          <p>
+            No account yet? <Link href="/signup" className="font-medium text-zinc-900 underline-offset-2 hover:underline">Create one</Link>
+          </p>
+          <p>
+            <Link href="/reset-password" className="font-medium text-zinc-900 underline-offset-2 hover:underline">Forgot your password?</Link>
+          </p>
+        </>
+      }
+    >
+      <SignInForm />
+    </AuthCard>
+  );
+}
