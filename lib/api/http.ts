@@ -4,6 +4,7 @@ import { authenticate, type Caller } from "@/lib/auth";
 import { authMode } from "@/lib/auth/config";
 import { env } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
 import type { ApiErrorJson } from "./types";
@@ -20,7 +21,7 @@ function errorBody(err: AppError): ApiErrorJson {
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof z.ZodError) return badRequest(describeZod(err), { issues: zodIssues(err) });
-  console.error("[threadkeeper] unexpected error", err);
+  log.error("[threadkeeper] unexpected error", err);
   return new AppError(500, "internal_error", "Something went wrong on our side; nothing was lost. Please retry.");
 }
 

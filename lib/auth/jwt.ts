@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
 import type { SupabaseAuthConfig } from "./config";
 
 export interface VerifiedToken {
@@ -50,7 +51,7 @@ function verificationError(err: unknown): AppError {
   if (err instanceof errors.JWTExpired) return unauthorized("token_expired", "The access token has expired; sign in again or refresh it.");
   // The key set could not be fetched: the auth server is unreachable, not the caller at fault.
   if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || !(err instanceof errors.JOSEError)) {
-    console.error("[threadkeeper] cannot verify tokens: fetching the JWKS failed", err instanceof Error ? err.message : err);
+    log.error("[threadkeeper] cannot verify tokens: fetching the JWKS failed", err instanceof Error ? err.message : err);
     return new AppError(503, "auth_unavailable", "Sign-in cannot be checked right now; please retry.", undefined, { "Retry-After": "5" });
   }
   return unauthorized("invalid_token", "The access token is not valid.");

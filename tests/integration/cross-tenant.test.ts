@@ -1,0 +1,272 @@
+// Tenancy, table-driven over every API route and method: user B's attempts on user A's
+// objects are 404 and change nothing, B's lists and searches never show A's data, and a
+// missing, expired, forged or unknown-kid token is 401 everywhere. A route file or method
+// missing from the table fails the test, so a new route cannot be forgotten.
+import { randomUUID } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { MintOptions } from "../fake-supabase-auth/server";
+import { useHarness, type Harness } from "./harness";
+import { signUp, useSaas, type TestUser } from "./saas";
+
+const h = useHarness({ online: false });
+const saas = useSaas();
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+/** A's objects (and one of B's own, to point at A's objects from). */
+interface Ids {
+  session: string;
+  message: string;
+  checkpoint: string;
+  compaction: string;
+  memory: string;
+  project: string;
+  template: string;
+  bSession: string;
+}
+
+/** A word only A's data contains: B's lists and searches must never show it. */
+const MARK = "zebracorn";
+
+interface Attempt {
+  route: string;
+  method: Method;
+  /** `not_found`: 404 and nothing of A's changes. `own`: answers B's own data, nothing of A's. */
+  expect: "not_found" | "own";
+  params?: (ids: Ids) => Record<string, string | string[]>;
+  query?: (ids: Ids) => string;
+  body?: (ids: Ids) => unknown;
+}
+
+const sid = (ids: Ids) => ({ id: ids.session });
+
+const ATTEMPTS: Attempt[] = [
+  { route: "/api/session", method: "GET", expect: "own" },
+  { route: "/api/session", method: "POST", expect: "own", body: () => ({ title: "B's own" }) },
+  { route: "/api/session/[id]", method: "GET", expect: "not_found", params: sid },
+  { route: "/api/session/[id]", method: "PATCH", expect: "not_found", params: sid, body: () => ({ title: "taken over" }) },
+  { route: "/api/session/[id]", method: "PATCH", expect: "not_found", params: (i) => ({ id: i.bSession }), body: (i) => ({ project_id: i.project }) },
+  { route: "/api/session/[id]", method: "DELETE", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/archive", method: "POST", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/memories/[memory_id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.session, memory_id: i.memory }) },
+  { route: "/api/session/[id]/memories/[memory_id]", method: "POST", expect: "not_found", params: (i) => ({ id: i.session, memory_id: i.memory }) },
+  { route: "/api/session/[id]/memories/[memory_id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.bSession, memory_id: i.memory }) },
+  { route: "/api/session/[id]/messages", method: "GET", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: () => ({ content: "hijack" }) },
+  { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: () => ({ retry: true }) },
+  { route: "/api/session/[id]/resume", method: "POST", expect: "not_found", params: sid },
+  { route: "/api/session/recent", method: "GET", expect: "own", query: () => `?q=${MARK}` },
+  { route: "/api/session/recent", method: "GET", expect: "own", query: (i) => `?project_id=${i.project}` },
+  { route: "/api/session/recover", method: "POST", expect: "own", body: () => ({}) },
+  { route: "/api/session/recover", method: "POST", expect: "not_found", body: (i) => ({ dismiss_session_id: i.session }) },
+  { route: "/api/checkpoint/save", method: "POST", expect: "not_found", body: (i) => ({ session_id: i.session, label: "mine now" }) },
+  { route: "/api/checkpoint/session/[session_id]", method: "GET", expect: "not_found", params: (i) => ({ session_id: i.session }) },
+  { route: "/api/checkpoint/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.checkpoint }) },
+  { route: "/api/checkpoint/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.checkpoint }) },
+  { route: "/api/checkpoint/[id]/restore", method: "POST", expect: "not_found", params: (i) => ({ id: i.checkpoint }) },
+  { route: "/api/checkpoint/recent", method: "GET", expect: "own" },
+  { route: "/api/context/status", method: "GET", expect: "not_found", query: (i) => `?session_id=${i.session}` },
+  { route: "/api/context/settings", method: "GET", expect: "own" },
+  { route: "/api/context/settings", method: "GET", expect: "not_found", query: (i) => `?session_id=${i.session}` },
+  { route: "/api/context/settings", method: "PUT", expect: "not_found", query: (i) => `?session_id=${i.session}`, body: () => ({ compaction_threshold: 0.6 }) },
+  { route: "/api/context/settings", method: "PUT", expect: "own", body: () => ({ compaction_threshold: 0.7 }) },
+  { route: "/api/context/compact", method: "POST", expect: "not_found", body: (i) => ({ session_id: i.session, force: true }) },
+  { route: "/api/context/compact/[compaction_id]/undo", method: "POST", expect: "not_found", params: (i) => ({ compaction_id: i.compaction }) },
+  { route: "/api/context/history/[session_id]", method: "GET", expect: "not_found", params: (i) => ({ session_id: i.session }) },
+  { route: "/api/context/protect/[message_id]", method: "POST", expect: "not_found", params: (i) => ({ message_id: i.message }) },
+  { route: "/api/context/protect/[message_id]", method: "DELETE", expect: "not_found", params: (i) => ({ message_id: i.message }) },
+  {
+    route: "/api/context/protect/[message_id]",
+    method: "POST",
+    expect: "not_found",
+    params: (i) => ({ message_id: i.message }),
+    query: (i) => `?session_id=${i.bSession}`,
+  },
+  { route: "/api/context/templates", method: "GET", expect: "own" },
+  { route: "/api/context/templates", method: "POST", expect: "own", body: () => ({ name: "B's", body: "Summarize what B cares about, briefly." }) },
+  { route: "/api/context/templates/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.template }) },
+  { route: "/api/memory/[memory_id]", method: "GET", expect: "not_found", params: (i) => ({ memory_id: i.memory }) },
+  { route: "/api/memory/[memory_id]", method: "PATCH", expect: "not_found", params: (i) => ({ memory_id: i.memory }), body: () => ({ pinned: true }) },
+  { route: "/api/memory/[memory_id]", method: "DELETE", expect: "not_found", params: (i) => ({ memory_id: i.memory }) },
+  { route: "/api/memory/project/[project_id]", method: "GET", expect: "not_found", params: (i) => ({ project_id: i.project }) },
+  { route: "/api/memory/search", method: "POST", expect: "own", body: () => ({ query: `${MARK} plans` }) },
+  { route: "/api/memory/search", method: "POST", expect: "own", body: (i) => ({ query: MARK, project_id: i.project }) },
+  { route: "/api/memory/session", method: "POST", expect: "not_found", body: (i) => ({ summary: "planted", session_id: i.session }) },
+  { route: "/api/memory/session", method: "POST", expect: "not_found", body: (i) => ({ summary: "planted", project_id: i.project }) },
+  { route: "/api/memory/session/[session_id]", method: "GET", expect: "not_found", params: (i) => ({ session_id: i.session }) },
+  { route: "/api/projects", method: "GET", expect: "own" },
+  { route: "/api/projects", method: "POST", expect: "own", body: () => ({ name: "B's project" }) },
+  { route: "/api/projects/[id]", method: "PATCH", expect: "not_found", params: (i) => ({ id: i.project }), body: () => ({ name: "renamed" }) },
+  { route: "/api/projects/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.project }) },
+  ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
+];
+
+// --- the route files themselves ---
+
+const API_DIR = path.join(process.cwd(), "app", "api");
+
+async function routeFiles(dir = API_DIR): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await routeFiles(full)));
+    else if (entry.name === "route.ts") out.push(full);
+  }
+  return out;
+}
+
+const routes = new Map<string, Partial<Record<Method, Handler>>>();
+
+beforeAll(async () => {
+  for (const file of await routeFiles()) {
+    const mod = (await import(file)) as Partial<Record<Method, Handler>>;
+    routes.set("/api" + path.dirname(path.relative(API_DIR, file)).split(path.sep).join("/").replace(/^\.$/, "").replace(/^(?=.)/, "/"), mod);
+  }
+});
+
+function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Response> {
+  const handler = routes.get(a.route)?.[a.method];
+  if (!handler) throw new Error(`no handler for ${a.method} ${a.route}`);
+  const params = a.params?.(ids) ?? {};
+  const url = a.route.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => [params[name]].flat().join("/")) + (a.query?.(ids) ?? "");
+  const body = a.body?.(ids);
+  const req = new Request(`http://127.0.0.1:3000${url}`, {
+    method: a.method,
+    headers: { "content-type": "application/json", accept: "application/json", ...headers },
+    body: body === undefined || a.method === "GET" ? undefined : JSON.stringify(body),
+  });
+  return handler(req, { params: Promise.resolve(params) });
+}
+
+/** Ids that name nothing: for requests that must fail before reaching any object. */
+const NO_IDS = Object.fromEntries(
+  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-00000000000${i}`]),
+) as unknown as Ids;
+
+const label = (a: Attempt) => `${a.method} ${a.route}${a.query ? " " + a.query(NO_IDS).split("=")[0] : ""}`;
+
+// --- user A's world ---
+
+async function ok(res: Response, what: string): Promise<Record<string, unknown>> {
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? {} : ((await res.json()) as Record<string, unknown>);
+}
+
+async function as(user: TestUser, method: Method, route: string, opts: Omit<Attempt, "route" | "method" | "expect"> = {}, ids = {} as Ids) {
+  return ok(await call({ route, method, expect: "own", ...opts }, ids, user.bearer), `${method} ${route}`);
+}
+
+async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
+  const project = ((await as(a, "POST", "/api/projects", { body: () => ({ name: `${MARK} project` }) })).project as { id: string }).id;
+  const tight = { output_reservation: 0.5, safety_buffer: 0.3 };
+  const session = ((await as(a, "POST", "/api/session", { body: () => ({ title: `${MARK} plans`, settings: tight }) })).session as { id: string }).id;
+  const ids = { session, project } as Ids;
+  await as(a, "PATCH", "/api/session/[id]", { params: sid, body: () => ({ project_id: project }) }, ids);
+  for (let i = 0; i < 4; i++) {
+    const content = `Turn ${i} about the ${MARK} launch: src/app/page${i}.tsx ${"alpha beta gamma delta ".repeat(80)}`;
+    await as(a, "POST", "/api/session/[id]/messages", { params: sid, body: () => ({ content }) }, ids);
+  }
+  const page = await as(a, "GET", "/api/session/[id]/messages", { params: sid }, ids);
+  const message = (page.messages as { id: string }[])[0].id;
+  const compacted = await as(a, "POST", "/api/context/compact", { body: () => ({ session_id: session, force: true }) }, ids);
+  const compaction = (compacted.compaction as { id: string }).id;
+  const checkpoint = ((await as(a, "POST", "/api/checkpoint/save", { body: () => ({ session_id: session, label: MARK }) }, ids)).checkpoint as { id: string }).id;
+  const memory = ((await as(a, "POST", "/api/memory/session", { body: () => ({ summary: `${MARK} launch plans`, session_id: session, project_id: project }) }, ids)).memory as { id: string }).id;
+  const template = ((await as(a, "POST", "/api/context/templates", { body: () => ({ name: MARK, body: `Summarize the ${MARK} work in detail.` }) }, ids)).template as { id: string }).id;
+  return { session, message, checkpoint, compaction, memory, project, template };
+}
+
+/** Every row of A's in every table with a user_id, as text: any change B causes shows. */
+async function snapshotOf(harness: Harness, userId: string): Promise<Record<string, string[]>> {
+  return harness.db.transaction(async (tx) => {
+    const tables = await tx.query<{ table_name: string }>(
+      `select table_name from information_schema.columns where table_schema = 'public' and column_name = 'user_id' order by 1`,
+    );
+    const out: Record<string, string[]> = {};
+    for (const { table_name } of tables) {
+      const rows = await tx.query<{ r: string }>(`select t::text as r from public.${table_name} t where user_id = $1 order by 1`, [userId]);
+      out[table_name] = rows.map((row) => row.r);
+    }
+    return out;
+  });
+}
+
+describe("every route is in the table", () => {
+  it("covers each exported method of each app/api/**/route.ts, and nothing that does not exist", () => {
+    const exported = [...routes].flatMap(([route, mod]) => METHODS.filter((m) => typeof mod[m] === "function").map((m) => `${m} ${route}`));
+    const tabled = new Set(ATTEMPTS.map((a) => `${a.method} ${a.route}`));
+    expect(exported.length).toBeGreaterThan(40);
+    expect(exported.filter((r) => !tabled.has(r)), "routes missing from ATTEMPTS").toEqual([]);
+    expect([...tabled].filter((r) => !exported.includes(r)), "ATTEMPTS naming no route").toEqual([]);
+  });
+});
+
+describe("user B against user A's objects", () => {
+  let a: TestUser;
+  let b: TestUser;
+  let ids: Ids;
+  let before: Record<string, string[]>;
+
+  beforeAll(async () => {
+    a = await signUp(saas, "tenant-a");
+    b = await signUp(saas, "tenant-b");
+    const own = await seedA(a);
+    const bSession = ((await as(b, "POST", "/api/session", { body: () => ({ title: "B's session" }) })).session as { id: string }).id;
+    ids = { ...own, bSession };
+    before = await snapshotOf(h, a.id);
+    expect(before.sessions.length).toBe(1);
+    expect(before.compaction_logs.length).toBe(1);
+  }, 120_000);
+
+  it.each(ATTEMPTS.filter((t) => t.expect === "not_found").map((t) => [label(t), t] as const))("%s is 404", async (_l, attempt) => {
+    const res = await call(attempt, ids, b.bearer);
+    const text = await res.text();
+    expect(res.status, text).toBe(404);
+    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe("not_found");
+    expect(text.toLowerCase()).not.toContain(MARK);
+    // No existence oracle: A's ids are answered exactly like ids that never existed.
+    const unknown = Object.fromEntries(Object.entries(ids).map(([k, v]) => [k, k === "bSession" ? v : randomUUID()])) as unknown as Ids;
+    const other = await call(attempt, unknown, b.bearer);
+    const neutral = (body: string, of: Ids) => Object.values(of).reduce((t, id) => t.split(id).join("<id>"), body);
+    expect(other.status).toBe(404);
+    expect(neutral(await other.text(), unknown)).toBe(neutral(text, ids));
+  });
+
+  it.each(ATTEMPTS.filter((t) => t.expect === "own").map((t) => [label(t), t] as const))("%s shows nothing of A's", async (_l, attempt) => {
+    const res = await call(attempt, ids, b.bearer);
+    const text = await res.text();
+    expect(res.status, text).toBeLessThan(300);
+    expect(text.toLowerCase()).not.toContain(MARK);
+    for (const id of Object.values(ids).filter((id) => id !== ids.bSession)) expect(text).not.toContain(id);
+  });
+
+  it("left every row of A's exactly as it was", async () => {
+    expect(await snapshotOf(h, a.id)).toEqual(before);
+  });
+
+  it("A still sees all of it", async () => {
+    const res = await call({ route: "/api/session/recent", method: "GET", expect: "own", query: () => `?q=${MARK}` }, ids, a.bearer);
+    expect(await res.text()).toContain(ids.session);
+  });
+});
+
+describe("tokens missing, expired, forged or of an unknown kid", () => {
+  const BAD: [string, MintOptions | null][] = [
+    ["missing", null],
+    ["expired", { expiresIn: -30 }],
+    ["forged", { signing: "forged" }],
+    ["of an unknown kid", { signing: "unknown-kid" }],
+  ];
+  const everyRoute = [...new Map(ATTEMPTS.map((t) => [`${t.method} ${t.route}`, t])).values()];
+
+  it.each(BAD)("a token %s is 401 on every route and method", async (_what, mint) => {
+    const user = await signUp(saas, "bad-token");
+    const headers: Record<string, string> = mint ? { authorization: `Bearer ${await saas.auth.mintToken({ user: user.email, ...mint })}` } : {};
+    const statuses = await Promise.all(everyRoute.map(async (t) => [`${t.method} ${t.route}`, (await call(t, NO_IDS, headers)).status] as const));
+    expect(statuses.filter(([, status]) => status !== 401)).toEqual([]);
+  });
+});
