@@ -30,22 +30,21 @@ export async function middleware(request: NextRequest): Promise<NextResponse> {
     return secure(new NextResponse("This server does not answer to that host name.", { status: 403, headers: { "content-type": "text/plain" } }));
   }
   const refreshed: CookieToSet[] = [];
-  let redirect: URL | null = null;
+  let redirect: string | null = null;
   if (cfg) {
     const signedIn = await refreshSession(request, cfg, refreshed);
     const path = request.nextUrl.pathname;
-    if (!signedIn && !PUBLIC_PAGES.has(path)) {
-      redirect = new URL("/login", request.url);
-      if (path !== "/" || request.nextUrl.search) redirect.searchParams.set("next", path + request.nextUrl.search);
-    } else if (signedIn && SIGNED_OUT_ONLY.has(path)) {
-      redirect = new URL("/", request.url);
-    }
+    const here = path + request.nextUrl.search;
+    if (!signedIn && !PUBLIC_PAGES.has(path)) redirect = here === "/" ? "/login" : `/login?next=${encodeURIComponent(here)}`;
+    else if (signedIn && SIGNED_OUT_ONLY.has(path)) redirect = "/";
   }
   const nonce = randomBytes(16).toString("base64");
   const csp = pageCsp({ nonce, dev: process.env.NODE_ENV !== "production", connect: cfg ? [cfg.browserUrl] : [] });
   let res: NextResponse;
   if (redirect) {
-    res = NextResponse.redirect(redirect);
+    // Next.js writes loopback addresses as "localhost" here: sign in at localhost, not 127.0.0.1.
+    res = NextResponse.redirect(new URL(redirect, request.url));
+    res.headers.set("Cache-Control", "no-store");
   } else {
     // Next.js reads the nonce from the request's policy and puts it on its own scripts.
     const headers = new Headers(request.headers);

@@ -8,6 +8,9 @@ const dataDir = (process.env.TK_E2E_DATA_DIR ??= path.join(os.tmpdir(), `tk-e2e-
 
 const FAKE_PORT = 4011;
 const APP_PORT = 3100;
+// SaaS mode: a second app instance signing users in against the fake Supabase Auth server.
+const FAKE_AUTH_PORT = 4012;
+const SAAS_PORT = 3102;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -36,7 +39,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  projects: [
+    { name: "chromium", use: { browserName: "chromium" }, testIgnore: /saas\.spec\.ts/ },
+    // At localhost: Next.js's middleware writes loopback redirects as localhost, and cookies follow the host name.
+    { name: "saas", use: { browserName: "chromium", baseURL: `http://localhost:${SAAS_PORT}` }, testMatch: /saas\.spec\.ts/ },
+  ],
   webServer: [
     {
       command: "npx tsx tests/fake-anthropic/server.ts",
@@ -59,6 +66,32 @@ export default defineConfig({
         // One summarizer call per compaction (no map-reduce over 60K-token parts), so a test
         // can script the summary with a single queued reply.
         THREADKEEPER_SUMMARY_CHUNK_TOKENS: "1000000",
+      },
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: "npx tsx tests/fake-supabase-auth/server.ts",
+      url: `http://127.0.0.1:${FAKE_AUTH_PORT}/health`,
+      env: { FAKE_SUPABASE_PORT: String(FAKE_AUTH_PORT) },
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `npx next start --hostname 127.0.0.1 --port ${SAAS_PORT}`,
+      // The sign-in page: every other page redirects a signed-out visitor there.
+      url: `http://127.0.0.1:${SAAS_PORT}/login`,
+      env: {
+        ANTHROPIC_API_KEY: "test-key",
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${FAKE_PORT}`,
+        THREADKEEPER_DATA_DIR: `${dataDir}-saas`,
+        THREADKEEPER_MODEL: "claude-haiku-4-5",
+        SUPABASE_URL: `http://127.0.0.1:${FAKE_AUTH_PORT}`,
+        SUPABASE_PUBLISHABLE_KEY: "sb_publishable_e2e",
       },
       reuseExistingServer: false,
       timeout: 120_000,

@@ -1,0 +1,106 @@
+// SaaS mode in the browser: a new user signs up, chats, signs out, is sent back to sign-in,
+// signs in again to find the conversation, and a second user sees none of it. The app talks
+// to the fake Supabase Auth server through the real supabase-js in the page.
+import { expect, test, type Page } from "@playwright/test";
+import { assistantMessages, resetFake, sendAndWait } from "./support";
+
+const PASSWORD = "a long enough password";
+
+test.beforeEach(async ({ request }) => {
+  await resetFake(request);
+});
+
+/** Fails the test on any Content-Security-Policy violation the page reports. */
+function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on("console", (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+  });
+  return violations;
+}
+
+async function signUp(page: Page, email: string): Promise<void> {
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByLabel("Repeat password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+async function startNew(page: Page): Promise<void> {
+  const picker = page.getByTestId("session-picker");
+  await expect(picker).toBeVisible();
+  await page.getByTestId("picker-new").click();
+  await expect(picker).toHaveCount(0);
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByTestId("sign-out").click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+test("sign up, chat, sign out, sent back to sign-in, sign in again; another user sees nothing", async ({ page }) => {
+  const violations = watchCsp(page);
+  const email = `ada-${Date.now()}@example.com`;
+
+  // Signed out, the workspace sends the visitor to sign in, and its API answers 401.
+  const first = await page.goto("/");
+  expect(first?.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  expect((await page.request.get("/api/session")).status()).toBe(401);
+
+  await page.getByRole("link", { name: "Create one" }).click();
+  await signUp(page, email);
+  await startNew(page);
+  await expect(page.getByTestId("account-email")).toHaveText(email);
+
+  await sendAndWait(page, "Hello from a signed-in user");
+  await expect(assistantMessages(page).last()).toContainText("Hello from a signed-in user");
+  await expect(page.getByTestId("session-item")).toHaveCount(1);
+
+  await signOut(page);
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await page.request.get("/api/session")).status()).toBe(401);
+
+  // A wrong password is refused in words; the right one brings the conversation back.
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("auth-error")).toHaveText("Wrong email or password.");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId("session-item")).toHaveCount(1);
+  await page.getByTestId("session-picker").getByRole("button", { name: "Close" }).click();
+
+  // A second account starts empty.
+  await signOut(page);
+  await signUp(page, `grace-${Date.now()}@example.com`);
+  await expect(page.getByTestId("session-picker")).toContainText("No sessions yet");
+  await expect(page.getByTestId("session-item")).toHaveCount(0);
+
+  expect(violations).toEqual([]);
+});
+
+test("a deep link survives signing in, and a signed-in user skips the sign-in page", async ({ page }) => {
+  const email = `lin-${Date.now()}@example.com`;
+  await signUp(page, email);
+  await startNew(page);
+  await sendAndWait(page, "Remember this thread");
+  const url = page.url();
+  await signOut(page);
+
+  await page.goto(url);
+  await expect(page).toHaveURL(/\/login\?next=/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(url);
+  await expect(assistantMessages(page).last()).toContainText("Remember this thread");
+
+  await page.goto("/login");
+  await expect(page).toHaveURL(/\/$/);
+});
