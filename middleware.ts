@@ -9,7 +9,7 @@ import { cookieUser } from "@/lib/auth";
 import { supabaseAuth, type SupabaseAuthConfig } from "@/lib/auth/config";
 import { hostPolicy, isAllowedHost } from "@/lib/api/edge";
 import { BASE_SECURITY_HEADERS, pageCsp } from "@/lib/api/security-headers";
-import { env } from "@/lib/env";
+import { authEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 export const config = {
@@ -26,7 +26,7 @@ type CookieToSet = { name: string; value: string; options: Parameters<NextRespon
 
 export async function middleware(request: NextRequest): Promise<NextResponse> {
   const cfg = supabaseAuth();
-  if (!isAllowedHost(request.headers.get("host"), hostPolicy(!cfg, env().THREADKEEPER_ALLOWED_HOSTS))) {
+  if (!isAllowedHost(request.headers.get("host"), hostPolicy(!cfg, authEnv().THREADKEEPER_ALLOWED_HOSTS))) {
     return secure(new NextResponse("This server does not answer to that host name.", { status: 403, headers: { "content-type": "text/plain" } }));
   }
   const refreshed: CookieToSet[] = [];

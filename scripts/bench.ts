@@ -4,7 +4,7 @@
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory; default: all); BENCH_MEMORY_* as in scripts/bench/memory.ts.
+// context, compaction, sessions, memory, auth; default: all); BENCH_MEMORY_* as in scripts/bench/memory.ts.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
@@ -12,11 +12,12 @@ import { benchCompaction, compactionJson, printCompaction } from "./bench/compac
 import { benchSessions, printSessions, sessionsJson } from "./bench/sessions";
 import { benchMemory, memoryJson, printMemory } from "./bench/memory";
 import { benchContext, type ContextBenchResult } from "./bench/context";
+import { authJson, benchAuth, printAuth } from "./bench/auth";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -141,6 +142,8 @@ async function main(): Promise<void> {
     if (compaction) printCompaction(compaction);
     const sessions = only.has("sessions") ? await benchSessions(db, pool, ours) : null;
     if (sessions) printSessions(sessions);
+    const auth = only.has("auth") ? await benchAuth(db, pool, ours) : null;
+    if (auth) printAuth(auth);
     // Its own database (100K memories); getDb() points back to `db` afterwards.
     const memory = only.has("memory") ? await benchMemory(db) : null;
     if (memory) printMemory(memory);
@@ -165,6 +168,7 @@ async function main(): Promise<void> {
       compaction: compaction ? compactionJson(compaction) : null,
       sessions: sessions ? sessionsJson(sessions) : null,
       memory: memory ? memoryJson(memory) : null,
+      auth: auth ? authJson(auth) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { authenticate, type Caller } from "@/lib/auth";
 import { authMode } from "@/lib/auth/config";
-import { env } from "@/lib/env";
+import { authEnv } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
@@ -40,15 +40,20 @@ export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Prom
   return async (req: Request, ctx: C): Promise<Response> => {
     let res: Response;
     try {
-      assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", env().THREADKEEPER_ALLOWED_HOSTS));
-      const caller = await authenticate(req);
-      assertSameOriginWrite(req, caller.via);
-      res = await handler(req, ctx, caller);
+      res = await handler(req, ctx, await edgeChecks(req));
     } catch (err) {
       res = errorResponse(err);
     }
     return withSecurityHeaders(res);
   };
+}
+
+/** Host, then the caller, then the CSRF rule for browser writes; answers the verified caller. */
+export async function edgeChecks(req: Request): Promise<Caller> {
+  assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
+  const caller = await authenticate(req);
+  assertSameOriginWrite(req, caller.via);
+  return caller;
 }
 
 function withSecurityHeaders(res: Response): Response {

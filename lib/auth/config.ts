@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { authEnv, type AuthEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 /** Supabase Auth as the server and the browser see it (SaaS mode). */
@@ -22,7 +22,15 @@ const trimSlash = (u: string) => u.replace(/\/+$/, "");
  * sign-in-free local mode); null means local mode.
  */
 export function supabaseAuth(): SupabaseAuthConfig | null {
-  const e = env();
+  const e = authEnv();
+  // Derived once per configuration: this runs on every request.
+  if (derived?.from !== e) derived = { from: e, config: derive(e) };
+  return derived.config;
+}
+
+let derived: { from: AuthEnv; config: SupabaseAuthConfig | null } | undefined;
+
+function derive(e: AuthEnv): SupabaseAuthConfig | null {
   const configured = e.SUPABASE_URL ?? e.NEXT_PUBLIC_SUPABASE_URL;
   if (!configured) return null;
   const publishableKey = e.SUPABASE_PUBLISHABLE_KEY ?? e.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY;
