@@ -30,7 +30,7 @@ export function ResetRequestForm() {
     );
   }
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="reset-form">
+    <form method="post" onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="reset-form">
       <Field label="Email" name="email" type="email" autoComplete="email" required autoFocus disabled={busy} />
       <FormError message={error} />
       <SubmitButton busy={busy} busyLabel="Sending…">

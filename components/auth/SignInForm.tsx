@@ -26,7 +26,7 @@ export function SignInForm() {
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="sign-in-form">
+    <form method="post" onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="sign-in-form">
       <Field label="Email" name="email" type="email" autoComplete="email" required autoFocus disabled={busy} />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required disabled={busy} />
       <FormError message={error} />

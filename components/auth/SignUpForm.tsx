@@ -48,7 +48,7 @@ export function SignUpForm() {
     );
   }
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="sign-up-form">
+    <form method="post" onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="sign-up-form">
       <Field label="Email" name="email" type="email" autoComplete="email" required autoFocus disabled={busy} />
       <Field
         label={`Password (at least ${MIN_PASSWORD} characters)`}

@@ -51,7 +51,7 @@ export function UpdatePasswordForm() {
     );
   }
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="update-password-form">
+    <form method="post" onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="update-password-form">
       <Field label="New password" name="password" type="password" autoComplete="new-password" minLength={8} required autoFocus disabled={busy} />
       <Field label="Repeat new password" name="confirm" type="password" autoComplete="new-password" minLength={8} required disabled={busy} />
       <FormError message={error} />

@@ -2,8 +2,10 @@
 // Pieces the sign-in forms share: a labelled field, the submit button, the error and
 // notice lines, and turning Supabase Auth's errors into words a user can act on.
 import type { AuthError } from "@supabase/supabase-js";
-import type { InputHTMLAttributes, ReactNode } from "react";
+import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "react";
 
+// Forms declare method="post": if one is submitted before hydration, the password goes in a
+// request body, never into the URL and the server logs.
 export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <label className="block text-sm">
@@ -17,10 +19,13 @@ export function Field({ label, ...input }: { label: string } & InputHTMLAttribut
 }
 
 export function SubmitButton({ busy, children, busyLabel }: { busy: boolean; children: ReactNode; busyLabel: string }) {
+  // Enabled once hydrated: a submit before that would be the browser's own form post.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   return (
     <button
       type="submit"
-      disabled={busy}
+      disabled={busy || !ready}
       className="w-full rounded-md bg-zinc-900 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-zinc-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-zinc-900 disabled:opacity-60"
     >
       {busy ? busyLabel : children}

@@ -6,6 +6,7 @@ import type { AccountInfo } from "@/lib/auth/account";
 
 let account: AccountInfo = { mode: "local", email: null, supabase: null };
 let client: SupabaseClient | null = null;
+let signingOut = false;
 
 /** Set once from the page the server rendered (AccountProvider). */
 export function setAccount(info: AccountInfo): void {
@@ -38,8 +39,18 @@ export async function refreshSession(): Promise<boolean> {
 
 /** Signs out (ending the session at Supabase too) and goes to the sign-in page. */
 export async function signOut(): Promise<void> {
+  signingOut = true;
   await supabaseBrowser()?.auth.signOut();
   window.location.assign("/login");
+}
+
+/**
+ * Where a request that found the user signed out should send them: back here after signing
+ * in, unless they are signing out on purpose (the next user must not land in this session).
+ */
+export function signInAgainPath(): string | null {
+  if (signingOut) return null;
+  return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 
 /** Where to go after signing in: a same-site path from `?next=`, never another site. */

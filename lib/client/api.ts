@@ -16,7 +16,7 @@ import type {
   SettingsJson,
   TemplateJson,
 } from "@/lib/api/types";
-import { currentAccount, refreshSession } from "@/lib/client/account";
+import { currentAccount, refreshSession, signInAgainPath } from "@/lib/client/account";
 import { readSseFrames, toSendEvent } from "@/lib/client/sse";
 
 export class ApiError extends Error {
@@ -82,7 +82,8 @@ export async function send(path: string, init?: RequestInit): Promise<Response> 
   let res = await fetchOnce(path, init);
   if (res.status === 401 && currentAccount().mode === "supabase") {
     if (await refreshSession()) res = await fetchOnce(path, init);
-    if (res.status === 401) window.location.assign(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+    const signIn = res.status === 401 ? signInAgainPath() : null;
+    if (signIn) window.location.assign(signIn);
   }
   if (!res.ok) throw await errorFrom(res);
   return res;

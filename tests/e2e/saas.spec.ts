@@ -52,6 +52,7 @@ test("sign up, chat, sign out, sent back to sign-in, sign in again; another user
   expect((await page.request.get("/api/session")).status()).toBe(401);
 
   await page.getByRole("link", { name: "Create one" }).click();
+  await expect(page).toHaveURL(/\/signup$/);
   await signUp(page, email);
   await startNew(page);
   await expect(page.getByTestId("account-email")).toHaveText(email);
@@ -102,5 +103,41 @@ test("a deep link survives signing in, and a signed-in user skips the sign-in pa
   await expect(assistantMessages(page).last()).toContainText("Remember this thread");
 
   await page.goto("/login");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a forgotten password is reset through the emailed link", async ({ page, request }) => {
+  const email = `reset-${Date.now()}@example.com`;
+  await signUp(page, email);
+  await startNew(page);
+  await signOut(page);
+
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByTestId("auth-notice")).toContainText(email);
+
+  // The fake keeps the email Supabase would send; its link verifies and comes back with a code.
+  const emails = (await (await request.get(`http://127.0.0.1:4012/__control/emails?to=${encodeURIComponent(email)}&type=recovery`)).json()) as {
+    link: string;
+  }[];
+  expect(emails).toHaveLength(1);
+  await page.goto(emails[0].link);
+  await expect(page).toHaveURL(/\/update-password/);
+  const newPassword = "an even longer new password";
+  await page.getByLabel("New password", { exact: true }).fill(newPassword);
+  await page.getByLabel("Repeat new password").fill(newPassword);
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await startNew(page);
+
+  await signOut(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("auth-error")).toHaveText("Wrong email or password.");
+  await page.getByLabel("Password").fill(newPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
