@@ -1,4 +1,4 @@
-import { cookieUser } from "./index";
+import { cookieUser } from "./session-cookie";
 import { supabaseAuth } from "./config";
 
 /** What the browser needs to know about sign-in, handed over by the page at request time. */

@@ -1,8 +1,8 @@
 import { getDb, LOCAL_USER_ID } from "@/lib/db";
 import { ensureEmbeddedUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
-import { supabaseAuth, type SupabaseAuthConfig } from "./config";
-import { verifyAccessToken, type VerifiedToken } from "./jwt";
+import { supabaseAuth } from "./config";
+import { verifyAccessToken } from "./jwt";
 import { accessTokenFromCookies } from "./session-cookie";
 
 /** How the caller proved who they are; only a verified bearer token is exempt from the browser CSRF rule. */
@@ -31,26 +31,9 @@ export async function authenticate(req: Request): Promise<Caller> {
   const bearer = bearerToken(req.headers.get("authorization"));
   const token = bearer ?? (await accessTokenFromCookies(req.headers.get("cookie"), cfg.storageKey));
   if (!token) throw unauthenticated("Sign in first: send 'Authorization: Bearer <access token>' or the session cookie.");
-  const verified = await verifiedUser(token, cfg);
-  return { ...verified, via: bearer ? "bearer" : "cookie" };
-}
-
-/** The signed-in user of a page request's cookies, or null (signed out, expired, forged). */
-export async function cookieUser(cookieHeader: string | null, cfg: SupabaseAuthConfig): Promise<VerifiedToken | null> {
-  const token = await accessTokenFromCookies(cookieHeader, cfg.storageKey);
-  if (!token) return null;
-  try {
-    return await verifiedUser(token, cfg);
-  } catch (err) {
-    if (err instanceof AppError && err.status === 401) return null;
-    throw err;
-  }
-}
-
-async function verifiedUser(token: string, cfg: SupabaseAuthConfig): Promise<VerifiedToken> {
   const verified = await verifyAccessToken(token, cfg);
   await ensureEmbeddedUser(await getDb(), verified.userId, verified.email);
-  return verified;
+  return { ...verified, via: bearer ? "bearer" : "cookie" };
 }
 
 /** The token of an `Authorization: Bearer …` header; any other Authorization header is refused, not ignored. */

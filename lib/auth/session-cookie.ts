@@ -1,4 +1,7 @@
 import { combineChunks, parseCookieHeader, stringFromBase64URL } from "@supabase/ssr";
+import { AppError } from "@/lib/errors";
+import type { SupabaseAuthConfig } from "./config";
+import { verifyAccessToken, type VerifiedToken } from "./jwt";
 
 const BASE64_PREFIX = "base64-";
 
@@ -24,4 +27,20 @@ export async function accessTokenFromCookies(cookieHeader: string | null, storag
     // A cookie we cannot read is no session; the caller answers 401.
   }
   return null;
+}
+
+/**
+ * The signed-in user of a page request's cookies, or null (signed out, expired, forged). It
+ * touches no database: the middleware calls it, and the embedded database must only ever be
+ * opened by the server's own module graph.
+ */
+export async function cookieUser(cookieHeader: string | null, cfg: SupabaseAuthConfig): Promise<VerifiedToken | null> {
+  const token = await accessTokenFromCookies(cookieHeader, cfg.storageKey);
+  if (!token) return null;
+  try {
+    return await verifyAccessToken(token, cfg);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 401) return null;
+    throw err;
+  }
 }
