@@ -27,43 +27,35 @@ const schema = z.object({
 
 export type Env = z.infer<typeof schema>;
 
-const KEYS = Object.keys(schema.shape) as (keyof Env)[];
-let cached: { key: string; value: Env } | undefined;
-
 /**
- * Read on every call so tests can change the environment between cases, but parsed only
- * when it changed: this runs several times per request, and parsing costs tens of µs.
+ * A reader of some variables: read on every call so tests can change the environment between
+ * cases, but parsed only when they changed (this runs several times per request, and parsing
+ * costs tens of µs). A blank variable counts as unset.
  */
-export function env(): Env {
-  const raw = KEYS.map((k) => process.env[k] ?? "");
-  const key = raw.join("\u0000");
-  if (cached?.key !== key) {
-    // A blank variable counts as unset.
-    cached = { key, value: schema.parse(Object.fromEntries(KEYS.map((k, i) => [k, raw[i] === "" ? undefined : raw[i]]))) };
-  }
-  return cached.value;
+function reader<S extends z.ZodObject>(part: S): () => z.infer<S> {
+  const keys = Object.keys(part.shape);
+  let cached: { key: string; value: z.infer<S> } | undefined;
+  return () => {
+    const raw = keys.map((k) => process.env[k] ?? "");
+    const key = raw.join("\u0000");
+    if (cached?.key !== key) cached = { key, value: part.parse(Object.fromEntries(keys.map((k, i) => [k, raw[i] || undefined]))) };
+    return cached.value;
+  };
 }
 
-const AUTH_KEYS = [
-  "SUPABASE_URL",
-  "SUPABASE_PUBLISHABLE_KEY",
-  "NEXT_PUBLIC_SUPABASE_URL",
-  "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY",
-  "THREADKEEPER_ALLOWED_HOSTS",
-] as const satisfies readonly (keyof Env)[];
-export type AuthEnv = Pick<Env, (typeof AUTH_KEYS)[number]>;
-const authSchema = schema.pick(Object.fromEntries(AUTH_KEYS.map((k) => [k, true])) as { [K in (typeof AUTH_KEYS)[number]]: true });
-let cachedAuth: { key: string; value: AuthEnv } | undefined;
+export const env: () => Env = reader(schema);
+
+const authSchema = schema.pick({
+  SUPABASE_URL: true,
+  SUPABASE_PUBLISHABLE_KEY: true,
+  NEXT_PUBLIC_SUPABASE_URL: true,
+  NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: true,
+  THREADKEEPER_ALLOWED_HOSTS: true,
+});
+export type AuthEnv = z.infer<typeof authSchema>;
 
 /** The settings every request's edge checks read: a handful of variables instead of all of env(). */
-export function authEnv(): AuthEnv {
-  const raw = AUTH_KEYS.map((k) => process.env[k] ?? "");
-  const key = raw.join("\u0000");
-  if (cachedAuth?.key !== key) {
-    cachedAuth = { key, value: authSchema.parse(Object.fromEntries(AUTH_KEYS.map((k, i) => [k, raw[i] === "" ? undefined : raw[i]]))) };
-  }
-  return cachedAuth.value;
-}
+export const authEnv: () => AuthEnv = reader(authSchema);
 
 export function dataDir(): string {
   return env().THREADKEEPER_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");

@@ -1,14 +1,10 @@
 import Link from "next/link";
-import { redirect } from "next/navigation";
-import { authMode } from "@/lib/auth/config";
 import { AuthCard } from "@/components/auth/AuthCard";
 import { SignInForm } from "@/components/auth/SignInForm";
 
 export const metadata = { title: "Sign in · Threadkeeper" };
 
 export default function Page() {
-  // Local mode has no accounts: the workspace is the only page.
-  if (authMode() === "local") redirect("/");
   return (
     <AuthCard
       title="Sign in"

@@ -1,14 +1,10 @@
 import Link from "next/link";
-import { redirect } from "next/navigation";
-import { authMode } from "@/lib/auth/config";
 import { AuthCard } from "@/components/auth/AuthCard";
 import { SignUpForm } from "@/components/auth/SignUpForm";
 
 export const metadata = { title: "Create your account · Threadkeeper" };
 
 export default function Page() {
-  // Local mode has no accounts: the workspace is the only page.
-  if (authMode() === "local") redirect("/");
   return (
     <AuthCard
       title="Create your account"

@@ -1,7 +1,7 @@
 "use client";
 import { useState, type FormEvent } from "react";
 import { supabaseBrowser } from "@/lib/client/account";
-import { describeAuthError, Field, FormError, FormNotice, SubmitButton } from "./form";
+import { describeAuthError, Field, newPassword, FormError, FormNotice, SubmitButton } from "./form";
 
 const MIN_PASSWORD = 8;
 
@@ -14,8 +14,8 @@ export function SignUpForm() {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     const email = String(form.get("email"));
-    const password = String(form.get("password"));
-    if (password !== String(form.get("confirm"))) {
+    const password = newPassword(form);
+    if (password === null) {
       setError("The two passwords differ.");
       return;
     }

@@ -4,7 +4,7 @@
 // then the new password is set.
 import { useEffect, useState, type FormEvent } from "react";
 import { supabaseBrowser } from "@/lib/client/account";
-import { describeAuthError, Field, FormError, SubmitButton } from "./form";
+import { describeAuthError, Field, newPassword, FormError, SubmitButton } from "./form";
 
 type Stage = "checking" | "ready" | "invalid";
 
@@ -28,8 +28,8 @@ export function UpdatePasswordForm() {
   async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    const password = String(form.get("password"));
-    if (password !== String(form.get("confirm"))) {
+    const password = newPassword(form);
+    if (password === null) {
       setError("The two passwords differ.");
       return;
     }

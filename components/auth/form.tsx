@@ -73,3 +73,9 @@ export function describeAuthError(error: AuthError | Error): string {
   }
   return error.message || "Something went wrong. Please retry.";
 }
+
+/** The new password of a form with `password` and `confirm` fields, or null when the two differ. */
+export function newPassword(form: FormData): string | null {
+  const password = String(form.get("password"));
+  return password === String(form.get("confirm")) ? password : null;
+}

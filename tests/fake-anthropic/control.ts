@@ -2,6 +2,7 @@
  * Typed client for the control endpoints of a standalone fake (e.g. the one Playwright starts as
  * a web server), for tests that cannot reach the in-process `FakeAnthropic` object.
  */
+import { controlCaller } from "../fake-http";
 import type { FakeStep, RecordedRequest } from "./types";
 
 export interface FakeAnthropicControl {
@@ -12,17 +13,7 @@ export interface FakeAnthropicControl {
 }
 
 export function fakeAnthropicControl(baseUrl: string): FakeAnthropicControl {
-  const base = baseUrl.replace(/\/+$/, "");
-  async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: body === undefined ? undefined : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`fake-anthropic ${method} ${path} → ${res.status}: ${text}`);
-    return text ? (JSON.parse(text) as unknown) : null;
-  }
+  const call = controlCaller("fake-anthropic", baseUrl);
   return {
     async enqueue(...steps) {
       await call("POST", "/__control/enqueue", steps);
@@ -35,7 +26,7 @@ export function fakeAnthropicControl(baseUrl: string): FakeAnthropicControl {
     },
     async health() {
       try {
-        return (await fetch(`${base}/health`)).ok;
+        return (await fetch(new URL("/health", baseUrl))).ok;
       } catch {
         return false;
       }

@@ -27,6 +27,7 @@ import { runIfEntry } from "./standalone";
 import { DirectiveInterpreter, parseSteps } from "./steps";
 import { contentText, countOutputTokens, countRequestTokens } from "./tokenizer";
 import type { AnthropicErrorType, ErrorStatus, FakeStep, OutputBlock, RecordedRequest, StopReason } from "./types";
+import { flattenHeaders, parseJson, readBody } from "../fake-http";
 
 export { countRequestTokens, fakeTokenCount } from "./tokenizer";
 
@@ -353,29 +354,6 @@ function encodeFrame(frame: SseFrame): string {
 // ---------------------------------------------------------------------------------------------
 // Server
 // ---------------------------------------------------------------------------------------------
-
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return headers;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Resolves false instead of throwing when the wait is cut short (client gone, server closing). */
 async function wait(ms: number, signal: AbortSignal): Promise<boolean> {

@@ -2,6 +2,7 @@
  * Typed client for the control endpoints of a standalone fake Supabase Auth server (e.g. the one
  * Playwright starts as a web server), for tests that cannot reach the in-process handle.
  */
+import { controlCaller } from "../fake-http";
 import type {
   CreateUserInput,
   EmailType,
@@ -29,17 +30,7 @@ export interface FakeSupabaseAuthControl {
 }
 
 export function fakeSupabaseAuthControl(baseUrl: string): FakeSupabaseAuthControl {
-  const base = baseUrl.replace(/\/+$/, "");
-  async function call(method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: body === undefined ? undefined : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`fake-supabase-auth ${method} ${path} → ${res.status}: ${text}`);
-    return text ? (JSON.parse(text) as unknown) : null;
-  }
+  const call = controlCaller("fake-supabase-auth", baseUrl);
   const query = (params: Record<string, string | undefined>): string => {
     const defined = Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined);
     return defined.length ? `?${new URLSearchParams(defined)}` : "";
@@ -77,7 +68,7 @@ export function fakeSupabaseAuthControl(baseUrl: string): FakeSupabaseAuthContro
     },
     async health() {
       try {
-        return (await fetch(`${base}/health`)).ok;
+        return (await fetch(new URL("/health", baseUrl))).ok;
       } catch {
         return false;
       }

@@ -44,6 +44,7 @@ import type {
   RotateKeyResult,
   SentEmail,
 } from "./types";
+import { flattenHeaders, parseJson, readBody } from "../fake-http";
 
 export type * from "./types";
 export { GUESSABLE_HS256_SECRET } from "./keys";
@@ -101,29 +102,6 @@ const OPEN_ROUTES = new Set(["GET /.well-known/jwks.json", "GET /verify"]);
 const ALLOWED_HEADERS = ["authorization", "apikey", "content-type", "x-client-info", "x-supabase-api-version"];
 const API_VERSION_HEADER = "x-supabase-api-version";
 const API_VERSION = "2024-01-01";
-
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return headers;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === "") return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
 
 function asObject(value: unknown): Record<string, unknown> | null {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;

@@ -20,6 +20,7 @@ import type { AddressInfo } from "node:net";
 import { EMBEDDING_DIMENSIONS } from "../../lib/memory/embedder";
 import { LocalLexicalEmbedder } from "../../lib/memory/local-embedder";
 import { runIfEntry } from "../fake-anthropic/standalone";
+import { readBody } from "../fake-http";
 
 /** The only key the fake accepts (any other gets a 401, like a revoked key). */
 export const FAKE_VOYAGE_KEY = "pa-fake-voyage-key";
@@ -120,12 +121,6 @@ function embed(req: EmbedRequest): number[][] {
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 export async function startFakeVoyage(options: { port?: number; host?: string } = {}): Promise<FakeVoyage> {
