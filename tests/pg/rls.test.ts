@@ -88,6 +88,31 @@ const seededIds: Seeded = {
   memory: randomUUID(),
 };
 
+/**
+ * Every foreign key from one user-owned table to another, as [table, column, parent table]. RLS
+ * (migration 20261123000001) refuses a new or changed row whose parent is someone else's. A
+ * foreign key added by a later migration without an entry here fails the catalog test below.
+ */
+const PARENT_REFS: [string, string, string][] = [
+  ["compaction_logs", "prev_compaction_id", "compaction_logs"],
+  ["compaction_logs", "session_id", "sessions"],
+  ["inherited_protection", "message_id", "messages"],
+  ["inherited_protection", "session_id", "sessions"],
+  ["messages", "session_id", "sessions"],
+  ["session_checkpoints", "session_id", "sessions"],
+  ["session_checkpoints", "summary_id", "compaction_logs"],
+  ["session_lineage", "session_id", "sessions"],
+  ["session_lineage", "source_session_id", "sessions"],
+  ["session_loaded_memories", "memory_id", "session_memories"],
+  ["session_loaded_memories", "session_id", "sessions"],
+  ["session_memories", "project_id", "projects"],
+  ["session_memories", "session_id", "sessions"],
+  ["sessions", "forked_from_checkpoint_id", "session_checkpoints"],
+  ["sessions", "parent_session_id", "sessions"],
+  ["sessions", "project_id", "projects"],
+  ["sessions", "summary_id", "compaction_logs"],
+];
+
 /** The SQLSTATE of a failed statement (postgres.js puts it on the error's `code`). */
 async function sqlState(p: Promise<unknown>): Promise<string | null> {
   try {
@@ -95,6 +120,17 @@ async function sqlState(p: Promise<unknown>): Promise<string | null> {
     return null;
   } catch (err) {
     return err instanceof Error && "code" in err ? String(err.code) : String(err);
+  }
+}
+
+/** SQLSTATE and message of a failed statement, or null when it succeeded. */
+async function failure(p: Promise<unknown>): Promise<{ code: string; message: string } | null> {
+  try {
+    await p;
+    return null;
+  } catch (err) {
+    const e = err as { code?: unknown; message?: unknown };
+    return { code: String(e.code), message: String(e.message) };
   }
 }
 
@@ -273,5 +309,126 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
     // The app role itself bypasses RLS (as Supabase's postgres does): withUser's role switch is what protects.
     const all = await db.transaction((tx) => count(tx, "select count(*) as n from sessions where user_id = any($1::uuid[])", [[USER_A, USER_B]]));
     expect(all).toBe(3);
+  });
+
+  describe("a row may point only at its own user's rows", () => {
+    // User C owns a full set of rows of its own and tries to point them (or copies of them) at A's.
+    const USER_C = randomUUID();
+    const seededC: Seeded = { project: randomUUID(), session: randomUUID(), fork: randomUUID(), message: randomUUID(), memory: randomUUID() };
+    const rowsOfC = new Map<string, Record<string, unknown>>();
+    /** C's reply still streaming: the one message whose session_id the append-only trigger lets change. */
+    const streamingOfC = randomUUID();
+
+    beforeAll(async () => {
+      await admin`insert into auth.users (id, email, aud, role) values (${USER_C}, 'c@example.test', 'authenticated', 'authenticated')`;
+      await withUser(USER_C, async (tx) => {
+        for (const seed of Object.values(SEEDS)) await seed(tx, seededC);
+        await tx.query(
+          `insert into messages (id, session_id, seq, turn_seq, role, content, text, status) values ($1, $2, 2, 1, 'assistant', '[]', '', 'streaming')`,
+          [streamingOfC, seededC.session],
+        );
+        for (const table of Object.keys(SEEDS)) {
+          const [row] = await tx.query<{ r: Record<string, unknown> }>(`select to_jsonb(t) as r from public.${table} t limit 1`);
+          rowsOfC.set(table, row.r);
+        }
+      });
+    });
+
+    it("the catalog's foreign keys between user-owned tables are exactly the listed ones, each with restrictive insert and update policies", async () => {
+      const fks = await admin<{ tbl: string; col: string; parent: string }[]>`
+        select c.conrelid::regclass::text as tbl, a.attname as col, c.confrelid::regclass::text as parent
+        from pg_constraint c join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+        where c.contype = 'f' and c.connamespace = 'public'::regnamespace and array_length(c.conkey, 1) = 1
+          and (select relnamespace from pg_class where oid = c.confrelid) = 'public'::regnamespace
+        order by 1, 2`;
+      expect(fks.map((f) => [f.tbl, f.col, f.parent])).toEqual(PARENT_REFS);
+      const [{ multi }] = await admin<{ multi: number }[]>`
+        select count(*)::int as multi from pg_constraint where contype = 'f' and connamespace = 'public'::regnamespace and array_length(conkey, 1) > 1`;
+      expect(multi).toBe(0);
+      const policies = await admin<{ tablename: string; policyname: string; permissive: string; cmd: string; roles: string[] }[]>`
+        select tablename, policyname, permissive, cmd, roles::text[] as roles from pg_policies
+        where schemaname = 'public' and permissive = 'RESTRICTIVE' order by tablename, policyname`;
+      for (const table of new Set(PARENT_REFS.map(([t]) => t))) {
+        expect(policies.filter((p) => p.tablename === table).map((p) => [p.policyname, p.cmd, p.roles])).toEqual([
+          [`${table}_parents_insert`, "INSERT", ["public"]],
+          [`${table}_parents_update`, "UPDATE", ["public"]],
+        ]);
+      }
+    });
+
+    it.each(PARENT_REFS)("C cannot insert or update a row of %s whose %s is A's (%s)", async (table, column, parent) => {
+      const parentOfA = rowsOfA.get(parent)?.id;
+      expect(typeof parentOfA).toBe("string");
+      const countsBefore = await Promise.all(
+        [USER_A, USER_C].map((u) => withUser(u, (tx) => count(tx, `select count(*) as n from public.${table}`))),
+      );
+
+      // A copy of C's own row, C's user_id and all, but pointing at A's row.
+      const own = rowsOfC.get(table) ?? {};
+      const row = { ...own, ...("id" in own ? { id: randomUUID() } : {}), [column]: parentOfA };
+      const columns = await admin<{ attname: string }[]>`
+        select a.attname from pg_attribute a
+        where a.attrelid = ${`public.${table}`}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''`;
+      const list = columns.map((c) => `"${c.attname}"`).join(", ");
+      const inserted = await failure(
+        withUser(USER_C, (tx) =>
+          tx.query(`insert into public.${table} (${list}) select ${list} from jsonb_populate_record(null::public.${table}, $1::jsonb)`, [row]),
+        ),
+      );
+      expect(inserted?.code, inserted?.message).toBe("42501");
+      expect(inserted?.message).toContain(`row-level security policy "${table}_parents_insert"`);
+
+      // One of C's own rows re-pointed at A's row; no user filter, RLS alone decides.
+      const which = table === "messages" ? `where id = '${streamingOfC}'` : "";
+      const updated = await failure(
+        withUser(USER_C, (tx) => tx.query(`update public.${table} set "${column}" = $1 ${which}`, [parentOfA])),
+      );
+      expect(updated?.code, updated?.message).toBe("42501");
+      expect(updated?.message).toContain(`row-level security policy "${table}_parents_update"`);
+
+      const countsAfter = await Promise.all(
+        [USER_A, USER_C].map((u) => withUser(u, (tx) => count(tx, `select count(*) as n from public.${table}`))),
+      );
+      expect(countsAfter).toEqual(countsBefore);
+    });
+
+    it("on one pooled connection, the ownership checks follow each transaction's caller", async () => {
+      // The checks are PL/pgSQL functions whose plans PostgreSQL caches per connection: one
+      // connection serving A, then C, then A again must judge each by its own claims.
+      const one = fromPostgres(postgres(readyPg().appUrl, { max: 1, onnotice: () => {} }));
+      const as = <T>(user: string, fn: (tx: Tx) => Promise<T>) =>
+        one.transaction(async (tx) => {
+          await tx.query("select set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true)", [
+            JSON.stringify({ sub: user, role: "authenticated" }),
+            user,
+          ]);
+          await tx.query("set local role authenticated");
+          return fn(tx);
+        });
+      const checkpointInto = (session: string) => (tx: Tx) =>
+        tx.query(
+          `insert into session_checkpoints (session_id, trigger, through_seq, through_turn, window_start_turn, token_count)
+           values ($1, 'manual', 1, 1, 1, 10) returning id`,
+          [session],
+        );
+      const rollBack = new Error("roll back");
+      const allowed = (user: string, session: string) =>
+        as(user, async (tx) => {
+          await checkpointInto(session)(tx);
+          throw rollBack;
+        }).catch((err: unknown) => {
+          if (err !== rollBack) throw err;
+        });
+      try {
+        for (let i = 0; i < 3; i++) {
+          await allowed(USER_A, seededIds.session);
+          expect((await failure(as(USER_C, checkpointInto(seededIds.session))))?.code).toBe("42501");
+          await allowed(USER_C, seededC.session);
+          expect((await failure(as(USER_A, checkpointInto(seededC.session))))?.code).toBe("42501");
+        }
+      } finally {
+        await one.close();
+      }
+    });
   });
 });
