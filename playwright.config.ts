@@ -1,16 +1,12 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { APP_PORT, FAKE_AUTH_PORT, FAKE_PORT, SAAS_PORT } from "./tests/e2e/ports";
 
 // Fixed per run (the config is evaluated again in workers; the env var keeps them agreeing),
 // fresh per run so tests never see a previous run's sessions.
 const dataDir = (process.env.TK_E2E_DATA_DIR ??= path.join(os.tmpdir(), `tk-e2e-${Date.now()}`));
 
-const FAKE_PORT = 4011;
-const APP_PORT = 3100;
-// SaaS mode: a second app instance signing users in against the fake Supabase Auth server.
-const FAKE_AUTH_PORT = 4012;
-const SAAS_PORT = 3102;
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -3,9 +3,10 @@
 // response carries.
 import http from "node:http";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { APP_PORT } from "./ports";
 import { FAKE_URL } from "./support";
 
-const APP = "http://127.0.0.1:3100";
+const APP = `http://127.0.0.1:${APP_PORT}`;
 
 async function sessionCount(request: APIRequestContext): Promise<number> {
   const res = await request.get("/api/session?limit=200");
@@ -53,10 +54,10 @@ test("a page on another origin cannot create a session, by form or by fetch", as
 });
 
 test("a foreign Host header (DNS rebinding) is refused on pages and API; loopback names are served", async () => {
-  expect(await withHost("/api/session", "attacker.example:3100")).toBe(403);
-  expect(await withHost("/", "attacker.example:3100")).toBe(403);
-  expect(await withHost("/api/session", "localhost:3100")).toBe(200);
-  expect(await withHost("/api/session", "[::1]:3100")).toBe(200);
+  expect(await withHost("/api/session", `attacker.example:${APP_PORT}`)).toBe(403);
+  expect(await withHost("/", `attacker.example:${APP_PORT}`)).toBe(403);
+  expect(await withHost("/api/session", `localhost:${APP_PORT}`)).toBe(200);
+  expect(await withHost("/api/session", `[::1]:${APP_PORT}`)).toBe(200);
 });
 
 test("pages, API answers and static files carry the security headers; the workspace runs under its CSP", async ({ page, request }) => {

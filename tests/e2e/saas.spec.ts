@@ -2,6 +2,7 @@
 // signs in again to find the conversation, and a second user sees none of it. The app talks
 // to the fake Supabase Auth server through the real supabase-js in the page.
 import { expect, test, type Page } from "@playwright/test";
+import { FAKE_AUTH_PORT } from "./ports";
 import { assistantMessages, resetFake, sendAndWait } from "./support";
 
 const PASSWORD = "a long enough password";
@@ -119,7 +120,7 @@ test("a forgotten password is reset through the emailed link", async ({ page, re
   await expect(page.getByTestId("auth-notice")).toContainText(email);
 
   // The fake keeps the email Supabase would send; its link verifies and comes back with a code.
-  const emails = (await (await request.get(`http://127.0.0.1:4012/__control/emails?to=${encodeURIComponent(email)}&type=recovery`)).json()) as {
+  const emails = (await (await request.get(`http://127.0.0.1:${FAKE_AUTH_PORT}/__control/emails?to=${encodeURIComponent(email)}&type=recovery`)).json()) as {
     link: string;
   }[];
   expect(emails).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { expect, type Page, type APIRequestContext } from "@playwright/test";
+import { FAKE_PORT } from "./ports";
 
-export const FAKE_URL = "http://127.0.0.1:4011";
+export const FAKE_URL = `http://127.0.0.1:${FAKE_PORT}`;
 
 /** Clears queued steps and fired one-shot faults so tests do not leak into each other. */
 export async function resetFake(request: APIRequestContext): Promise<void> {

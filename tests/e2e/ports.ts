@@ -1,0 +1,9 @@
+// One place for the e2e servers' ports. TK_E2E_PORT_OFFSET moves them all, so two checkouts
+// can run their browser tests side by side on one machine.
+const offset = Number(process.env.TK_E2E_PORT_OFFSET ?? 0);
+
+export const FAKE_PORT = 4011 + offset;
+export const APP_PORT = 3100 + offset;
+// SaaS mode: a second app instance signing users in against the fake Supabase Auth server.
+export const FAKE_AUTH_PORT = 4012 + offset;
+export const SAAS_PORT = 3102 + offset;
