@@ -155,6 +155,10 @@ export interface ContextStatusJson {
   /** Part of current_tokens estimated locally (calibrated) since the last measurement. */
   estimated_tokens: number;
   calibration_factor: number;
+  /** What this session's API calls (replies, summaries, titles) have cost so far, in USD. */
+  cost_usd: number;
+  /** Share (0-1) of the session's billed input tokens that were read from the prompt cache. */
+  cache_read_share: number;
 }
 
 export interface SettingsJson {

@@ -1,7 +1,7 @@
 import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/api/types";
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";
-import { computeStatus } from "@/lib/context/status";
+import { breakdownOf, computeStatus, measuredOf } from "@/lib/context/status";
 import { groupTurns } from "@/lib/context/turns";
 import type { EngineMessage } from "@/lib/context/types";
 import { selectWindow, type WindowSelection } from "@/lib/context/window";
@@ -42,8 +42,8 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow): 
 
 /** Raw estimate of everything sent besides the window's messages. */
 export function fixedRawTokens(session: SessionRow): number {
-  // No tool ships yet (lib/chat/tools.ts) and there is no canvas, so neither adds tokens; when one does, it belongs here.
-  return session.system_tokens + session.memory_tokens + session.summary_tokens;
+  const b = breakdownOf(session);
+  return b.system + b.tools + b.summary + b.memory + b.canvas;
 }
 
 /**
@@ -67,19 +67,16 @@ export function summaryBlock(summary: string): string {
 /** Context status from the session row's counters alone: never reads or recounts history. */
 export function contextStatus(ctx: SessionContext, now = new Date()): ContextStatusJson {
   const s = ctx.session;
-  const messages = s.tail_tokens + s.pinned_tokens;
   const tailTurns = Math.max(1, s.last_turn_seq - s.window_start_turn + 1);
   return computeStatus({
     sessionId: s.id,
     model: ctx.model,
     settings: ctx.settings,
-    breakdownRaw: { system: s.system_tokens, tools: 0, summary: s.summary_tokens, memory: s.memory_tokens, canvas: 0, messages },
+    breakdownRaw: breakdownOf(s),
     calibration: ctx.calibration.factor,
-    measured:
-      s.measured_tokens !== null && s.measured_raw_tokens !== null && s.measured_at
-        ? { tokens: s.measured_tokens, rawAtMeasure: s.measured_raw_tokens, at: s.measured_at }
-        : null,
+    measured: measuredOf(s),
     avgTurnTokens: s.tail_tokens / tailTurns,
+    spend: { costUsd: s.cost_usd, billedInputTokens: s.billed_input_tokens, cacheReadTokens: s.cache_read_tokens },
     now,
   });
 }

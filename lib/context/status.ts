@@ -23,7 +23,15 @@ export interface StatusInput {
   measured: MeasuredInput | null;
   /** Raw estimate of an average turn; calibrated here so it is in the same unit as `used`. */
   avgTurnTokens: number;
+  /** What the session's API calls cost so far, for the bar's tooltip. */
+  spend: Spend;
   now: Date;
+}
+
+export interface Spend {
+  costUsd: number;
+  billedInputTokens: number;
+  cacheReadTokens: number;
 }
 
 const CATEGORIES_BUT_MESSAGES = ["system", "tools", "summary", "memory", "canvas"] as const;
@@ -54,25 +62,53 @@ function scaleBreakdown(raw: ContextBreakdown, rawTotal: number, used: number): 
   return out;
 }
 
+/**
+ * The one token figure: what the next request's input comes to. Every place that shows or
+ * decides on a session's size (bar, picker, checkpoints, compaction trigger, API) goes
+ * through here. After a measurement only the change since is estimated; it is negative
+ * after a slide or compaction removed content, hence the floor at 0.
+ */
+export function currentTokens(rawNow: number, calibration: number, measured: Pick<MeasuredInput, "tokens" | "rawAtMeasure"> | null): number {
+  if (!measured) return calibrate(rawNow, calibration);
+  return Math.max(0, measured.tokens + Math.round((rawNow - measured.rawAtMeasure) * calibration));
+}
+
+/** A session row's counters: all the token figures need, never the messages themselves. */
+export interface SessionCounters {
+  system_tokens: number;
+  memory_tokens: number;
+  summary_tokens: number;
+  tail_tokens: number;
+  pinned_tokens: number;
+  measured_tokens: number | null;
+  measured_raw_tokens: number | null;
+  measured_at: Date | null;
+}
+
+/** Raw estimate per category of what the session's next request sends. */
+export function breakdownOf(s: SessionCounters): ContextBreakdown {
+  // No tool ships yet and there is no canvas, so neither adds tokens; when one does, it belongs here.
+  return { system: s.system_tokens, tools: 0, summary: s.summary_tokens, memory: s.memory_tokens, canvas: 0, messages: s.tail_tokens + s.pinned_tokens };
+}
+
+export function measuredOf(s: SessionCounters): MeasuredInput | null {
+  return s.measured_tokens !== null && s.measured_raw_tokens !== null && s.measured_at
+    ? { tokens: s.measured_tokens, rawAtMeasure: s.measured_raw_tokens, at: s.measured_at }
+    : null;
+}
+
+/** `currentTokens` of a session from its row: what the picker shows, equal to the status's figure. */
+export function sessionTokens(s: SessionCounters, calibration: number): number {
+  return currentTokens(sumBreakdown(breakdownOf(s)), calibration, measuredOf(s));
+}
+
 export function computeStatus(input: StatusInput): ContextStatusJson {
   const { model, settings, breakdownRaw, calibration, measured, now } = input;
   const cap = computeCapacity(model, settings);
   const rawNow = sumBreakdown(breakdownRaw);
-
-  let used: number;
-  let measuredTokens: number;
-  let isMeasured: boolean;
-  if (measured) {
-    // Only the change since the measurement is estimated; it is negative after a slide
-    // or compaction removed content, hence the floor at 0.
-    used = Math.max(0, measured.tokens + Math.round((rawNow - measured.rawAtMeasure) * calibration));
-    measuredTokens = Math.min(measured.tokens, used);
-    isMeasured = rawNow === measured.rawAtMeasure;
-  } else {
-    used = calibrate(rawNow, calibration);
-    measuredTokens = 0;
-    isMeasured = false;
-  }
+  const used = currentTokens(rawNow, calibration, measured);
+  const measuredTokens = measured ? Math.min(measured.tokens, used) : 0;
+  const isMeasured = measured !== null && rawNow === measured.rawAtMeasure;
 
   const capacity = cap.capacity;
   const usagePercent = round1((used / Math.max(capacity, 1)) * 100);
@@ -99,5 +135,7 @@ export function computeStatus(input: StatusInput): ContextStatusJson {
     measured_tokens: measuredTokens,
     estimated_tokens: used - measuredTokens,
     calibration_factor: calibration,
+    cost_usd: input.spend.costUsd,
+    cache_read_share: input.spend.billedInputTokens > 0 ? input.spend.cacheReadTokens / input.spend.billedInputTokens : 0,
   };
 }

@@ -1,4 +1,7 @@
 import type { SessionSummaryJson } from "@/lib/api/types";
+import { sessionTokens } from "@/lib/context/status";
+import { getModel } from "@/lib/llm/models";
+import { initialFactor } from "@/lib/tokens/calibration";
 import { qualify, type Tx } from "./driver";
 import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./sessions";
 
@@ -11,23 +14,19 @@ export interface RecentFilter {
   limit: number;
 }
 
-type PickerRow = SessionRow & { project_name: string | null; checkpoint_count: number; current_tokens: number };
+type PickerRow = SessionRow & { project_name: string | null; checkpoint_count: number; calibration_factor: number | null };
 
 /**
  * The session picker: recent sessions with what the picker shows, filtered by project,
- * date and keywords (full-text over titles and what was said). The token figure comes from
- * the session's counters and calibration, never from its messages.
+ * date and keywords (full-text over titles and what was said). The token figure is the
+ * status's own (`sessionTokens`), from the session's counters and calibration, never its messages.
  */
 export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFilter): Promise<SessionSummaryJson[]> {
   const rows = await tx.query<PickerRow>(
     `select ${qualify(SESSION_COLUMNS, "s")},
        p.name as project_name,
        (select count(*)::int from session_checkpoints c where c.session_id = s.id) as checkpoint_count,
-       (case when s.measured_tokens is not null
-          then s.measured_tokens + ceil((s.system_tokens + s.memory_tokens + s.summary_tokens + s.tail_tokens + s.pinned_tokens
-            - s.measured_raw_tokens) * coalesce(mc.factor, 1))
-          else ceil((s.system_tokens + s.memory_tokens + s.summary_tokens + s.tail_tokens + s.pinned_tokens) * coalesce(mc.factor, 1.1)) end)::int
-         as current_tokens
+       mc.factor as calibration_factor
      from sessions s
      left join projects p on p.id = s.project_id
      left join model_calibrations mc on mc.user_id = s.user_id and mc.model = s.model
@@ -51,7 +50,7 @@ export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFi
     project_name: r.project_name,
     last_message_preview: r.last_message_preview,
     checkpoint_count: r.checkpoint_count,
-    current_tokens: r.current_tokens,
+    current_tokens: sessionTokens(r, r.calibration_factor ?? defaultFactor(r.model)),
   }));
 }
 
@@ -73,4 +72,9 @@ export async function crashedSession(tx: Tx, userId: string): Promise<{ sessionI
     [userId],
   );
   return row ? { sessionId: row.session_id, messageId: row.message_id } : null;
+}
+
+/** The factor a session's status uses before its model was ever measured for this user. */
+function defaultFactor(modelId: string): number {
+  return initialFactor(getModel(modelId)?.tokenizer ?? "claude-2026");
 }

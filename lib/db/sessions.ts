@@ -37,13 +37,18 @@ export interface SessionRow {
   created_at: Date;
   updated_at: Date;
   last_message_at: Date | null;
+  /** What the session's API calls cost so far (USD), their input tokens and the part read from cache. */
+  cost_usd: number;
+  billed_input_tokens: number;
+  cache_read_tokens: number;
 }
 
 export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
   message_count, window_start_turn, tail_tokens, pinned_tokens, measured_tokens, measured_raw_tokens,
   measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, project_id, parent_session_id, forked_from_checkpoint_id, title_source, last_checkpoint_at,
   last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, created_at,
-  updated_at, last_message_at`;
+  updated_at, last_message_at, cost_usd, billed_input_tokens::float8 as billed_input_tokens,
+  cache_read_tokens::float8 as cache_read_tokens`;
 
 export async function insertSession(
   tx: Tx,

@@ -12,9 +12,24 @@ export interface ModelInfo {
   label: string;
   contextWindow: number;
   maxOutput: number;
-  /** USD per million tokens. */
-  price: { inputPerMTok: number; outputPerMTok: number; cacheWritePerMTok: number; cacheReadPerMTok: number };
+  price: Price;
+  /**
+   * Where a model prices long prompts higher: a request whose input (cache reads and writes
+   * included) exceeds `aboveInputTokens` is billed at `price` for all its tokens.
+   */
+  longContext?: { aboveInputTokens: number; price: Price };
+  /** The shortest prefix the API caches for this model; a breakpoint before it is wasted. */
+  minCacheTokens: number;
   tokenizer: TokenizerFamily;
+}
+
+/** USD per million tokens. */
+export interface Price {
+  inputPerMTok: number;
+  outputPerMTok: number;
+  /** Writes with the default 5-minute lifetime. */
+  cacheWritePerMTok: number;
+  cacheReadPerMTok: number;
 }
 
 export interface TokenUsage {
@@ -26,7 +41,7 @@ export interface TokenUsage {
 
 // Anthropic prices cache writes (5-minute TTL) at 1.25x input and cache reads at 0.1x,
 // so only input and output need to be stated per model.
-function price(inputPerMTok: number, outputPerMTok: number): ModelInfo["price"] {
+function price(inputPerMTok: number, outputPerMTok: number): Price {
   return {
     inputPerMTok,
     outputPerMTok,
@@ -38,22 +53,28 @@ function price(inputPerMTok: number, outputPerMTok: number): ModelInfo["price"] 
 const ONE_MILLION = 1_000_000;
 const TWO_HUNDRED_K = 200_000;
 
+// The price table: edit a row here when Anthropic's prices change. Recorded calls keep the
+// cost computed when they were made. Sonnet 4 and 4.5 bill prompts over 200K input tokens
+// at the long-context rate (when their 1M window is enabled).
 const REGISTRY: ModelInfo[] = [
-  { id: "claude-haiku-5-5", label: "Claude Haiku 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(1, 5), tokenizer: "claude-2026" },
-  { id: "claude-sonnet-5-5", label: "Claude Sonnet 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), tokenizer: "claude-2026" },
-  { id: "claude-opus-5-5", label: "Claude Opus 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), tokenizer: "claude-2026" },
-  { id: "claude-fable-5-1", label: "Claude Fable 5.1", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), tokenizer: "claude-2026" },
-  { id: "claude-sonnet-4-5", label: "Claude Sonnet 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), tokenizer: "claude-legacy" },
-  { id: "claude-haiku-4-5", label: "Claude Haiku 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(1, 5), tokenizer: "claude-legacy" },
-  { id: "claude-opus-4-5", label: "Claude Opus 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(5, 25), tokenizer: "claude-legacy" },
-  { id: "claude-opus-4-1", label: "Claude Opus 4.1", contextWindow: TWO_HUNDRED_K, maxOutput: 32_000, price: price(15, 75), tokenizer: "claude-legacy" },
-  { id: "claude-sonnet-4", label: "Claude Sonnet 4", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), tokenizer: "claude-legacy" },
+  { id: "claude-haiku-5-5", label: "Claude Haiku 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(1, 5), minCacheTokens: 4096, tokenizer: "claude-2026" },
+  { id: "claude-sonnet-5-5", label: "Claude Sonnet 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, tokenizer: "claude-2026" },
+  { id: "claude-opus-5-5", label: "Claude Opus 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 512, tokenizer: "claude-2026" },
+  { id: "claude-fable-5-1", label: "Claude Fable 5.1", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 512, tokenizer: "claude-2026" },
+  { id: "claude-sonnet-4-5", label: "Claude Sonnet 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, tokenizer: "claude-legacy" },
+  { id: "claude-haiku-4-5", label: "Claude Haiku 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(1, 5), minCacheTokens: 4096, tokenizer: "claude-legacy" },
+  { id: "claude-opus-4-5", label: "Claude Opus 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(5, 25), minCacheTokens: 4096, tokenizer: "claude-legacy" },
+  { id: "claude-opus-4-1", label: "Claude Opus 4.1", contextWindow: TWO_HUNDRED_K, maxOutput: 32_000, price: price(15, 75), minCacheTokens: 1024, tokenizer: "claude-legacy" },
+  { id: "claude-sonnet-4", label: "Claude Sonnet 4", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, tokenizer: "claude-legacy" },
 ];
 
 // Frozen because every caller shares these objects; a stray write would change limits app-wide.
-export const MODELS: readonly ModelInfo[] = Object.freeze(
-  REGISTRY.map((m) => Object.freeze({ ...m, price: Object.freeze(m.price) })),
-);
+export const MODELS: readonly ModelInfo[] = Object.freeze(REGISTRY.map((m) => deepFreeze(m)));
+
+function deepFreeze<T extends object>(o: T): T {
+  for (const v of Object.values(o)) if (v && typeof v === "object") deepFreeze(v as object);
+  return Object.freeze(o);
+}
 
 const BY_ID: ReadonlyMap<string, ModelInfo> = new Map(MODELS.map((m) => [m.id, m]));
 
@@ -70,9 +91,15 @@ export function requireModel(id: string): ModelInfo {
   return model;
 }
 
-/** Cost of one request in USD. Cache tokens are billed on top of `input_tokens`, as the API reports them separately. */
+/** Input tokens of a request as billed: cache reads and writes are reported apart from `input_tokens`. */
+export function billedInputTokens(usage: TokenUsage): number {
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+}
+
+/** Cost of one request in USD, at the long-context rate when its input is over the model's tier. */
 export function costUsd(model: ModelInfo, usage: TokenUsage): number {
-  const p = model.price;
+  const p =
+    model.longContext && billedInputTokens(usage) > model.longContext.aboveInputTokens ? model.longContext.price : model.price;
   const micro =
     usage.input_tokens * p.inputPerMTok +
     usage.output_tokens * p.outputPerMTok +

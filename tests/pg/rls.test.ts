@@ -78,6 +78,18 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
     ]),
   inherited_protection: (tx, s) =>
     tx.query("insert into inherited_protection (session_id, message_id) values ($1, $2)", [s.fork, s.message]),
+  llm_calls: (tx, s) =>
+    tx.query(
+      `insert into llm_calls (session_id, turn_seq, kind, model, input_tokens, output_tokens, cost_usd)
+       values ($1, 1, 'chat', 'claude-haiku-4-5', 100, 10, 0.00015)`,
+      [s.session],
+    ),
+  llm_usage_daily: (tx, s) =>
+    tx.query(
+      `insert into llm_usage_daily (day, session_id, model, kind, requests, input_tokens, output_tokens, cost_usd)
+       values (current_date, $1, 'claude-haiku-4-5', 'chat', 1, 100, 10, 0.00015)`,
+      [s.session],
+    ),
 };
 
 const seededIds: Seeded = {

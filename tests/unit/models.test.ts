@@ -80,3 +80,24 @@ describe("costUsd", () => {
     expect(cost).toBeCloseTo(0.3, 10);
   });
 });
+
+describe("long-context pricing", () => {
+  const sonnet45 = requireModel("claude-sonnet-4-5");
+
+  it("bills a request over 200K input tokens, cache reads and writes included, at the long-context rate", () => {
+    // 150K uncached + 60K read from cache = 210K input: over the tier, so every token is at $6/$22.50.
+    const over = costUsd(sonnet45, { input_tokens: 150_000, output_tokens: 10_000, cache_read_input_tokens: 60_000 });
+    expect(over).toBeCloseTo((150_000 * 6 + 10_000 * 22.5 + 60_000 * 0.6) / 1e6, 10);
+  });
+
+  it("keeps the base rate at exactly 200K and for models without a tier", () => {
+    expect(costUsd(sonnet45, { input_tokens: 200_000, output_tokens: 0 })).toBeCloseTo(0.6, 10);
+    expect(costUsd(requireModel("claude-haiku-4-5"), { input_tokens: 300_000, output_tokens: 0 })).toBeCloseTo(0.3, 10);
+  });
+
+  it("names each model's shortest cacheable prefix and freezes the tier too", () => {
+    expect(requireModel("claude-haiku-4-5").minCacheTokens).toBe(4096);
+    expect(requireModel("claude-sonnet-4-5").minCacheTokens).toBe(1024);
+    expect(Object.isFrozen(sonnet45.longContext?.price)).toBe(true);
+  });
+});

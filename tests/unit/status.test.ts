@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS } from "@/lib/context/settings";
 import { describe, it, expect } from "vitest";
-import { computeStatus, type StatusInput } from "@/lib/context/status";
+import { computeStatus, sessionTokens, type StatusInput } from "@/lib/context/status";
 import { requireModel } from "@/lib/llm/models";
 import type { ContextBreakdown } from "@/lib/api/types";
 
@@ -21,6 +21,7 @@ function input(over: Partial<StatusInput>): StatusInput {
     calibration: 1.1,
     measured: null,
     avgTurnTokens: 1000,
+    spend: { costUsd: 0, billedInputTokens: 0, cacheReadTokens: 0 },
     now: NOW,
     ...over,
   };
@@ -164,5 +165,23 @@ describe("computeStatus colours and limits", () => {
       input({ settings: { ...DEFAULT_SETTINGS, compaction_threshold: 0.55, output_reservation: 0.2, safety_buffer: 0.1, model: "claude-sonnet-4-5" } }),
     );
     expect(s.threshold_percent).toBe(55);
+  });
+});
+
+describe("the session's spend and its one token figure", () => {
+  it("reports cost and the share of input read from cache", () => {
+    const s = computeStatus(input({ spend: { costUsd: 0.42, billedInputTokens: 10_000, cacheReadTokens: 7_500 } }));
+    expect(s.cost_usd).toBe(0.42);
+    expect(s.cache_read_share).toBe(0.75);
+    expect(computeStatus(input({})).cache_read_share).toBe(0);
+  });
+
+  it("sessionTokens from a row's counters equals the status's current_tokens, measured or not", () => {
+    const row = { system_tokens: 500, memory_tokens: 200, summary_tokens: 300, tail_tokens: 8000, pinned_tokens: 1000, measured_tokens: null, measured_raw_tokens: null, measured_at: null };
+    const raw = breakdown({ system: 500, memory: 200, summary: 300, messages: 9000 });
+    expect(sessionTokens(row, 1.4)).toBe(computeStatus(input({ breakdownRaw: raw, calibration: 1.4 })).current_tokens);
+    const measuredRow = { ...row, measured_tokens: 12_345, measured_raw_tokens: 9_000, measured_at: MEASURED_AT };
+    const measured = { tokens: 12_345, rawAtMeasure: 9_000, at: MEASURED_AT };
+    expect(sessionTokens(measuredRow, 1.3)).toBe(computeStatus(input({ breakdownRaw: raw, calibration: 1.3, measured })).current_tokens);
   });
 });

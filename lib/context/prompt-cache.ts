@@ -1,0 +1,108 @@
+// Where a request carries prompt-cache breakpoints (`cache_control`). The API caches the
+// prefix up to each breakpoint (tools, then system, then messages) and on the next request
+// reads the longest cached prefix at a breakpoint or up to 20 blocks before one. A long
+// conversation resends everything each turn, so nearly all of it can be read at a tenth of
+// the price instead of paid in full.
+import type { ApiMessage, ContentBlock } from "./types";
+
+/** The API accepts at most four breakpoints per request. */
+export const MAX_BREAKPOINTS = 4;
+
+export interface CachePlanInput {
+  /** Calibrated tokens of the stable start of the request: tools, system prompt and memories. */
+  baseTokens: number;
+  /** Calibrated tokens of the active summary's system block (0 without one). */
+  summaryTokens: number;
+  messages: readonly ApiMessage[];
+  /** Calibrated tokens per raw token, to size messages from their text. */
+  factor: number;
+  /** The model's shortest cacheable prefix: a breakpoint before it would write nothing. */
+  minCacheTokens: number;
+}
+
+export interface CachePlan {
+  /** Mark the end of the stable system block (it also covers the tools before it). */
+  base: boolean;
+  /** Mark the end of the summary block. */
+  summary: boolean;
+  /** Indexes of messages whose last block is marked, ascending. */
+  messages: number[];
+}
+
+/**
+ * Up to four breakpoints, each only where its prefix is long enough to be cached:
+ * 1. after tools + system + memories, which change only when memories are loaded;
+ * 2. after the summary, which changes only at compaction;
+ * 3. on the last message, so this whole request is cached for the next one;
+ * 4. on the message that ended the previous request (two back: its reply and this message
+ *    follow it), so the next read lands there even when a turn added more than the API's
+ *    20-block lookback (long tool loops).
+ * Stable parts come first, so a compaction rewrites the summary and messages but still reads
+ * tools and system from the cache.
+ */
+export function planCacheBreakpoints(input: CachePlanInput): CachePlan {
+  const min = input.minCacheTokens;
+  const plan: CachePlan = { base: input.baseTokens >= min, summary: false, messages: [] };
+  let prefix = input.baseTokens + input.summaryTokens;
+  plan.summary = input.summaryTokens > 0 && prefix >= min;
+
+  const ends: number[] = [];
+  for (const m of input.messages) {
+    prefix += Math.ceil(approxRawTokens(m.content) * input.factor);
+    ends.push(prefix);
+  }
+  const last = input.messages.length - 1;
+  const previous = last - 2;
+  const candidates = previous >= 0 && input.messages[previous].role === "user" ? [previous, last] : [last];
+  for (const i of candidates) if (i >= 0 && ends[i] >= min) plan.messages.push(i);
+  return plan;
+}
+
+export function breakpointCount(plan: CachePlan): number {
+  return Number(plan.base) + Number(plan.summary) + plan.messages.length;
+}
+
+export interface SystemBlock {
+  type: "text";
+  text: string;
+  cache_control?: { type: "ephemeral" };
+}
+
+/** The system prompt as blocks: the stable part, then the summary, each marked as planned. */
+export function systemBlocks(base: string, summary: string, plan: CachePlan): SystemBlock[] {
+  const blocks: SystemBlock[] = [];
+  if (base) blocks.push(mark({ type: "text", text: base }, plan.base));
+  if (summary) blocks.push(mark({ type: "text", text: summary }, plan.summary));
+  return blocks;
+}
+
+/** Copies of the messages with the planned ones' last block marked; the input is not changed. */
+export function markMessages(messages: readonly ApiMessage[], plan: CachePlan): ApiMessage[] {
+  const marked = new Set(plan.messages);
+  return messages.map((m, i) => {
+    if (!marked.has(i) || m.content.length === 0) return m;
+    const content = m.content.slice();
+    content[content.length - 1] = mark({ ...content[content.length - 1] }, true);
+    return { ...m, content };
+  });
+}
+
+function mark<T extends object>(block: T, on: boolean): T {
+  return on ? { ...block, cache_control: { type: "ephemeral" } } : block;
+}
+
+/**
+ * About four characters per token: the plan needs only to know whether a prefix clears the
+ * minimum, and tokenizing the window again on every request would cost more than it tells.
+ */
+function approxRawTokens(content: readonly ContentBlock[]): number {
+  let chars = 0;
+  for (const b of content) {
+    if (b.type === "text") chars += b.text.length;
+    else if (b.type === "tool_use") chars += JSON.stringify(b.input ?? null).length + b.name.length;
+    else if (b.type === "tool_result") chars += typeof b.content === "string" ? b.content.length : b.content.reduce((n, c) => n + c.text.length, 0);
+    // Images cost by pixel area; about 1,500 tokens for a typical screenshot.
+    else chars += 6_000;
+  }
+  return Math.ceil(chars / 4);
+}
