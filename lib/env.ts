@@ -15,6 +15,8 @@ const schema = z.object({
   THREADKEEPER_CHECKPOINT_KEEP: z.coerce.number().int().min(1).max(1000).optional(),
   THREADKEEPER_SUMMARY_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   THREADKEEPER_SUMMARY_CHUNK_TOKENS: z.coerce.number().int().min(1000).optional(),
+  // Prompt-cache breakpoints on every request unless "off" (the cost benchmark's baseline).
+  THREADKEEPER_PROMPT_CACHING: z.enum(["on", "off"]).optional(),
   // SaaS mode: Supabase Auth. The NEXT_PUBLIC_ names are accepted as fallbacks (and as the
   // browser's view of the project when it differs); the browser gets them at request time.
   SUPABASE_URL: z.string().url().optional(),

@@ -32,6 +32,7 @@ import { getTemplate } from "@/lib/db/templates";
 import { env } from "@/lib/env";
 import { conflict } from "@/lib/errors";
 import { anthropicClient, type LlmUsage } from "@/lib/llm/client";
+import { recordLlmCall } from "@/lib/db/llm-calls";
 import { costUsd, requireModel } from "@/lib/llm/models";
 import { summarize } from "@/lib/llm/summarizer";
 import { log } from "@/lib/log";
@@ -201,6 +202,9 @@ async function compactHoldingLease(
       usage: written.usage,
       fallback_reason: method === "sliding" ? "the summary would not have been smaller than what it replaces" : written.fallbackReason,
     });
+    if (written.usage) {
+      await recordLlmCall(tx, userId, { sessionId, turnSeq: now.last_turn_seq, kind: "summary", model: summaryModel.id, usage: written.usage });
+    }
     const windowStartTurn = Math.max(plan.throughTurn + 1, now.window_start_turn);
     if (method === "sliding") {
       await installSummary(tx, sessionId, {

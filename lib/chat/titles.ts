@@ -3,7 +3,8 @@ import { redactSecrets } from "@/lib/context/redact";
 import { withUser } from "@/lib/db";
 import { setTitle } from "@/lib/db/sessions";
 import { anthropicClient } from "@/lib/llm/client";
-import { DEFAULT_SUMMARY_MODEL } from "@/lib/llm/models";
+import { recordLlmCall } from "@/lib/db/llm-calls";
+import { DEFAULT_SUMMARY_MODEL, type TokenUsage } from "@/lib/llm/models";
 import { log } from "@/lib/log";
 
 const TITLE_TIMEOUT_MS = 5_000;
@@ -20,6 +21,7 @@ export async function titleSession(userId: string, sessionId: string, userText: 
   const firstReply = redactSecrets(replyText);
   let title = heuristicTitle(firstUserText);
   let source: "heuristic" | "llm" = "heuristic";
+  let usage: TokenUsage | null = null;
   const client = anthropicClient();
   if (client) {
     try {
@@ -37,6 +39,7 @@ export async function titleSession(userId: string, sessionId: string, userText: 
         },
         { signal: AbortSignal.timeout(TITLE_TIMEOUT_MS), maxRetries: 0 },
       );
+      usage = res.usage;
       const text = redactSecrets(res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(" "));
       const clean = text.replace(/["“”]/g, "").replace(/\s+/g, " ").trim().replace(/[.!?]+$/, "").slice(0, 80);
       if (clean) {
@@ -47,5 +50,8 @@ export async function titleSession(userId: string, sessionId: string, userText: 
       log.warn("[threadkeeper] title generation failed; using the first sentence", err);
     }
   }
-  await withUser(userId, (tx) => setTitle(tx, sessionId, title, source));
+  await withUser(userId, async (tx) => {
+    if (usage) await recordLlmCall(tx, userId, { sessionId, turnSeq: 1, kind: "title", model: DEFAULT_SUMMARY_MODEL, usage });
+    await setTitle(tx, sessionId, title, source);
+  });
 }

@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { env } from "@/lib/env";
+import type { SystemBlock } from "@/lib/context/prompt-cache";
 import type { ApiMessage, ContentBlock } from "@/lib/context/types";
 
 export interface LlmUsage {
@@ -11,7 +12,8 @@ export interface LlmUsage {
 
 export interface LlmRequest {
   model: string;
-  system: string;
+  /** Blocks, so parts of the system prompt can carry cache breakpoints. */
+  system: SystemBlock[];
   messages: ApiMessage[];
   maxTokens: number;
 }
@@ -48,7 +50,7 @@ export async function streamReply(
 ): Promise<LlmReply> {
   const stream = client.messages.stream({
     model: req.model,
-    system: req.system || undefined,
+    system: req.system.length > 0 ? req.system : undefined,
     max_tokens: req.maxTokens,
     messages: req.messages as Anthropic.MessageParam[],
   });
@@ -70,7 +72,7 @@ export async function streamReply(
 export async function countTokens(client: Anthropic, req: Omit<LlmRequest, "maxTokens">): Promise<number> {
   const res = await client.messages.countTokens({
     model: req.model,
-    system: req.system || undefined,
+    system: req.system.length > 0 ? req.system : undefined,
     messages: req.messages as Anthropic.MessageParam[],
   });
   return res.input_tokens;

@@ -12,7 +12,9 @@
  *   FAKE_ANTHROPIC_PORT=4010 npx tsx tests/fake-anthropic/server.ts
  *   → prints "fake-anthropic listening on http://127.0.0.1:4010"; drive it over HTTP with
  *     POST /__control/enqueue (JSON array of FakeStep), POST /__control/reset,
- *     GET /__control/requests, GET /health (see ./control.ts for a typed client).
+ *     POST /__control/cache/expire, GET /__control/requests, GET /health (see ./control.ts).
+ * Usage reports prompt-cache reads and writes for requests with `cache_control` breakpoints
+ * (see ./prompt-cache.ts).
  *
  * Endpoints: POST /v1/messages (streaming and not), POST /v1/messages/count_tokens.
  * Behaviour per /v1/messages call: first queued step (FIFO) → else `[[...]]` directives in the
@@ -25,6 +27,7 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleepFor } from "node:timers/promises";
 import { runIfEntry } from "./standalone";
 import { DirectiveInterpreter, parseSteps } from "./steps";
+import { BreakpointLimitError, FakePromptCache, type CacheSplit } from "./prompt-cache";
 import { contentText, countOutputTokens, countRequestTokens } from "./tokenizer";
 import type { AnthropicErrorType, ErrorStatus, FakeStep, OutputBlock, RecordedRequest, StopReason } from "./types";
 import { flattenHeaders, parseJson, readBody } from "../fake-http";
@@ -38,8 +41,10 @@ export interface FakeAnthropic {
   requests: RecordedRequest[];
   /** Queue behaviours for the next calls to /v1/messages (FIFO); when empty, directives or the echo reply. */
   enqueue(...steps: FakeStep[]): void;
-  /** Clear the queue, the recorded requests and the "fault already fired" memory of directives. */
+  /** Clear the queue, the recorded requests, the prompt cache and the "fault already fired" memory of directives. */
   reset(): void;
+  /** Empty the prompt cache, as if its five minutes had passed. */
+  expireCache(): void;
   close(): Promise<void>;
 }
 
@@ -253,14 +258,8 @@ interface SseFrame {
   data: Record<string, unknown>;
 }
 
-function usage(inputTokens: number, outputTokens: number): Record<string, unknown> {
-  return {
-    input_tokens: inputTokens,
-    output_tokens: outputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    service_tier: "standard",
-  };
+function usage(input: CacheSplit, outputTokens: number): Record<string, unknown> {
+  return { ...input, output_tokens: outputTokens, service_tier: "standard" };
 }
 
 /** Word-sized pieces (each keeps its trailing whitespace) so streaming is visible in the UI. */
@@ -277,7 +276,7 @@ function jsonChunks(json: string): string[] {
 }
 
 /** The exact event sequence the real API streams for one message. */
-function streamFrames(id: string, model: string, plan: MessagePlan, inputTokens: number): SseFrame[] {
+function streamFrames(id: string, model: string, plan: MessagePlan, input: CacheSplit): SseFrame[] {
   const frames: SseFrame[] = [
     {
       event: "message_start",
@@ -293,7 +292,7 @@ function streamFrames(id: string, model: string, plan: MessagePlan, inputTokens:
           stop_sequence: null,
           stop_details: null,
           // As in the real API, message_start reports output_tokens: 1; message_delta has the final count.
-          usage: usage(inputTokens, 1),
+          usage: usage(input, 1),
         },
       },
     },
@@ -371,6 +370,7 @@ class FakeAnthropicServer implements FakeAnthropic {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: FakeStep[] = [];
   private readonly directives = new DirectiveInterpreter();
+  private readonly cache = new FakePromptCache();
   /** Aborted on close() so slow responses stop waiting. */
   private readonly lifetime = new AbortController();
   private readonly server: http.Server;
@@ -407,6 +407,11 @@ class FakeAnthropicServer implements FakeAnthropic {
     this.queue.length = 0;
     this.requests.length = 0;
     this.directives.reset();
+    this.cache.reset();
+  }
+
+  expireCache(): void {
+    this.cache.expireAll();
   }
 
   async close(): Promise<void> {
@@ -471,6 +476,13 @@ class FakeAnthropicServer implements FakeAnthropic {
     const step = this.queue.shift() ?? this.directives.stepFor(userText);
     const plan = planFor(step, echo, inputTokens);
     if (plan.kind === "error") return this.sendPlanError(res, plan);
+    let split: CacheSplit;
+    try {
+      split = this.cache.apply(request, inputTokens);
+    } catch (err) {
+      if (err instanceof BreakpointLimitError) return this.sendError(res, 400, "invalid_request_error", err.message);
+      throw err;
+    }
 
     // Stop waiting/writing when either the client goes away (e.g. an SDK timeout or abort) or the
     // server is closed mid-response (tests that kill the upstream during a stream).
@@ -479,7 +491,7 @@ class FakeAnthropicServer implements FakeAnthropic {
     const signal = AbortSignal.any([aborted.signal, this.lifetime.signal]);
     const id = newId("msg");
 
-    if (request.stream) return this.streamResponse(res, id, request.model, plan, inputTokens, signal);
+    if (request.stream) return this.streamResponse(res, id, request.model, plan, split, signal);
 
     const message = {
       id,
@@ -490,7 +502,7 @@ class FakeAnthropicServer implements FakeAnthropic {
       stop_reason: plan.stopReason,
       stop_sequence: null,
       stop_details: null,
-      usage: usage(inputTokens, countOutputTokens(plan.content)),
+      usage: usage(split, countOutputTokens(plan.content)),
     };
     if (!(await wait(plan.delayMs, signal))) return;
     if (plan.dropAfterChunks !== null) {
@@ -508,10 +520,10 @@ class FakeAnthropicServer implements FakeAnthropic {
     id: string,
     model: string,
     plan: MessagePlan,
-    inputTokens: number,
+    input: CacheSplit,
     signal: AbortSignal,
   ): Promise<void> {
-    const all = streamFrames(id, model, plan, inputTokens);
+    const all = streamFrames(id, model, plan, input);
     const frames = plan.dropAfterChunks === null ? all : truncateForDrop(all, plan.dropAfterChunks);
     res.writeHead(
       200,
@@ -549,6 +561,10 @@ class FakeAnthropicServer implements FakeAnthropic {
     }
     if (method === "POST" && pathname === "/__control/reset") {
       this.reset();
+      return this.sendJson(res, 200, { ok: true });
+    }
+    if (method === "POST" && pathname === "/__control/cache/expire") {
+      this.expireCache();
       return this.sendJson(res, 200, { ok: true });
     }
     if (method === "GET" && pathname === "/__control/requests") return this.sendJson(res, 200, this.requests);

@@ -340,3 +340,53 @@ describe("standalone process", () => {
     await exited;
   });
 });
+
+describe("prompt caching", () => {
+  const cached = { type: "ephemeral" as const };
+  const longSystem = "The project handbook says many things about schemas, retries and policies. ".repeat(120);
+  const ask = (messages: Anthropic.MessageParam[], system: Anthropic.TextBlockParam[] = [{ type: "text", text: longSystem, cache_control: cached }]) =>
+    client.messages.create({ model: MODEL, max_tokens: 16, system, messages });
+
+  it("writes the prefix up to a breakpoint, then reads it; the three parts add up to count_tokens", async () => {
+    const messages: Anthropic.MessageParam[] = [{ role: "user", content: "First question" }];
+    const first = await ask(messages);
+    const total = countRequestTokens({ system: [{ type: "text", text: longSystem }], messages });
+    expect(first.usage.cache_read_input_tokens).toBe(0);
+    expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(1024);
+    expect(first.usage.input_tokens + (first.usage.cache_creation_input_tokens ?? 0)).toBe(total);
+
+    const second = await ask([{ role: "user", content: "Another question" }]);
+    expect(second.usage.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
+    expect(second.usage.cache_creation_input_tokens).toBe(0);
+  });
+
+  it("reads the previous request's prefix through a message breakpoint and writes only what is new", async () => {
+    const turn1: Anthropic.MessageParam[] = [{ role: "user", content: [{ type: "text", text: "First question", cache_control: cached }] }];
+    const a = await ask(turn1);
+    const turn2: Anthropic.MessageParam[] = [
+      { role: "user", content: [{ type: "text", text: "First question" }] },
+      { role: "assistant", content: "An answer" },
+      { role: "user", content: [{ type: "text", text: "Follow-up", cache_control: cached }] },
+    ];
+    const b = await ask(turn2);
+    expect(b.usage.cache_read_input_tokens).toBe(a.usage.cache_creation_input_tokens);
+    expect(b.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    expect(b.usage.cache_creation_input_tokens).toBeLessThan(20);
+  });
+
+  it("caches nothing below the model's minimum, forgets after expiry, and rejects a fifth breakpoint", async () => {
+    const short = await ask([{ role: "user", content: "hi" }], [{ type: "text", text: "Short.", cache_control: cached }]);
+    expect(short.usage.cache_creation_input_tokens).toBe(0);
+
+    await ask([{ role: "user", content: "one" }]);
+    fake.expireCache();
+    const cold = await ask([{ role: "user", content: "two" }]);
+    expect(cold.usage.cache_read_input_tokens).toBe(0);
+
+    const five = Array.from({ length: 5 }, (_, i): Anthropic.TextBlockParam => ({ type: "text", text: `part ${i}`, cache_control: cached }));
+    const err = await ask([{ role: "user", content: "x" }], five).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIError);
+    expect((err as APIError).status).toBe(400);
+    expect((err as APIError).message).toMatch(/maximum of 4 blocks with cache_control/);
+  });
+});

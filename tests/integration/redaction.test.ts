@@ -167,9 +167,10 @@ describe("secrets pasted into a conversation", () => {
     const chatBefore = h.fake.requests.length;
     await sendJson(s.id, "What is left to do?");
     await idle(h, s.id);
-    const chat = h.fake.requests.slice(chatBefore).find(isChatCall)?.body as { system: string; messages: unknown[] };
-    expect(chat.system).toContain("<conversation_summary>");
-    expect(leaked(chat.system)).toEqual([]);
+    const chat = h.fake.requests.slice(chatBefore).find(isChatCall)?.body as { system: { text: string }[]; messages: unknown[] };
+    const system = chat.system.map((b) => b.text).join("");
+    expect(system).toContain("<conversation_summary>");
+    expect(leaked(system)).toEqual([]);
     expect(json(chat.messages)).toContain(ANTHROPIC_KEY);
     expect(json(chat.messages)).toContain(DB_URL);
 

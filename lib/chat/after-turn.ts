@@ -1,0 +1,94 @@
+// What happens around a turn but never fails it: loading memories into a new session,
+// naming it, the automatic checkpoint and compaction afterwards, and the status events.
+import { withUser } from "@/lib/db";
+import { turnMessages } from "@/lib/db/messages";
+import { getSession } from "@/lib/db/sessions";
+import { log } from "@/lib/log";
+import { autoCheckpoint } from "./checkpoints";
+import { compactSession, type CompactOutcome } from "./compact";
+import { contextStatus, loadContext } from "./context";
+import { loadMemoriesForSession } from "./memory";
+import { titleSession } from "./titles";
+import type { Emit, TurnHandle } from "./turn-handle";
+
+/** A new session starts informed: relevant memories of earlier sessions join its system prompt. */
+export async function loadMemories(h: TurnHandle, emit: Emit): Promise<void> {
+  try {
+    const { loaded, tokens } = await loadMemoriesForSession(h.userId, h.sessionId, h.userMessage.text);
+    if (loaded.length > 0) emit({ event: "memories", data: { loaded, tokens } });
+  } catch (err) {
+    // Memory is a help, never a gate: the turn goes on without it.
+    log.error("[threadkeeper] loading memories failed", err);
+    emit({ event: "notice", data: { kind: "memory_unavailable", message: "Memories of earlier sessions could not be loaded." } });
+  }
+}
+
+/** The first turn names the session (a failure there never fails the turn). */
+export async function nameSession(h: TurnHandle): Promise<void> {
+  try {
+    const { session, reply } = await withUser(h.userId, async (tx) => ({
+      session: await getSession(tx, h.userId, h.sessionId),
+      reply: await turnMessages(tx, h.sessionId, 1),
+    }));
+    if (session.title_source !== "default") return;
+    const text = reply.filter((m) => m.role === "assistant").map((m) => m.text).join("\n");
+    await titleSession(h.userId, h.sessionId, h.userMessage.text, text);
+  } catch (err) {
+    log.error("[threadkeeper] naming the session failed", err);
+  }
+}
+
+/**
+ * After a completed turn: an automatic checkpoint when the turn mattered, then automatic
+ * compaction once the window reached the threshold. Neither ever fails the turn.
+ */
+export async function afterTurn(h: TurnHandle, emit: Emit): Promise<void> {
+  try {
+    const checkpoint = await autoCheckpoint(h.userId, h.sessionId, h.userMessage.turn_seq);
+    if (checkpoint) emit({ event: "checkpoint", data: checkpoint });
+  } catch (err) {
+    log.error("[threadkeeper] automatic checkpoint failed", err);
+  }
+  try {
+    const outcome = await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId });
+    reportCompaction(outcome, emit);
+  } catch (err) {
+    log.error("[threadkeeper] automatic compaction failed", err);
+    emit({ event: "notice", data: { kind: "compaction_failed", message: "Automatic compaction failed; the window will slide instead." } });
+  }
+}
+
+export function reportCompaction(outcome: CompactOutcome, emit: Emit): void {
+  if (outcome.kind === "compacted") {
+    const c = outcome.compaction;
+    emit({ event: "compaction", data: c });
+    if (c.fallback_reason) {
+      emit({
+        event: "notice",
+        data: { kind: "compaction_fallback", message: `${c.method === "sliding" ? "Turns slid out" : "Extractive summary used"}: ${c.fallback_reason}` },
+      });
+    }
+    emit({ event: "status", data: outcome.status });
+  } else if (outcome.reason === "thrashing") {
+    emit({
+      event: "notice",
+      data: {
+        kind: "compaction_warning",
+        message:
+          "The window refilled within 3 turns three times in a row, so automatic compaction is paused; older turns slide out instead. Consider shorter messages, /compact with instructions, or a larger-window model.",
+      },
+    });
+  }
+}
+
+export async function emitStatus(h: TurnHandle, emit: Emit): Promise<void> {
+  try {
+    emit({ event: "status", data: await statusOf(h.userId, h.sessionId) });
+  } catch (e) {
+    log.error("[threadkeeper] status after send failed", e);
+  }
+}
+
+export async function statusOf(userId: string, sessionId: string) {
+  return withUser(userId, async (tx) => contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId))));
+}

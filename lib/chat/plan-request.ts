@@ -1,0 +1,106 @@
+// The request for the next reply: the window to send, assembled under capacity (sliding,
+// compacting, or recovering from "prompt is too long"), and the calibration it teaches us.
+import { MAX_OVERFLOW_ATTEMPTS } from "@/lib/context/compaction/overflow";
+import { withUser, type Tx } from "@/lib/db";
+import { getSession, recordMeasurement } from "@/lib/db/sessions";
+import { putCalibration } from "@/lib/db/settings";
+import { AppError } from "@/lib/errors";
+import { anthropicClient, countTokens } from "@/lib/llm/client";
+import { log } from "@/lib/log";
+import { updateFactor } from "@/lib/tokens/calibration";
+import { reportCompaction } from "./after-turn";
+import { compactSession } from "./compact";
+import { assembleWindow, loadContext, type AssembledWindow, type SessionContext } from "./context";
+import { buildRequest } from "./request";
+import type { Emit, TurnHandle } from "./turn-handle";
+
+/** Ask the API for an exact count once the estimate is this close (fraction of capacity) below the threshold. */
+const EXACT_COUNT_MARGIN = 0.05;
+
+/**
+ * "Prompt is too long": bring the request down to `targetRaw` tokens, by compaction when it
+ * can, else by sliding whole turns out, and log the attempt. The user's message stays.
+ */
+export async function recoverFromOverflow(
+  h: TurnHandle,
+  emit: Emit,
+  targetRaw: number,
+  attempt: number,
+): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
+  log.warn(`[threadkeeper] prompt too long in session ${h.sessionId}; recovery attempt ${attempt}, target ${targetRaw} raw tokens`);
+  try {
+    const outcome = await compactSession(h.userId, h.sessionId, { trigger: "error_recovery", leaseId: h.leaseId, targetRaw });
+    reportCompaction(outcome, emit);
+  } catch (err) {
+    log.error("[threadkeeper] compaction during overflow recovery failed; sliding instead", err);
+  }
+  emit({
+    event: "notice",
+    data: {
+      kind: "overflow_recovery",
+      message: `Claude said the conversation was too long for its window; reduced it by 25 % and retried (attempt ${attempt} of ${MAX_OVERFLOW_ATTEMPTS}).`,
+    },
+  });
+  return planRequest(h, anthropicClient(), emit, { autoCompact: false, targetRaw });
+}
+
+/**
+ * Assembles the window for the next request. Near the threshold the API's exact count
+ * replaces our estimate (and calibrates it), and the window slides again if that is needed
+ * to keep the request under capacity.
+ */
+export async function planRequest(
+  h: TurnHandle,
+  client: ReturnType<typeof anthropicClient>,
+  emit: Emit,
+  opts: { autoCompact: boolean; targetRaw?: number },
+): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
+  if (opts.autoCompact) {
+    // Also checked before each request, for when the message itself crossed the threshold.
+    reportCompaction(await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId }), emit);
+  }
+  let { ctx, win } = await withUser(h.userId, async (tx) => {
+    const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
+    const factor = ctx.calibration.factor;
+    const capacity = opts.targetRaw === undefined ? ctx.capacity.capacity : Math.floor(opts.targetRaw * factor);
+    return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
+  });
+  let dropped = win.selection.droppedTurnSeqs.length;
+  const nearThreshold =
+    win.selection.calibratedTokens >= (ctx.settings.compaction_threshold - EXACT_COUNT_MARGIN) * ctx.capacity.capacity;
+  if (client && nearThreshold && win.rawTokens > 0) {
+    const exact = await countTokens(client, buildRequest(ctx, win.messages, null).request);
+    const estimated = win.rawTokens;
+    ({ ctx, win } = await withUser(h.userId, async (tx) => {
+      await recordMeasured(tx, h, ctx, exact, estimated);
+      if (exact <= ctx.capacity.capacity) return { ctx, win };
+      const fresh = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
+      return { ctx: fresh, win: await assembleWindow(tx, fresh, exact / estimated) };
+    }));
+    if (exact > ctx.capacity.capacity) dropped += win.selection.droppedTurnSeqs.length;
+  }
+  if (dropped > 0) {
+    emit({
+      event: "notice",
+      data: {
+        kind: "window_slid",
+        message: `${dropped} older turn${dropped === 1 ? "" : "s"} slid out of Claude's view to stay within the context window.`,
+      },
+    });
+  }
+  if (win.selection.overCapacity) {
+    throw new AppError(413, "context_overflow", "This message is too large for the model's context window even on its own.", {
+      capacity_tokens: ctx.capacity.capacity,
+      request_tokens: win.selection.calibratedTokens,
+    });
+  }
+  return { ctx, win };
+}
+
+/** Stores what the API measured for a request and refines the model's calibration factor. */
+export async function recordMeasured(tx: Tx, h: TurnHandle, ctx: SessionContext, measured: number, raw: number) {
+  await recordMeasurement(tx, h.sessionId, measured, raw);
+  const next = updateFactor(ctx.calibration, measured, raw, ctx.model.tokenizer);
+  await putCalibration(tx, h.userId, ctx.model.id, next);
+  ctx.calibration = next;
+}

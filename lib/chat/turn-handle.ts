@@ -1,0 +1,12 @@
+import type { SendEvent } from "@/lib/api/types";
+import type { MessageRow } from "@/lib/db/messages";
+
+export type Emit = (e: SendEvent) => void;
+
+/** One send in progress: who, where, the turn lease it holds and the user message it answers. */
+export interface TurnHandle {
+  userId: string;
+  sessionId: string;
+  leaseId: string;
+  userMessage: MessageRow;
+}
