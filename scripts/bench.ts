@@ -4,7 +4,7 @@
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth; default: all); BENCH_MEMORY_* as in scripts/bench/memory.ts.
+// context, compaction, sessions, memory, auth, cost; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in scripts/bench/memory.ts.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
@@ -13,11 +13,12 @@ import { benchSessions, printSessions, sessionsJson } from "./bench/sessions";
 import { benchMemory, memoryJson, printMemory } from "./bench/memory";
 import { benchContext, type ContextBenchResult } from "./bench/context";
 import { authJson, benchAuth, printAuth } from "./bench/auth";
+import { benchCost, costJson, printCost } from "./bench/cost";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -144,6 +145,8 @@ async function main(): Promise<void> {
     if (sessions) printSessions(sessions);
     const auth = only.has("auth") ? await benchAuth(db, pool, ours) : null;
     if (auth) printAuth(auth);
+    const cost = only.has("cost") ? await benchCost(db, pool) : null;
+    if (cost) printCost(cost);
     // Its own database (100K memories); getDb() points back to `db` afterwards.
     const memory = only.has("memory") ? await benchMemory(db) : null;
     if (memory) printMemory(memory);
@@ -169,6 +172,7 @@ async function main(): Promise<void> {
       sessions: sessions ? sessionsJson(sessions) : null,
       memory: memory ? memoryJson(memory) : null,
       auth: auth ? authJson(auth) : null,
+      cost: cost ? costJson(cost) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);
