@@ -1,3 +1,4 @@
+import type { CacheBreak } from "@/lib/context/prompt-cache";
 // JSON shapes of the REST API (snake_case, PRD field names). Shared by route handlers and the UI.
 import type { ContentBlock, MessageStatus, Role } from "@/lib/context/types";
 
@@ -241,6 +242,8 @@ export interface CompactionJson {
   cost_usd: number;
   /** Why a fallback ran, when one did. */
   fallback_reason: string | null;
+  /** What the compaction did to the prompt cache; null for compactions from before it was recorded. */
+  cache: CacheBreak | null;
   can_undo: boolean;
   created_at: string;
 }

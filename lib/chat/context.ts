@@ -81,6 +81,14 @@ export function contextStatus(ctx: SessionContext, now = new Date()): ContextSta
   });
 }
 
+/** Share of capacity a slide frees beyond what the request needs, so the cached prefix lasts. */
+export const SLIDE_SLACK = 0.1;
+
+export function slideLimits(ctx: SessionContext): { capacity: number; slideTarget: number } {
+  const capacity = ctx.capacity.capacity;
+  return { capacity, slideTarget: Math.floor(capacity * (1 - SLIDE_SLACK)) };
+}
+
 export interface AssembledWindow {
   selection: WindowSelection;
   messages: EngineMessage[];
@@ -96,7 +104,7 @@ export async function assembleWindow(
   tx: Tx,
   ctx: SessionContext,
   factor: number,
-  capacity = ctx.capacity.capacity,
+  capacity?: number,
 ): Promise<AssembledWindow> {
   const s = ctx.session;
   const [pinnedRows, tailRows] = await Promise.all([
@@ -108,7 +116,8 @@ export async function assembleWindow(
     tail: groupTurns(tailRows),
     fixedTokens: fixedRawTokens(s),
     calibration: factor,
-    capacity,
+    // An explicit capacity is overflow recovery's target: slide exactly to it.
+    ...(capacity === undefined ? slideLimits(ctx) : { capacity }),
   });
   let tailTokens = 0;
   let pinnedTokens = 0;

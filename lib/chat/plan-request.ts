@@ -62,7 +62,7 @@ export async function planRequest(
   let { ctx, win } = await withUser(h.userId, async (tx) => {
     const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
     const factor = ctx.calibration.factor;
-    const capacity = opts.targetRaw === undefined ? ctx.capacity.capacity : Math.floor(opts.targetRaw * factor);
+    const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
     return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
   });
   let dropped = win.selection.droppedTurnSeqs.length;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { json, parseParams, route, uuid } from "@/lib/api/http";
-import { compactionHistory } from "@/lib/chat/compact";
+import { compactionHistory } from "@/lib/chat/compaction-log";
 
 export const dynamic = "force-dynamic";
 
