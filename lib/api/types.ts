@@ -98,6 +98,10 @@ export interface MessageJson {
   status: MessageStatus;
   /** False when the message has slid out of Claude's view. */
   in_window: boolean;
+  /** On a user message: the earlier turn it edits and replaces (that turn stays, as an earlier version). */
+  supersedes_turn: number | null;
+  /** On an assistant message: a regenerated reply; the turn's replies before it are earlier versions. */
+  restarts_turn: boolean;
   created_at: string;
 }
 

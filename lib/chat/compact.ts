@@ -13,6 +13,7 @@ import {
 } from "@/lib/context/compaction";
 import { autoCompactThresholdPercent, cacheBreak, isCacheWarm } from "@/lib/context/prompt-cache";
 import { redactSecrets } from "@/lib/context/redact";
+import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns, type Turn } from "@/lib/context/turns";
 import { withUser } from "@/lib/db";
 import {
@@ -132,7 +133,8 @@ async function compactHoldingLease(
     opts.targetRaw === undefined
       ? budgets.keepBudget
       : Math.max(0, opts.targetRaw - session.system_tokens - session.memory_tokens - session.pinned_tokens - budgets.summaryMaxTokens);
-  const turns = groupTurns(state.messages);
+  // Earlier versions (edited turns, regenerated replies) are not part of the story to condense.
+  const turns = groupTurns(dropReplaced(state.messages));
   const plan = planCompaction({ turns, keepBudget: opts.trigger === "manual" ? manualKeepBudget(turns, keepBudget) : keepBudget });
   if (!plan) return { kind: "skipped", reason: "nothing_to_compact", status };
   // Claimed only once there is something to do, so a refused /compact costs no cooldown.

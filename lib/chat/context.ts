@@ -2,6 +2,7 @@ import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/api/t
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";
 import { breakdownOf, computeStatus, measuredOf } from "@/lib/context/status";
+import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns } from "@/lib/context/turns";
 import type { EngineMessage } from "@/lib/context/types";
 import { selectWindow, type WindowSelection } from "@/lib/context/window";
@@ -111,9 +112,11 @@ export async function assembleWindow(
     pinnedMessages(tx, s.id, s.window_start_turn),
     tailMessages(tx, s.id, s.window_start_turn),
   ]);
+  // Earlier versions (edited turns, regenerated replies) take no room in the window.
+  const visible = dropReplaced([...pinnedRows, ...tailRows]);
   const selection = selectWindow({
-    pinned: groupTurns(pinnedRows),
-    tail: groupTurns(tailRows),
+    pinned: groupTurns(visible.filter((m) => m.turnSeq < s.window_start_turn)),
+    tail: groupTurns(visible.filter((m) => m.turnSeq >= s.window_start_turn)),
     fixedTokens: fixedRawTokens(s),
     calibration: factor,
     // An explicit capacity is overflow recovery's target: slide exactly to it.

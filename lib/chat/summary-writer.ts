@@ -2,6 +2,7 @@
 // it cannot, and the whole-session summary that archiving keeps.
 import { extractiveSummary, extractMustKeep, isPreset, PRESETS, toTranscriptTurns, verifySummary } from "@/lib/context/compaction";
 import { redactSecrets } from "@/lib/context/redact";
+import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns } from "@/lib/context/turns";
 import { withUser, type Tx } from "@/lib/db";
 import { tailMessages } from "@/lib/db/messages";
@@ -36,7 +37,7 @@ export async function summarizeSession(userId: string, sessionId: string): Promi
     };
   });
   const session = ctx.session;
-  const turns = groupTurns(messages);
+  const turns = groupTurns(dropReplaced(messages));
   if (turns.length === 0) return { session, summary: session.summary_text };
   const transcript = toTranscriptTurns(turns);
   const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
