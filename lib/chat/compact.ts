@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { audit } from "@/lib/audit/record";
 import type { CompactionJson, CompactionTrigger, ContextStatusJson } from "@/lib/api/types";
 import {
   compactionBudgets,
@@ -221,6 +222,11 @@ async function compactHoldingLease(
     const after = contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId)));
     const durationMs = Math.round(performance.now() - started);
     const reduction = status.current_tokens > 0 ? (1 - after.current_tokens / status.current_tokens) * 100 : 0;
+    await audit(tx, userId, {
+      action: "compaction.applied",
+      target: { type: "compaction", id: row.id },
+      metadata: { session_id: sessionId, trigger: opts.trigger, method, pre_tokens: status.current_tokens, post_tokens: after.current_tokens },
+    });
     const cache = cacheBreak({
       lastRequestAt: session.measured_at,
       now: new Date(),

@@ -1,5 +1,6 @@
 // The compaction log as the API shows it, and undo.
 import type { CompactionJson, ContextStatusJson } from "@/lib/api/types";
+import { audit } from "@/lib/audit/record";
 import { withUser } from "@/lib/db";
 import { getCompaction, installSummary, listCompactions, setCompactionStatus, type CompactionRow } from "@/lib/db/compactions";
 import { getSession } from "@/lib/db/sessions";
@@ -48,6 +49,11 @@ export async function undoCompaction(
         });
       }
       await setCompactionStatus(tx, row.id, "reverted");
+      await audit(tx, userId, {
+        action: "compaction.reverted",
+        target: { type: "compaction", id: row.id },
+        metadata: { session_id: sessionId, tokens_after: status.current_tokens },
+      });
       if (prev && prev.status === "superseded") await setCompactionStatus(tx, prev.id, "applied");
       return { compaction: compactionJson(await getCompaction(tx, userId, row.id), false), status };
     });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { audit } from "@/lib/audit/record";
 import type { ContextStatusJson, MessageJson, RecoveryJson, SessionJson } from "@/lib/api/types";
 import { withUser } from "@/lib/db";
 import { checkpointJson, latestCheckpoint } from "@/lib/db/checkpoints";
@@ -47,10 +48,12 @@ export async function resumeSession(
     await dismissRecovery(tx, userId, id);
     const { rows } = await listMessages(tx, userId, id, undefined, 1);
     const last = rows[0];
+    const interrupted = last && last.role === "assistant" && last.status !== "complete";
+    await audit(tx, userId, { action: "session.resumed", target: { type: "session", id }, metadata: { interrupted: !!interrupted } });
     return {
       session: sessionJson(session),
       status: contextStatus(await loadContext(tx, userId, session)),
-      interrupted_message: last && last.role === "assistant" && last.status !== "complete" ? messageJson(last, true) : null,
+      interrupted_message: interrupted ? messageJson(last, true) : null,
     };
   });
 }

@@ -63,6 +63,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/stop", method: "POST", expect: "not_found", params: sid },
   { route: "/api/session/[id]/resume", method: "POST", expect: "not_found", params: sid },
   { route: "/api/session/recent", method: "GET", expect: "own", query: () => `?q=${MARK}` },
+  { route: "/api/audit", method: "GET", expect: "own" },
+  { route: "/api/audit", method: "GET", expect: "own", query: (i) => `?target_id=${i.session}` },
   { route: "/api/session/recent", method: "GET", expect: "own", query: (i) => `?project_id=${i.project}` },
   { route: "/api/session/recover", method: "POST", expect: "own", body: () => ({}) },
   { route: "/api/session/recover", method: "POST", expect: "not_found", body: (i) => ({ dismiss_session_id: i.session }) },

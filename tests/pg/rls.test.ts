@@ -84,6 +84,12 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
        values ($1, 1, 'chat', 'claude-haiku-4-5', 100, 10, 0.00015)`,
       [s.session],
     ),
+  audit_log: (tx, s) =>
+    tx.query(
+      `insert into audit_log (action, actor_type, target_type, target_id, metadata)
+       values ('session.created', 'user', 'session', $1, '{"note":"A secret plan"}')`,
+      [s.session],
+    ),
   llm_usage_daily: (tx, s) =>
     tx.query(
       `insert into llm_usage_daily (day, session_id, model, kind, requests, input_tokens, output_tokens, cost_usd)
