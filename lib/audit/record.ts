@@ -1,7 +1,8 @@
 // Writing an audit event: called inside the operation's own transaction, so the operation and
-// its event commit or roll back together.
+// its event (and any webhook delivery it queues) commit or roll back together.
 import { currentRequest } from "@/lib/api/request-context";
 import type { Tx } from "@/lib/db";
+import { enqueueEvent, isWebhookEvent } from "@/lib/webhooks/events";
 
 export interface AuditEvent {
   /** Dotted: compaction.applied, checkpoint.created, session.deleted, ... */
@@ -30,4 +31,6 @@ export async function audit(tx: Tx, userId: string, e: AuditEvent): Promise<void
       JSON.stringify(e.metadata ?? {}),
     ],
   );
+  // The events integrations subscribe to are audit events too: queued in the same transaction.
+  if (isWebhookEvent(e.action)) await enqueueEvent(tx, userId, e.action, { target: e.target ?? null, ...e.metadata });
 }

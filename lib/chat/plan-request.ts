@@ -6,7 +6,9 @@ import { getSession, recordMeasurement } from "@/lib/db/sessions";
 import { putCalibration } from "@/lib/db/settings";
 import { AppError } from "@/lib/errors";
 import { anthropicClient, countTokens } from "@/lib/llm/client";
+import { redactSecrets } from "@/lib/context/redact";
 import { log } from "@/lib/log";
+import { queueEvent } from "@/lib/webhooks/events";
 import { updateFactor } from "@/lib/tokens/calibration";
 import { reportCompaction } from "./after-turn";
 import { compactSession } from "./compact";
@@ -33,6 +35,7 @@ export async function recoverFromOverflow(
     reportCompaction(outcome, emit);
   } catch (err) {
     log.error("[threadkeeper] compaction during overflow recovery failed; sliding instead", err);
+    await queueEvent(h.userId, "compaction.failed", { session_id: h.sessionId, trigger: "error_recovery", error: redactSecrets(String(err)).slice(0, 500) });
   }
   emit({
     event: "notice",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
+import { enqueueEvent } from "@/lib/webhooks/events";
 import type { ContextStatusJson, MessageJson, RecoveryJson, SessionJson } from "@/lib/api/types";
 import { withUser } from "@/lib/db";
 import { checkpointJson, latestCheckpoint } from "@/lib/db/checkpoints";
@@ -50,6 +51,7 @@ export async function resumeSession(
     const last = rows[0];
     const interrupted = last && last.role === "assistant" && last.status !== "complete";
     await audit(tx, userId, { action: "session.resumed", target: { type: "session", id }, metadata: { interrupted: !!interrupted } });
+    if (interrupted) await enqueueEvent(tx, userId, "session.recovered", { session_id: id, interrupted_message_id: last.id });
     return {
       session: sessionJson(session),
       status: contextStatus(await loadContext(tx, userId, session)),

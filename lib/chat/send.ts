@@ -13,6 +13,7 @@ import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
 import { offlineReply, streamOffline } from "@/lib/llm/offline";
 import { log } from "@/lib/log";
+import { calibrate } from "@/lib/tokens/calibration";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { afterTurn, emitStatus, loadMemories, nameSession } from "./after-turn";
 import { llmError } from "./errors";
@@ -142,11 +143,14 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
   const flusher = startFlusher(h, stream);
   const unregister = registerTurn(h.sessionId, h.stop);
   let answered = false;
+  let usageBefore: number | null = null;
   emit({ event: "user_message", data: messageJson(h.userMessage, true) });
   try {
     if (h.userMessage.turn_seq === 1 && mode === "new") await loadMemories(h, emit);
     for (let round = 0; round < MAX_TOOL_ROUNDS && !h.stop.signal.aborted; round++) {
       let { ctx, win } = await planRequest(h, client, emit, { autoCompact: true });
+      // Where the session stood before this turn's message, for the threshold event.
+      usageBefore ??= ((win.selection.calibratedTokens - calibrate(h.userMessage.token_count, ctx.calibration.factor)) / ctx.capacity.capacity) * 100;
       const current = mode !== "new" && round === 0 ? { turn: h.userMessage.turn_seq, regenerate: mode === "regenerate" } : null;
       const assistant = await withUser(h.userId, (tx) =>
         appendMessage(tx, h.userId, h.sessionId, {
@@ -252,7 +256,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
     await flusher.stop();
     // Also after a retried first turn; a session that already has a title keeps it.
     if (answered && h.userMessage.turn_seq === 1) await nameSession(h);
-    await emitStatus(h, emit);
+    await emitStatus(h, emit, usageBefore);
   }
   // The reply is out and the composer is free again; the checkpoint and compaction follow
   // while the lease is still held, so the next send waits for them rather than racing them.

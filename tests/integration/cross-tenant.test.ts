@@ -26,6 +26,7 @@ interface Ids {
   memory: string;
   project: string;
   template: string;
+  webhook: string;
   bSession: string;
 }
 
@@ -64,6 +65,10 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/resume", method: "POST", expect: "not_found", params: sid },
   { route: "/api/session/recent", method: "GET", expect: "own", query: () => `?q=${MARK}` },
   { route: "/api/audit", method: "GET", expect: "own" },
+  { route: "/api/webhooks", method: "GET", expect: "own" },
+  { route: "/api/webhooks", method: "POST", expect: "own", body: () => ({ url: "https://hooks.example.org/b", events: ["memory.saved"] }) },
+  { route: "/api/webhooks/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.webhook }) },
+  { route: "/api/webhooks/[id]/deliveries", method: "GET", expect: "not_found", params: (i) => ({ id: i.webhook }) },
   { route: "/api/audit", method: "GET", expect: "own", query: (i) => `?target_id=${i.session}` },
   { route: "/api/session/recent", method: "GET", expect: "own", query: (i) => `?project_id=${i.project}` },
   { route: "/api/session/recover", method: "POST", expect: "own", body: () => ({}) },
@@ -149,7 +154,7 @@ function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Re
 
 /** Ids that name nothing: for requests that must fail before reaching any object. */
 const NO_IDS = Object.fromEntries(
-  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-00000000000${i}`]),
+  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "webhook", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-00000000000${i}`]),
 ) as unknown as Ids;
 
 const label = (a: Attempt) => `${a.method} ${a.route}${a.query ? " " + a.query(NO_IDS).split("=")[0] : ""}`;
@@ -182,7 +187,8 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
   const checkpoint = ((await as(a, "POST", "/api/checkpoint/save", { body: () => ({ session_id: session, label: MARK }) }, ids)).checkpoint as { id: string }).id;
   const memory = ((await as(a, "POST", "/api/memory/session", { body: () => ({ summary: `${MARK} launch plans`, session_id: session, project_id: project }) }, ids)).memory as { id: string }).id;
   const template = ((await as(a, "POST", "/api/context/templates", { body: () => ({ name: MARK, body: `Summarize the ${MARK} work in detail.` }) }, ids)).template as { id: string }).id;
-  return { session, message, checkpoint, compaction, memory, project, template };
+  const webhook = ((await as(a, "POST", "/api/webhooks", { body: () => ({ url: `https://hooks.example.com/${MARK}`, events: ["checkpoint.created"] }) })).webhook as { id: string }).id;
+  return { session, message, checkpoint, compaction, memory, project, template, webhook };
 }
 
 /** Every row of A's in every table with a user_id, as text: any change B causes shows. */
