@@ -1,5 +1,6 @@
 "use client";
 // Title, model and the token bar of the open session, plus the way into its settings.
+import { Menu, Settings } from "lucide-react";
 import { getModel } from "@/lib/llm/models";
 import { useCurrentSession } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
@@ -15,21 +16,21 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
   const modelLabel = modelId ? (getModel(modelId)?.label ?? modelId) : null;
 
   return (
-    <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-2.5">
+    <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 px-4 py-2.5">
       <button
         type="button"
         onClick={onToggleSidebar}
         aria-label="Show sessions"
-        className="rounded p-1 text-zinc-600 hover:bg-zinc-100 md:hidden"
+        className="rounded p-1 text-zinc-600 dark:text-zinc-400 hover:bg-zinc-100 dark:hover:bg-zinc-800 md:hidden"
       >
-        ☰
+        <Menu aria-hidden className="h-5 w-5" />
       </button>
       <div className="min-w-[8rem] flex-1">
-        <h1 className="truncate text-sm font-semibold text-zinc-900" data-testid="session-title">
+        <h1 className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100" data-testid="session-title">
           {session ? session.title || "Untitled session" : "New conversation"}
         </h1>
         {modelLabel && (
-          <p className="truncate text-xs text-zinc-500" data-testid="session-model">
+          <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" data-testid="session-model">
             {modelLabel}
           </p>
         )}
@@ -40,7 +41,7 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
         <SessionHeaderControls />
         <TokenBar status={status} />
         {statusError && (
-          <span role="alert" className="text-xs text-red-700" title={statusError}>
+          <span role="alert" className="text-xs text-red-700 dark:text-red-400" title={statusError}>
             Status unavailable
           </span>
         )}
@@ -52,20 +53,12 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
           disabled={!session}
           aria-label="Context settings"
           title={session ? "Context settings" : "Settings apply to a session; send a message first"}
-          className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 disabled:opacity-40"
+          className="rounded-md p-1.5 text-zinc-600 dark:text-zinc-400 hover:bg-zinc-100 dark:hover:bg-zinc-800 disabled:opacity-40"
         >
-          <GearIcon />
+          <Settings aria-hidden className="h-[18px] w-[18px]" />
         </button>
       </div>
     </header>
   );
 }
 
-function GearIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
-      <circle cx="12" cy="12" r="3" />
-      <path d="M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1z" />
-    </svg>
-  );
-}

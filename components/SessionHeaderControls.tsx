@@ -19,7 +19,7 @@ export function ForkedFromLink() {
         e.preventDefault();
         useSessionsStore.getState().select(parent.id);
       }}
-      className="block truncate text-xs text-sky-700 hover:underline"
+      className="block truncate text-xs text-sky-700 dark:text-sky-400 hover:underline"
     >
       Forked from {parent.title || "Untitled session"}
     </a>
@@ -44,7 +44,7 @@ export function SessionHeaderControls() {
           aria-label="Project"
           value={session.project_id ?? ""}
           onChange={(e) => void useLaunchStore.getState().assignProject(session.id, e.target.value || null)}
-          className="max-w-[10rem] rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs text-zinc-700"
+          className="max-w-[10rem] rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-1.5 py-1 text-xs text-zinc-700 dark:text-zinc-300"
         >
           <option value="">No project</option>
           {projects.map((p) => (
@@ -61,7 +61,7 @@ export function SessionHeaderControls() {
         onClick={() => useCheckpointsStore.getState().setPanelOpen(!panelOpen)}
         title="Checkpoints"
         className={`whitespace-nowrap rounded-md border px-2 py-1 text-xs font-medium ${
-          panelOpen ? "border-sky-300 bg-sky-50 text-sky-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
+          panelOpen ? "border-sky-300 dark:border-sky-800 bg-sky-50 dark:bg-sky-950/40 text-sky-800 dark:text-sky-300" : "border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800"
         }`}
       >
         Checkpoints{count ? ` (${count})` : ""}
