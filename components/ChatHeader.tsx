@@ -1,12 +1,16 @@
 "use client";
 // Title, model and the token bar of the open session, plus the way into its settings.
+// Where the chat is narrow (a phone, or beside the checkpoint panel) the controls regroup
+// into two rows, title and buttons, then the token bar and the project: the right-hand group
+// dissolves into the header's own flex rows. The width is the chat column's (a container
+// query on <main>), not the window's.
 import { Menu, Settings } from "lucide-react";
 import { getModel } from "@/lib/llm/models";
 import { useCurrentSession } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { TokenBar } from "@/components/TokenBar";
 import { MemoryButton } from "@/components/MemoryButton";
-import { ForkedFromLink, SessionHeaderControls } from "@/components/SessionHeaderControls";
+import { CheckpointsButton, ForkedFromLink, ProjectSelect } from "@/components/SessionHeaderControls";
 
 export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings(): void; onToggleSidebar(): void }) {
   const session = useCurrentSession();
@@ -16,7 +20,7 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
   const modelLabel = modelId ? (getModel(modelId)?.label ?? modelId) : null;
 
   return (
-    <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 px-4 py-2.5">
+    <header className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-zinc-200 bg-white px-3 py-2 sm:px-4 sm:py-2.5 @4xl:gap-x-4 dark:border-zinc-800 dark:bg-zinc-900">
       <button
         type="button"
         onClick={onToggleSidebar}
@@ -25,7 +29,7 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
       >
         <Menu aria-hidden className="h-5 w-5" />
       </button>
-      <div className="min-w-[8rem] flex-1">
+      <div className="min-w-0 flex-1 @4xl:min-w-[8rem]">
         <h1 className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100" data-testid="session-title">
           {session ? session.title || "Untitled session" : "New conversation"}
         </h1>
@@ -37,11 +41,16 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
         <ForkedFromLink />
       </div>
       {/* Wraps rather than pushing the memory and settings buttons out of view when a side panel narrows the chat. */}
-      <div className="flex min-w-0 flex-wrap items-center justify-end gap-2">
-        <SessionHeaderControls />
-        <TokenBar status={status} />
+      <div className="flex min-w-0 flex-wrap items-center justify-end gap-2 @max-4xl:contents">
+        <ProjectSelect className="@max-4xl:order-3" />
+        <CheckpointsButton />
+        {/* Ends the first row on a phone. */}
+        <div aria-hidden className="hidden @max-4xl:order-1 @max-4xl:block @max-4xl:h-0 @max-4xl:basis-full" />
+        <div className="@max-4xl:order-2 @max-4xl:min-w-0 @max-4xl:flex-1">
+          <TokenBar status={status} />
+        </div>
         {statusError && (
-          <span role="alert" className="text-xs text-red-700 dark:text-red-400" title={statusError}>
+          <span role="alert" className="text-xs text-red-700 @max-4xl:order-3 dark:text-red-400" title={statusError}>
             Status unavailable
           </span>
         )}

@@ -8,6 +8,7 @@ import type { CheckpointJson } from "@/lib/api/types";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { compactTokens, relativeTime } from "@/lib/client/format";
+import { previewText } from "@/lib/client/message-text";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useEscapeKey } from "@/components/useEscapeKey";
 
@@ -145,7 +146,7 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
         >
           {c.preview.map((p, i) => (
             <p key={i} className="line-clamp-3">
-              <span className="font-semibold text-zinc-500 dark:text-zinc-400">{p.role === "user" ? "You" : "Claude"}:</span> {p.text}
+              <span className="font-semibold text-zinc-500 dark:text-zinc-400">{p.role === "user" ? "You" : "Claude"}:</span> {p.role === "user" ? p.text : previewText(p.text)}
             </p>
           ))}
         </div>

@@ -124,7 +124,7 @@ export function Composer() {
         )}
         {feedback && <CommandFeedbackLine feedback={feedback} />}
         <label htmlFor={inputId} className="sr-only">
-          Message
+          Message (Enter sends, Shift+Enter adds a line)
         </label>
         <div className="flex items-end gap-2 rounded-xl border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-3 py-2 shadow-sm focus-within:border-zinc-400 dark:focus-within:border-zinc-600 focus-within:ring-2 focus-within:ring-sky-200 dark:focus-within:ring-sky-800">
           <textarea
@@ -144,7 +144,7 @@ export function Composer() {
                 ? "Condensing older turns…"
                 : busy
                   ? "Claude is replying…"
-                  : "Message Claude (Enter to send, Shift+Enter for a new line, / for commands)"
+                  : "Message Claude (/ for commands)"
             }
             className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent py-1.5 text-sm text-zinc-900 dark:text-zinc-100 outline-none [field-sizing:content] placeholder:text-zinc-400 dark:placeholder:text-zinc-500 disabled:cursor-not-allowed"
           />

@@ -3,6 +3,7 @@
 // a divider where each compaction happened), then the message being sent and the reply
 // streaming in.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { MessagesSquare } from "lucide-react";
 import type { CompactionJson, MessageJson, WindowJson } from "@/lib/api/types";
 import { FIRST_TURN_SEQ } from "@/lib/context/turns";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
@@ -232,11 +233,14 @@ export function MessageList() {
 
 function EmptyConversation({ hasSession }: { hasSession: boolean }) {
   return (
-    <div className="mx-auto mt-16 max-w-md text-center text-sm text-zinc-500 dark:text-zinc-400">
+    <div className="mx-auto mt-16 flex max-w-md flex-col items-center text-center text-sm text-zinc-500 dark:text-zinc-400">
+      <span className="mb-4 flex h-12 w-12 items-center justify-center rounded-2xl bg-white text-zinc-700 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:text-zinc-300 dark:ring-zinc-800">
+        <MessagesSquare aria-hidden className="h-6 w-6" />
+      </span>
       <p className="text-base font-medium text-zinc-800 dark:text-zinc-200">
         {hasSession ? "No messages yet" : "Start a new conversation"}
       </p>
-      <p className="mt-2">
+      <p className="mt-2 leading-relaxed">
         The bar in the header shows how full Claude&apos;s context window is. Pin a message to keep it in view however
         long the conversation gets.
       </p>

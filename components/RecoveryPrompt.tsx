@@ -3,6 +3,7 @@
 // reopens it and has the cut-off message answered again; the partial reply stays.
 import { useLaunchStore } from "@/lib/client/launch-store";
 import { relativeTime } from "@/lib/client/format";
+import { previewText } from "@/lib/client/message-text";
 
 export function RecoveryPrompt() {
   const recovery = useLaunchStore((s) => s.recovery);
@@ -44,7 +45,7 @@ export function RecoveryPrompt() {
         </p>
         {interrupted?.text && (
           <blockquote className="mt-2 line-clamp-3 border-l-2 border-amber-300 dark:border-amber-800 pl-2 text-xs italic text-zinc-600 dark:text-zinc-400">
-            {interrupted.text}
+            {previewText(interrupted.text)}
           </blockquote>
         )}
         {error && (

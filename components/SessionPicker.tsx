@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { Clock, Folder, X } from "lucide-react";
 import type { SessionSummaryJson } from "@/lib/api/types";
 import { compactTokens, relativeTime } from "@/lib/client/format";
+import { previewText } from "@/lib/client/message-text";
 import { PICKER_LIMIT, useLaunchStore } from "@/lib/client/launch-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useEscapeKey } from "@/components/useEscapeKey";
@@ -184,7 +185,7 @@ function PickerRow({ row }: { row: SessionSummaryJson }) {
         </span>
       </div>
       {row.last_message_preview && (
-        <p className="mt-0.5 truncate pl-6 text-xs text-zinc-600 dark:text-zinc-400">Last: &ldquo;{row.last_message_preview}&rdquo;</p>
+        <p className="mt-0.5 truncate pl-6 text-xs text-zinc-600 dark:text-zinc-400">Last: &ldquo;{previewText(row.last_message_preview)}&rdquo;</p>
       )}
       <p className="mt-0.5 pl-6 text-[11px] text-zinc-500 dark:text-zinc-400">
         <Clock aria-hidden className="mr-1 inline h-3 w-3 -translate-y-px" />

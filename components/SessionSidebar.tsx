@@ -49,7 +49,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
           className="flex w-full items-center gap-1.5 rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2.5 py-1.5 text-left text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-50"
         >
           <Search aria-hidden className="h-3.5 w-3.5 shrink-0" />
-          Sessions: search, resume, projects
+          Search sessions &amp; projects
         </button>
       </div>
       {error && (

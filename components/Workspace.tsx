@@ -50,7 +50,7 @@ export function Workspace() {
           <div className="flex-1 bg-zinc-900/20 dark:bg-black/60" />
         </div>
       )}
-      <main className="flex min-w-0 flex-1 flex-col">
+      <main className="@container flex min-w-0 flex-1 flex-col">
         <ChatHeader onOpenSettings={() => setSettingsOpen(true)} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
         <MessageList />
         <Composer />

@@ -42,3 +42,19 @@ export function inlineCode(text: string): string {
   const pad = /^`|`$/.test(text) ? " " : "";
   return `${fence}${pad}${text}${pad}${fence}`;
 }
+
+/**
+ * Markdown's markup dropped from a one-line preview of a reply (checkpoint hovers, the
+ * picker's last message), where `## Plan` or `**yes**` would show their syntax. Only paired
+ * markers and headings' leading hashes go; `__init__` and a lone `*` in a glob stay.
+ */
+export function previewText(text: string): string {
+  return text
+    .replace(/(^|\s)#{1,6}\s+/g, "$1")
+    .replace(/```[\w+-]*/g, "")
+    .replace(/\*\*(\S(?:[^\n]*?\S)?)\*\*/g, "$1")
+    .replace(/`([^`\n]+)`/g, "$1")
+    .replace(/!?\[([^\]\n]+)\]\([^)\s]+\)/g, "$1")
+    .replace(/[ \t]{2,}/g, " ")
+    .trim();
+}

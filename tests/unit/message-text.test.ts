@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inlineCode, messagePreview, openFence } from "@/lib/client/message-text";
+import { inlineCode, messagePreview, openFence, previewText } from "@/lib/client/message-text";
 import { summarySections, verbatimDetails } from "@/lib/client/summary-sections";
 import { sameMessageItemProps, type MessageItemProps } from "@/components/MessageItem";
 import type { MessageJson } from "@/lib/api/types";
@@ -39,6 +39,18 @@ describe("inlineCode", () => {
     expect(inlineCode("__init__.py")).toBe("`__init__.py`");
     expect(inlineCode("a `b` c")).toBe("``a `b` c``");
     expect(inlineCode("`x`")).toBe("`` `x` ``");
+  });
+});
+
+describe("previewText", () => {
+  it("drops headings, bold, inline code, fences and link targets from a one-line preview", () => {
+    expect(previewText("## Plan Short answer: **yes**, see `ALTER TABLE` and [docs](https://x.example). Check with: ```bash psql -c 1")).toBe(
+      "Plan Short answer: yes, see ALTER TABLE and docs. Check with: psql -c 1",
+    );
+  });
+
+  it("keeps what only looks like markup", () => {
+    expect(previewText("src/__init__.py, lib/*.ts, issue #12, C# code")).toBe("src/__init__.py, lib/*.ts, issue #12, C# code");
   });
 });
 
