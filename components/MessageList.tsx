@@ -3,6 +3,7 @@
 // a divider where each compaction happened), then the message being sent and the reply
 // streaming in.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { MessagesSquare } from "lucide-react";
 import type { CompactionJson, MessageJson, WindowJson } from "@/lib/api/types";
 import { FIRST_TURN_SEQ } from "@/lib/context/turns";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
@@ -104,6 +105,10 @@ export function MessageList() {
   // Distance from the bottom before older messages were prepended, to keep the view still.
   const prependAnchor = useRef<number | null>(null);
 
+  // Stable across renders, so saved messages skip re-rendering while a reply streams.
+  const onToggleProtect = useCallback((m: MessageJson) => void toggleProtect(m), [toggleProtect]);
+  const onRetry = useCallback(() => void retry(), [retry]);
+
   const requestOlder = useCallback(() => {
     const el = scroller.current;
     if (!el || !hasMore || loadingOlder) return;
@@ -179,15 +184,15 @@ export function MessageList() {
               data-testid="load-earlier"
               onClick={requestOlder}
               disabled={loadingOlder}
-              className="rounded-full border border-zinc-200 bg-white px-3 py-1 text-xs text-zinc-600 hover:bg-zinc-50 disabled:opacity-60"
+              className="rounded-full border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 px-3 py-1 text-xs text-zinc-600 dark:text-zinc-400 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-60"
             >
               {loadingOlder ? "Loading…" : "Load earlier messages"}
             </button>
           </div>
         )}
-        {loading && <p className="text-center text-sm text-zinc-500">Loading conversation…</p>}
+        {loading && <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">Loading conversation…</p>}
         {loadError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
             {loadError}
           </p>
         )}
@@ -200,30 +205,26 @@ export function MessageList() {
               message={m}
               placement={placementOf(m, contextWindow, condensedThrough)}
               protecting={Boolean(protecting[m.id])}
-              onToggleProtect={() => void toggleProtect(m)}
-              retry={
-                m === last && m.status === "interrupted" && !sendError
-                  ? { disabled: !idle, onRetry: () => void retry() }
-                  : undefined
-              }
+              onToggleProtect={onToggleProtect}
+              retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
             />
             {renderDividers(i)}
           </div>
         ))}
         {undoError && (
-          <p role="alert" data-testid="undo-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p role="alert" data-testid="undo-error" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
             Could not undo the compaction: {undoError}
           </p>
         )}
         {protectError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
             Could not change protection: {protectError}
           </p>
         )}
         {pendingText !== null && <PendingUserMessage text={pendingText} />}
         <SendNotices notices={notices} />
         {(phase === "sending" || phase === "streaming") && <StreamingReply text={streamingText} />}
-        {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={() => void retry()} />}
+        {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={onRetry} />}
         {compacting ? <CompactionProgress kind="manual" /> : autoCompacting && <CompactionProgress kind="auto" />}
       </div>
     </div>
@@ -232,11 +233,14 @@ export function MessageList() {
 
 function EmptyConversation({ hasSession }: { hasSession: boolean }) {
   return (
-    <div className="mx-auto mt-16 max-w-md text-center text-sm text-zinc-500">
-      <p className="text-base font-medium text-zinc-800">
+    <div className="mx-auto mt-16 flex max-w-md flex-col items-center text-center text-sm text-zinc-500 dark:text-zinc-400">
+      <span className="mb-4 flex h-12 w-12 items-center justify-center rounded-2xl bg-white text-zinc-700 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:text-zinc-300 dark:ring-zinc-800">
+        <MessagesSquare aria-hidden className="h-6 w-6" />
+      </span>
+      <p className="text-base font-medium text-zinc-800 dark:text-zinc-200">
         {hasSession ? "No messages yet" : "Start a new conversation"}
       </p>
-      <p className="mt-2">
+      <p className="mt-2 leading-relaxed">
         The bar in the header shows how full Claude&apos;s context window is. Pin a message to keep it in view however
         long the conversation gets.
       </p>
