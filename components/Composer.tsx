@@ -7,6 +7,7 @@ import { X } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
 import { matchCommands, parseCommandLine, type CommandContext, type ComposerCommand } from "@/lib/client/commands";
 import { useConversationStore, type CommandFeedback } from "@/lib/client/conversation-store";
+import { SendButton } from "@/components/SendButton";
 
 const OFFLINE_PREFIX = "[Offline responder";
 
@@ -148,14 +149,7 @@ export function Composer() {
             }
             className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent py-1.5 text-sm text-zinc-900 dark:text-zinc-100 outline-none [field-sizing:content] placeholder:text-zinc-400 dark:placeholder:text-zinc-500 disabled:cursor-not-allowed"
           />
-          <button
-            type="submit"
-            data-testid="send-button"
-            disabled={busy || text.trim() === ""}
-            className="rounded-lg bg-zinc-900 dark:bg-zinc-100 px-4 py-2 text-sm font-medium text-white dark:text-zinc-900 hover:bg-zinc-700 dark:hover:bg-zinc-300 disabled:cursor-not-allowed disabled:bg-zinc-300 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-500"
-          >
-            {compacting ? "Condensing…" : busy ? "Sending…" : "Send"}
-          </button>
+          <SendButton canSend={text.trim() !== ""} />
         </div>
         {offline && (
           <p data-testid="offline-label" className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">

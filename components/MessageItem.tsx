@@ -5,10 +5,11 @@
 //
 // Memoized: while a reply streams the list re-renders on every delta, and saved messages
 // must not (their markdown would be parsed again each time).
-import { memo, type ReactNode } from "react";
-import { TriangleAlert } from "lucide-react";
+import { memo, useState, type ReactNode } from "react";
+import { History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
 import { CollapsibleText } from "@/components/CollapsibleText";
+import { EditMessageForm } from "@/components/EditMessageForm";
 import { ProtectToggle } from "@/components/ProtectToggle";
 
 export interface MessagePlacement {
@@ -18,6 +19,17 @@ export interface MessagePlacement {
   keptBeforeCutoff: boolean;
   /** Out of the window because a summary stands in for it (still shown, dimmed). */
   condensed?: boolean;
+  /** An earlier version: an edit or a regenerated reply replaced it (still shown, dimmed). */
+  replaced?: boolean;
+}
+
+/** What can be done to the conversation's last message and reply; null elsewhere. */
+export interface VersionActions {
+  disabled: boolean;
+  /** On your last message: resend it changed. */
+  onEdit?(messageId: string, text: string): void;
+  /** On the last reply: answer the message again. */
+  onRegenerate?(): void;
 }
 
 export interface MessageItemProps {
@@ -28,6 +40,7 @@ export interface MessageItemProps {
   onToggleProtect(message: MessageJson): void;
   /** Offered on an interrupted reply when nothing newer has been sent; null otherwise. */
   retry: { disabled: boolean; onRetry(): void } | null;
+  versions: VersionActions | null;
 }
 
 /**
@@ -42,8 +55,12 @@ export function sameMessageItemProps(a: MessageItemProps, b: MessageItemProps): 
     a.placement.firstTurn === b.placement.firstTurn &&
     a.placement.keptBeforeCutoff === b.placement.keptBeforeCutoff &&
     Boolean(a.placement.condensed) === Boolean(b.placement.condensed) &&
+    Boolean(a.placement.replaced) === Boolean(b.placement.replaced) &&
     a.retry?.disabled === b.retry?.disabled &&
-    a.retry?.onRetry === b.retry?.onRetry
+    a.retry?.onRetry === b.retry?.onRetry &&
+    a.versions?.disabled === b.versions?.disabled &&
+    a.versions?.onEdit === b.versions?.onEdit &&
+    a.versions?.onRegenerate === b.versions?.onRegenerate
   );
 }
 
@@ -67,9 +84,13 @@ function toolSummary(message: MessageJson): string {
   return tools.join("\n");
 }
 
-export const MessageItem = memo(function MessageItem({ message, placement, protecting, onToggleProtect, retry }: MessageItemProps) {
+const ACTION =
+  "inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 disabled:opacity-50 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-200";
+
+export const MessageItem = memo(function MessageItem({ message, placement, protecting, onToggleProtect, retry, versions }: MessageItemProps) {
+  const [editing, setEditing] = useState(false);
   const isUser = message.role === "user";
-  const outOfView = !message.in_window;
+  const outOfView = !message.in_window || Boolean(placement.replaced);
   const interrupted = message.status === "interrupted";
   const hasText = message.text.trim() !== "";
   const shown = hasText ? message.text : toolSummary(message);
@@ -81,8 +102,15 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
       data-status={message.status}
       data-in-window={message.in_window}
       data-condensed={Boolean(placement.condensed)}
+      data-replaced={Boolean(placement.replaced)}
       aria-label={`${isUser ? "You" : "Claude"}${
-        placement.condensed ? ", condensed into the summary" : outOfView ? ", outside Claude's current view" : ""
+        placement.replaced
+          ? ", an earlier version"
+          : placement.condensed
+            ? ", condensed into the summary"
+            : outOfView
+              ? ", outside Claude's current view"
+              : ""
       }`}
       className={`group flex flex-col gap-1 ${isUser ? "items-end" : "items-start"} ${
         outOfView ? "opacity-45 transition-opacity hover:opacity-80" : ""
@@ -105,7 +133,12 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
             kept
           </Badge>
         )}
-        {outOfView &&
+        {placement.replaced ? (
+          <span className="inline-flex items-center gap-1 italic" data-testid="earlier-version-label" title="Replaced by an edit or a regenerated reply; Claude no longer sees it">
+            <History aria-hidden className="h-3 w-3" />
+            earlier version
+          </span>
+        ) : outOfView &&
           (placement.condensed ? (
             <span className="italic" data-testid="condensed-label" title="Claude sees the summary of this turn instead">
               condensed
@@ -115,6 +148,16 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
           ))}
         <ProtectToggle pressed={message.protected} busy={protecting} onToggle={() => onToggleProtect(message)} />
       </div>
+      {editing && versions?.onEdit ? (
+        <EditMessageForm
+          initial={message.text}
+          onCancel={() => setEditing(false)}
+          onSubmit={(text) => {
+            setEditing(false);
+            versions.onEdit?.(message.id, text);
+          }}
+        />
+      ) : (
       <div
         className={`max-w-[min(100%,46rem)] rounded-2xl px-4 py-2.5 shadow-sm ${
           isUser ? "bg-zinc-800 text-zinc-50" : "border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 text-zinc-900 dark:text-zinc-100"
@@ -126,6 +169,23 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
           <p className="text-sm italic text-zinc-500 dark:text-zinc-400">{interrupted ? "No reply text arrived." : "(empty)"}</p>
         )}
       </div>
+      )}
+      {versions && !editing && (
+        <div className={`flex gap-1 ${isUser ? "justify-end" : ""}`}>
+          {versions.onEdit && (
+            <button type="button" data-testid="edit-message" className={ACTION} disabled={versions.disabled} onClick={() => setEditing(true)}>
+              <Pencil aria-hidden className="h-3 w-3" />
+              Edit
+            </button>
+          )}
+          {versions.onRegenerate && (
+            <button type="button" data-testid="regenerate" className={ACTION} disabled={versions.disabled} onClick={versions.onRegenerate}>
+              <RefreshCw aria-hidden className="h-3 w-3" />
+              Regenerate
+            </button>
+          )}
+        </div>
+      )}
       {interrupted && (
         <div role="status" className="flex items-center gap-2 text-xs text-amber-800 dark:text-amber-300" data-testid="interrupted-notice">
           <TriangleAlert aria-hidden className="h-3.5 w-3.5 shrink-0" />

@@ -7,6 +7,7 @@ import { MessagesSquare } from "lucide-react";
 import type { CompactionJson, MessageJson, WindowJson } from "@/lib/api/types";
 import { FIRST_TURN_SEQ } from "@/lib/context/turns";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
+import { replacedIds } from "@/lib/client/conversation-helpers";
 import { templateNames, useTemplatesStore } from "@/lib/client/templates-store";
 import { CompactionDivider } from "@/components/CompactionDivider";
 import { CompactionProgress } from "@/components/CompactionProgress";
@@ -97,6 +98,8 @@ export function MessageList() {
   const undoing = useConversationStore((s) => s.undoing);
   const undoError = useConversationStore((s) => s.undoError);
   const undoCompaction = useConversationStore((s) => s.undoCompaction);
+  const regenerate = useConversationStore((s) => s.regenerate);
+  const editLast = useConversationStore((s) => s.editLast);
   const templates = useTemplatesStore((s) => s.templates);
   const templatesLoaded = useTemplatesStore((s) => s.loaded);
 
@@ -108,6 +111,8 @@ export function MessageList() {
   // Stable across renders, so saved messages skip re-rendering while a reply streams.
   const onToggleProtect = useCallback((m: MessageJson) => void toggleProtect(m), [toggleProtect]);
   const onRetry = useCallback(() => void retry(), [retry]);
+  const onRegenerate = useCallback(() => void regenerate(), [regenerate]);
+  const onEdit = useCallback((id: string, text: string) => void editLast(id, text), [editLast]);
 
   const requestOlder = useCallback(() => {
     const el = scroller.current;
@@ -167,6 +172,9 @@ export function MessageList() {
       />
     ));
   const last = messages[messages.length - 1];
+  const replaced = useMemo(() => replacedIds(messages), [messages]);
+  const versionsFor = lastVersions(messages, replaced);
+  const versionsDisabled = !idle || compacting;
   const empty = !loading && messages.length === 0 && pendingText === null && phase === "idle";
 
   return (
@@ -203,10 +211,17 @@ export function MessageList() {
             {i === cutoffAt && <CutoffMarker reason={cutoffReason} />}
             <MessageItem
               message={m}
-              placement={placementOf(m, contextWindow, condensedThrough)}
+              placement={{ ...placementOf(m, contextWindow, condensedThrough), replaced: replaced.has(m.id) }}
               protecting={Boolean(protecting[m.id])}
               onToggleProtect={onToggleProtect}
               retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
+              versions={
+                m.id === versionsFor.edit
+                  ? { disabled: versionsDisabled, onEdit }
+                  : m.id === versionsFor.regenerate
+                    ? { disabled: versionsDisabled, onRegenerate }
+                    : null
+              }
             />
             {renderDividers(i)}
           </div>
@@ -229,6 +244,25 @@ export function MessageList() {
       </div>
     </div>
   );
+}
+
+/**
+ * Which messages offer Edit (your last typed message) and Regenerate (the last reply of the
+ * last turn), ignoring earlier versions and tool results.
+ */
+function lastVersions(messages: MessageJson[], replaced: Set<string>): { edit: string | null; regenerate: string | null } {
+  let edit: string | null = null;
+  let regenerate: string | null = null;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (replaced.has(m.id)) continue;
+    if (m.role === "assistant" && regenerate === null && edit === null) regenerate = m.id;
+    if (m.role === "user" && !m.content.some((b) => b.type === "tool_result")) {
+      edit = m.id;
+      break;
+    }
+  }
+  return { edit, regenerate };
 }
 
 function EmptyConversation({ hasSession }: { hasSession: boolean }) {

@@ -103,6 +103,7 @@ describe("sameMessageItemProps", () => {
     protecting: false,
     onToggleProtect: toggle,
     retry: null,
+    versions: null,
   };
 
   it("treats a fresh placement object with the same fields as unchanged", () => {
