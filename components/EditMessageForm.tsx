@@ -46,14 +46,14 @@ export function EditMessageForm({ initial, onSubmit, onCancel }: { initial: stri
       />
       <div className="flex items-center justify-end gap-2 text-sm">
         <span className="mr-auto text-xs text-zinc-500 dark:text-zinc-400">The original stays in the history.</span>
-        <button type="button" onClick={onCancel} className="rounded-lg px-3 py-1.5 text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
+        <button type="button" onClick={onCancel} className="whitespace-nowrap rounded-lg px-3 py-1.5 text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800">
           Cancel
         </button>
         <button
           type="submit"
           disabled={!changed}
           data-testid="edit-send"
-          className="rounded-lg bg-zinc-900 px-3 py-1.5 font-medium text-white hover:bg-zinc-700 disabled:cursor-not-allowed disabled:bg-zinc-300 dark:bg-zinc-100 dark:text-zinc-900 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-500"
+          className="whitespace-nowrap rounded-lg bg-zinc-900 px-3 py-1.5 font-medium text-white hover:bg-zinc-700 disabled:cursor-not-allowed disabled:bg-zinc-300 dark:bg-zinc-100 dark:text-zinc-900 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-500"
         >
           Send edit
         </button>
