@@ -28,6 +28,15 @@ function costLabel(usd: number): string {
   return `$${usd.toFixed(usd < 1 ? 3 : 2)}`;
 }
 
+/** What condensing did to the prompt cache, in words. */
+function cacheLabel(cache: NonNullable<CompactionJson["cache"]>): string {
+  if (!cache.warm) return "cold (idle over five minutes): nothing cached was lost, and the shorter prompt is cheaper at once";
+  const rewrite = `${cache.rewrite_tokens.toLocaleString("en-US")} tokens cached again (${costLabel(Math.max(0, cache.break_cost_usd))} once)`;
+  if (cache.payback_turns === 0) return `warm; ${rewrite}, cheaper from the next turn`;
+  if (cache.payback_turns < 0) return `warm; ${rewrite}, not repaid by a shorter prompt`;
+  return `warm; ${rewrite}, repaid after ${cache.payback_turns} turn${cache.payback_turns === 1 ? "" : "s"}`;
+}
+
 function durationLabel(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
@@ -105,6 +114,12 @@ export function CompactionDetails({ id, c, templateNames }: { id: string; c: Com
         <dd data-testid="compaction-cost" className="tabular-nums">
           {costLabel(c.cost_usd)}
         </dd>
+        {c.cache && (
+          <>
+            <dt className="font-medium">Prompt cache</dt>
+            <dd data-testid="compaction-cache">{cacheLabel(c.cache)}</dd>
+          </>
+        )}
         <dt className="font-medium">Duration</dt>
         <dd className="tabular-nums">{durationLabel(c.duration_ms)}</dd>
         <dt className="font-medium">Template</dt>
