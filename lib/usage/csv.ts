@@ -3,37 +3,43 @@ import type { CompactionMarkJson, GroupBy, UsageMetrics, UsageReportJson } from 
 
 type Cell = string | number | boolean | null | undefined;
 
-const METRIC_COLUMNS: (keyof UsageMetrics)[] = [
-  "requests",
-  "input_tokens",
-  "output_tokens",
-  "cache_creation_input_tokens",
-  "cache_read_input_tokens",
-  "cost_usd",
-  "compactions",
-  "cache_hit_rate",
-  "calibration_calls",
-  "calibration_error_percent",
-  "calibration_bias_percent",
+type Row = Record<string, unknown>;
+type Column = [name: string, value: (row: Row) => Cell];
+
+const field = (name: string): Column => [name, (r) => r[name] as Cell];
+const costOf = (kind: keyof NonNullable<UsageMetrics["cost_by_kind"]>): Column => [
+  `cost_${kind}_usd`,
+  (r) => (r.cost_by_kind as UsageMetrics["cost_by_kind"])?.[kind],
 ];
 
-const KEY_COLUMNS: Record<GroupBy, string[]> = {
-  day: ["day"],
-  session: ["session_id", "title", "deleted"],
-  model: ["model"],
-  turn: ["turn_seq"],
+const METRIC_COLUMNS: Column[] = [
+  ...["requests", "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "cost_usd"].map(field),
+  costOf("input"),
+  costOf("output"),
+  costOf("cache_write"),
+  costOf("cache_read"),
+  ...["compactions", "cache_hit_rate", "calibration_calls", "calibration_error_percent", "calibration_bias_percent"].map(field),
+];
+
+const KEY_COLUMNS: Record<GroupBy, Column[]> = {
+  day: [field("day")],
+  session: ["session_id", "title", "deleted"].map(field),
+  model: [field("model")],
+  turn: [field("turn_seq")],
 };
 
-const TURN_COLUMNS = [
-  "context_tokens",
-  "estimated_input_tokens",
-  "capacity_tokens",
-  "fill_percent",
-  "window_start_turn",
-  "estimate_error_percent",
-  "slide",
-  "slid_turns",
-  "compaction_events",
+const TURN_COLUMNS: Column[] = [
+  ...[
+    "context_tokens",
+    "estimated_input_tokens",
+    "capacity_tokens",
+    "fill_percent",
+    "window_start_turn",
+    "estimate_error_percent",
+    "slide",
+    "slid_turns",
+  ].map(field),
+  ["compaction_events", (r) => describeCompactions(r.compaction_events as CompactionMarkJson[])],
 ];
 
 /** "llm 150000→60000 retention 0.95 (applied)"; several joined by "; ". */
@@ -53,24 +59,14 @@ function cell(v: Cell): string {
 
 export function usageCsv(report: UsageReportJson): string {
   const columns = [...KEY_COLUMNS[report.group_by], ...METRIC_COLUMNS, ...(report.group_by === "turn" ? TURN_COLUMNS : [])];
-  const lines = [columns.join(",")];
-  for (const row of report.rows) {
-    const values = row as unknown as Record<string, Cell | CompactionMarkJson[]>;
-    lines.push(
-      columns
-        .map((c) => {
-          const v = values[c];
-          return cell(Array.isArray(v) ? describeCompactions(v) : v);
-        })
-        .join(","),
-    );
-  }
+  const lines = [columns.map(([name]) => name).join(",")];
+  for (const row of report.rows) lines.push(columns.map(([, value]) => cell(value(row as unknown as Row))).join(","));
   return lines.join("\r\n") + "\r\n";
 }
 
 function filename(report: UsageReportJson): string {
   if (report.group_by === "turn") return `usage-turns-${report.session_id}.csv`;
-  const day = (iso: string | null) => (iso ?? "").slice(0, 10);
+  const day = (iso: string | null) => (iso ?? new Date().toISOString()).slice(0, 10);
   return `usage-by-${report.group_by}-${day(report.from)}-to-${day(report.to)}.csv`;
 }
 

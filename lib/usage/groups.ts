@@ -1,17 +1,17 @@
 // Usage grouped by day, session or model over a time range, in one statement: whole UTC days
-// from the daily rollup, the partial days at the edges from the calls, compactions from their
+// from the daily rollups, the partial days at the edges from the calls, compactions from their
 // log, summed per group. The limit keeps the groups that matter most (the latest days, the
 // most expensive sessions and models); totals cover every group.
 import type { Tx } from "@/lib/db";
-import { CALL_ERROR_SQL, metricsOf, SUM_COLUMNS, ZERO_SUMS, type MetricSums } from "./metrics";
+import { CALL_ERROR_SQL, LIST_SQL, metricsOf, pricesParam, pricesSql, SUM_COLUMNS, ZERO_SUMS, type MetricSums } from "./metrics";
 import type { RangeSplit } from "./range";
 import type { DayRowJson, ModelRowJson, SessionRowJson, UsageMetrics } from "./types";
 
 export type Grouping = "day" | "session" | "model";
 
 interface GroupSql {
-  /** The group key in llm_usage_daily, llm_calls and compaction_logs. */
-  rollup: string;
+  /** The group key in the rollups, llm_calls and compaction_logs. */
+  key: string;
   calls: string;
   compactions: string;
   /** Which groups survive the limit. */
@@ -21,18 +21,25 @@ interface GroupSql {
 }
 
 const BY_COST = "cost_usd desc, requests desc, k nulls last";
+const UTC_DAY = "(created_at at time zone 'UTC')::date";
 
 const GROUPS: Record<Grouping, GroupSql> = {
-  day: {
-    rollup: "day",
-    calls: "(created_at at time zone 'UTC')::date",
-    compactions: "(created_at at time zone 'UTC')::date",
-    rank: "k desc",
-    order: "k",
-  },
-  session: { rollup: "session_id", calls: "session_id", compactions: "session_id", rank: BY_COST, order: BY_COST },
-  model: { rollup: "model", calls: "model", compactions: "model", rank: BY_COST, order: BY_COST },
+  day: { key: "day", calls: UTC_DAY, compactions: UTC_DAY, rank: "k desc", order: "k" },
+  session: { key: "session_id", calls: "session_id", compactions: "session_id", rank: BY_COST, order: BY_COST },
+  model: { key: "model", calls: "model", compactions: "model", rank: BY_COST, order: BY_COST },
 };
+
+/**
+ * The coarsest rollup that has the group key (and the session, when filtering by one). Only
+ * llm_usage_daily, the finest, lacks compaction counts: with it they come from the log.
+ */
+function rollupOf(grouping: Grouping, bySession: boolean): { table: string; compactions: boolean; models: boolean } {
+  if (grouping === "session" || (bySession && grouping === "day")) {
+    return { table: "llm_usage_day_sessions", compactions: true, models: false };
+  }
+  if (!bySession) return { table: "llm_usage_day_models", compactions: true, models: true };
+  return { table: "llm_usage_daily", compactions: false, models: true };
+}
 
 export interface GroupQuery {
   split: RangeSplit;
@@ -55,46 +62,62 @@ export interface GroupResult<R> {
   total_rows: number;
 }
 
-const list = (f: (c: string) => string) => SUM_COLUMNS.map(f).join(", ");
+const cols = (f: (c: string) => string) => SUM_COLUMNS.map(f).join(", ");
 
-/**
- * $1 user, $2..$3 whole days, $4..$5 and $6..$7 the partial days, $8..$9 the whole range
- * (compactions), $10 limit, $11 session (only when filtering by one).
- */
-function statement(grouping: Grouping, bySession: boolean): string {
+/** The statement and its parameters; placeholders are numbered as values are added. */
+function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: string; params: unknown[]; priced: boolean } {
+  const params: unknown[] = [];
+  const p = (value: unknown) => `$${params.push(value)}`;
   const g = GROUPS[grouping];
-  const session = bySession ? "and session_id = $11" : "";
-  const calls = (from: string, to: string) => `
-    select ${g.calls} as k, 1 as requests, input_tokens, output_tokens, cache_creation_input_tokens,
-      cache_read_input_tokens, cost_usd, 0 as compactions, (err is not null)::int as cal_n,
-      coalesce(abs(err), 0) as cal_abs, coalesce(err, 0) as cal_err
+  const { split } = q;
+  const rollup = rollupOf(grouping, q.sessionId !== null);
+  const user = p(userId);
+  const session = q.sessionId !== null ? `and session_id = ${p(q.sessionId)}` : "";
+  const head = [p(split.head.from), p(split.head.to)];
+  const tail = [p(split.tail.from), p(split.tail.to)];
+  const calls = ([from, to]: string[]) => `
+    select ${g.calls.replaceAll("created_at", "c.created_at").replace(/^(session_id|model)$/, "c.$1")} as k, 1 as requests,
+      c.input_tokens, c.output_tokens, c.cache_creation_input_tokens, c.cache_read_input_tokens, c.cost_usd, 0 as compactions,
+      (err is not null)::int as cal_n, coalesce(abs(err), 0) as cal_abs, coalesce(err, 0) as cal_err, ${LIST_SQL("c")}
     from (select *, ${CALL_ERROR_SQL} as err from llm_calls
-          where user_id = $1 and created_at >= ${from} and created_at < ${to} ${session}) c`;
+          where user_id = ${user} and created_at >= ${from} and created_at < ${to} ${session}) c
+    left join prices p on p.model = c.model`;
+  const compactions = ([from, to]: string[]) => `
+    select ${g.compactions}, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0
+    from compaction_logs where user_id = ${user} and created_at >= ${from} and created_at < ${to} ${session}`;
+  // Compactions of whole days are counted in the rollup when it has them; the log answers the rest.
+  const logged = rollup.compactions
+    ? [compactions(head), compactions(tail)]
+    : [compactions([p(split.range.from), p(split.range.to)])];
   const title =
     grouping === "session"
-      ? "s.title, s.id is not null as session_found from ranked left join sessions s on s.id = ranked.k and s.user_id = $1"
+      ? `s.title, s.id is not null as session_found from ranked left join sessions s on s.id = ranked.k and s.user_id = ${user}`
       : "null::text as title, false as session_found from ranked";
-  return `
-    with parts as (
-      select ${g.rollup} as k, requests, input_tokens, output_tokens, cache_creation_input_tokens,
-        cache_read_input_tokens, cost_usd, 0 as compactions, calibration_calls as cal_n,
-        calibration_abs_error as cal_abs, calibration_error as cal_err
-      from llm_usage_daily where user_id = $1 and day >= $2::date and day < $3::date ${session}
-      union all ${calls("$4", "$5")}
-      union all ${calls("$6", "$7")}
-      union all
-      select ${g.compactions}, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0
-      from compaction_logs where user_id = $1 and created_at >= $8 and created_at < $9 ${session}
+  const list = rollup.models ? LIST_SQL("r") : "0 as list_in, 0 as list_out, 0 as list_w, 0 as list_r";
+  const sql = `
+    with prices as (${pricesSql(p(pricesParam()))}),
+    parts as (
+      select r.${g.key} as k, r.requests, r.input_tokens, r.output_tokens, r.cache_creation_input_tokens,
+        r.cache_read_input_tokens, r.cost_usd, ${rollup.compactions ? "r.compactions" : "0"} as compactions,
+        r.calibration_calls as cal_n, r.calibration_abs_error as cal_abs, r.calibration_error as cal_err, ${list}
+      from ${rollup.table} r ${rollup.models ? "left join prices p on p.model = r.model" : ""}
+      where r.user_id = ${user} and r.day >= ${p(split.wholeDays.fromDay)}::date and r.day < ${p(split.wholeDays.toDay)}::date
+        ${session.replace("session_id", "r.session_id")}
+      union all ${calls(head)}
+      union all ${calls(tail)}
+      union all ${logged.join(" union all ")}
     ), groups as (
-      select k, ${list((c) => `sum(${c})::float8 as ${c}`)} from parts group by k
+      select k, ${cols((c) => `sum(${c})::float8 as ${c}`)} from parts group by k
     ), ranked as (
       select groups.*, row_number() over (order by ${g.rank}) as rank, (count(*) over ())::int as total_rows,
-        ${list((c) => `(sum(${c}) over ())::float8 as t_${c}`)}
+        ${cols((c) => `(sum(${c}) over ())::float8 as t_${c}`)}
       from groups
     )
-    select ranked.k::text as k, ${list((c) => `ranked.${c}`)}, ${list((c) => `ranked.t_${c}`)}, ranked.total_rows, ${title}
-    where ranked.rank <= $10
+    select ranked.k::text as k, ${cols((c) => `ranked.${c}`)}, ${cols((c) => `ranked.t_${c}`)}, ranked.total_rows, ${title}
+    where ranked.rank <= ${p(q.limit)}
     order by ${g.order.replace(/\b(cost_usd|requests|k)\b/g, "ranked.$1")}`;
+  // A split by kind needs every row priced: the per-session rollup has no model.
+  return { sql, params, priced: rollup.models };
 }
 
 interface RowOf {
@@ -105,25 +128,12 @@ interface RowOf {
 
 /** One row per group, with the range's totals; `limit` keeps the groups that rank first. */
 export async function groupedUsage<G extends Grouping>(tx: Tx, userId: string, grouping: G, q: GroupQuery): Promise<GroupResult<RowOf[G]>> {
-  const { split } = q;
-  const params: unknown[] = [
-    userId,
-    split.wholeDays.fromDay,
-    split.wholeDays.toDay,
-    split.head.from,
-    split.head.to,
-    split.tail.from,
-    split.tail.to,
-    split.range.from,
-    split.range.to,
-    q.limit,
-  ];
-  if (q.sessionId !== null) params.push(q.sessionId);
-  const raw = await tx.query<RawGroup>(statement(grouping, q.sessionId !== null), params);
+  const { sql, params, priced } = statement(userId, grouping, q);
+  const raw = await tx.query<RawGroup>(sql, params);
   const totalsRow = raw[0];
-  const totals = metricsOf(totalsRow ? totalsOf(totalsRow) : ZERO_SUMS);
+  const totals = metricsOf(totalsRow ? totalsOf(totalsRow) : ZERO_SUMS, priced);
   const rows = raw.map((r): RowOf[Grouping] => {
-    const m = metricsOf(r);
+    const m = metricsOf(r, priced);
     if (grouping === "day") return { day: r.k ?? "", ...m };
     if (grouping === "model") return { model: r.k, ...m };
     return { session_id: r.k, title: r.title, deleted: r.k !== null && !r.session_found, ...m };

@@ -5,7 +5,7 @@ import { badRequest, notFound } from "@/lib/errors";
 import { compactionPoints } from "./compactions";
 import { groupedUsage } from "./groups";
 import type { SummaryQuery, UsageQuery } from "./params";
-import { resolveRange, splitRange, type Interval } from "./range";
+import { OPEN_END, resolveRange, splitRange, type Interval } from "./range";
 import { turnUsage } from "./turns";
 import type { UsageReportJson, UsageSummaryJson } from "./types";
 
@@ -21,10 +21,15 @@ function checkOrder(from: Date | null, to: Date | null): void {
   }
 }
 
-function closedRange(q: { from?: Date; to?: Date }): Interval {
+function rangeOf(q: { from?: Date; to?: Date }): Interval {
   const range = resolveRange(q);
   checkOrder(range.from, range.to);
   return range;
+}
+
+/** How a range is reported: its end is null when it runs up to now. */
+function bounds(range: Interval): { from: string; to: string | null } {
+  return { from: range.from.toISOString(), to: range.to.getTime() === OPEN_END.getTime() ? null : range.to.toISOString() };
 }
 
 /**
@@ -58,12 +63,11 @@ export async function usageReport(userId: string, q: UsageQuery): Promise<UsageR
       };
     }
     if (q.group_by === "turn") throw badRequest("Invalid 'session_id': required when group_by is turn");
-    const range = closedRange(q);
+    const range = rangeOf(q);
     const r = await groupedUsage(tx, userId, q.group_by, { split: splitRange(range), sessionId, limit: q.limit });
     return {
       group_by: q.group_by,
-      from: range.from.toISOString(),
-      to: range.to.toISOString(),
+      ...bounds(range),
       session_id: sessionId,
       ...r,
       truncated: r.rows.length < r.total_rows,
@@ -72,7 +76,7 @@ export async function usageReport(userId: string, q: UsageQuery): Promise<UsageR
 }
 
 export async function usageSummary(userId: string, q: SummaryQuery): Promise<UsageSummaryJson> {
-  const range = closedRange(q);
+  const range = rangeOf(q);
   return withUser(userId, async (tx) => {
     const split = splitRange(range);
     const days = await groupedUsage(tx, userId, "day", { split, sessionId: null, limit: ALL_DAYS });
@@ -80,8 +84,7 @@ export async function usageSummary(userId: string, q: SummaryQuery): Promise<Usa
     const compactions = await compactionPoints(tx, userId, range, q.compaction_limit);
     const inRange = days.totals.requests > 0 || days.totals.compactions > 0;
     return {
-      from: range.from.toISOString(),
-      to: range.to.toISOString(),
+      ...bounds(range),
       has_usage: inRange || (await hasAnyUsage(tx, userId)),
       totals: days.totals,
       days: days.rows,

@@ -1,5 +1,6 @@
 // The figures every usage row carries, from the sums the queries return. Sums come back as
 // float8 (cast in SQL): bigint would arrive as a string (postgres.js) or a BigInt (PGlite).
+import { MODELS } from "@/lib/llm/models";
 import type { UsageMetrics } from "./types";
 
 /** Column sums as every usage query names them. */
@@ -14,6 +15,11 @@ export interface MetricSums {
   cal_n: number;
   cal_abs: number;
   cal_err: number;
+  /** The same tokens at list prices, by kind: how cost_usd splits (see costByKind). */
+  list_in: number;
+  list_out: number;
+  list_w: number;
+  list_r: number;
 }
 
 export const SUM_COLUMNS = [
@@ -27,7 +33,33 @@ export const SUM_COLUMNS = [
   "cal_n",
   "cal_abs",
   "cal_err",
+  "list_in",
+  "list_out",
+  "list_w",
+  "list_r",
 ] as const satisfies readonly (keyof MetricSums)[];
+
+/** Each model's list prices in USD per token, as a SQL relation `prices(model, i, o, w, r)` from a jsonb parameter. */
+export function pricesSql(placeholder: string): string {
+  return `select * from jsonb_to_recordset(${placeholder}::jsonb) as p(model text, i float8, o float8, w float8, r float8)`;
+}
+
+export function pricesParam(): string {
+  return JSON.stringify(
+    MODELS.map((m) => ({
+      model: m.id,
+      i: m.price.inputPerMTok / 1e6,
+      o: m.price.outputPerMTok / 1e6,
+      w: m.price.cacheWritePerMTok / 1e6,
+      r: m.price.cacheReadPerMTok / 1e6,
+    })),
+  );
+}
+
+/** List-price columns of a row `t` joined to `prices p` on its model. */
+export const LIST_SQL = (t: string) =>
+  `coalesce(${t}.input_tokens * p.i, 0) as list_in, coalesce(${t}.output_tokens * p.o, 0) as list_out,
+   coalesce(${t}.cache_creation_input_tokens * p.w, 0) as list_w, coalesce(${t}.cache_read_input_tokens * p.r, 0) as list_r`;
 
 /**
  * The signed calibration error of one chat call, as a SQL expression over llm_calls columns:
@@ -43,7 +75,24 @@ const round = (x: number, digits: number) => {
   return Math.round(x * f) / f;
 };
 
-export function metricsOf(s: MetricSums): UsageMetrics {
+/**
+ * The recorded cost split by token kind in the proportions of each model's list prices: exact
+ * for every call billed at its model's base rate; a long-context surcharge is spread over the
+ * kinds. Null where the rows had no model to price (the per-session rollup).
+ */
+function costByKind(s: MetricSums): UsageMetrics["cost_by_kind"] {
+  const list = s.list_in + s.list_out + s.list_w + s.list_r;
+  if (list <= 0) return s.cost_usd > 0 ? null : { input: 0, output: 0, cache_write: 0, cache_read: 0 };
+  const f = s.cost_usd / list;
+  return {
+    input: round(s.list_in * f, 9),
+    output: round(s.list_out * f, 9),
+    cache_write: round(s.list_w * f, 9),
+    cache_read: round(s.list_r * f, 9),
+  };
+}
+
+export function metricsOf(s: MetricSums, priced = true): UsageMetrics {
   const allInput = s.input_tokens + s.cache_creation_input_tokens + s.cache_read_input_tokens;
   return {
     requests: s.requests,
@@ -53,6 +102,7 @@ export function metricsOf(s: MetricSums): UsageMetrics {
     cache_read_input_tokens: s.cache_read_input_tokens,
     // Sums of many float costs pick up noise in the 17th digit; a nano-dollar is plenty.
     cost_usd: round(s.cost_usd, 9),
+    cost_by_kind: priced ? costByKind(s) : null,
     compactions: s.compactions,
     cache_hit_rate: allInput > 0 ? round(s.cache_read_input_tokens / allInput, 4) : null,
     calibration_calls: s.cal_n,
@@ -72,6 +122,10 @@ export const ZERO_SUMS: MetricSums = {
   cal_n: 0,
   cal_abs: 0,
   cal_err: 0,
+  list_in: 0,
+  list_out: 0,
+  list_w: 0,
+  list_r: 0,
 };
 
 export function addSums(a: MetricSums, b: MetricSums): MetricSums {

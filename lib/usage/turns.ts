@@ -1,17 +1,16 @@
 // One session turn by turn: what each turn cost, how full its window was when the API
 // measured it, how far our estimate was off, and where compactions and slides happened.
 import type { Tx } from "@/lib/db";
+import { groupedUsage } from "./groups";
 import { markTurns, type TurnCall } from "./marks";
-import { addSums, CALL_ERROR_SQL, metricsOf, SUM_COLUMNS, ZERO_SUMS, type MetricSums } from "./metrics";
+import { CALL_ERROR_SQL, LIST_SQL, metricsOf, pricesParam, pricesSql, SUM_COLUMNS, ZERO_SUMS, type MetricSums } from "./metrics";
+import { OPEN_END, splitRange } from "./range";
 import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "./types";
 
 interface RawTurn extends MetricSums {
   turn_seq: number | null;
-  context_tokens: number | null;
-  estimated_input_tokens: number | null;
-  capacity_tokens: number | null;
-  window_start_turn: number | null;
-  chat_at: Date | null;
+  /** The turn's last chat call: [epoch seconds, measured input, estimate, capacity, window start]. */
+  last_chat: (number | null)[] | null;
 }
 
 interface RawMark extends Omit<CompactionMarkJson, "created_at"> {
@@ -28,40 +27,58 @@ function timeFilter(range: OpenInterval, params: unknown[]): string {
   return sql;
 }
 
-async function turnCalls(tx: Tx, userId: string, sessionId: string, range: OpenInterval): Promise<RawTurn[]> {
+/**
+ * How many turns the session has (with calls or compactions) and the first of the latest
+ * `limit + 1`: the one before the latest `limit` is read too, so the first shown can be
+ * compared with it for a slide. Null when every turn is shown.
+ */
+async function turnSpan(tx: Tx, userId: string, sessionId: string, range: OpenInterval, limit: number) {
   const params: unknown[] = [userId, sessionId];
   const time = timeFilter(range, params);
-  return tx.query<RawTurn>(
-    `with c as (
-       select id, turn_seq, kind, created_at, input_tokens, output_tokens, cache_creation_input_tokens,
-         cache_read_input_tokens, cost_usd, estimated_input_tokens, capacity_tokens, window_start_turn,
-         ${CALL_ERROR_SQL} as err
-       from llm_calls where user_id = $1 and session_id = $2 ${time}
-     ), agg as (
-       select turn_seq, count(*)::float8 as requests,
-         ${["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "cost_usd"]
-           .map((c) => `sum(${c})::float8 as ${c}`)
-           .join(", ")},
-         0::float8 as compactions, count(err)::float8 as cal_n, coalesce(sum(abs(err)), 0)::float8 as cal_abs,
-         coalesce(sum(err), 0)::float8 as cal_err
-       from c group by turn_seq
-     ), last_chat as (
-       -- A turn may call several times (tool use, retries); its last call saw the fullest window.
-       select distinct on (turn_seq) turn_seq,
-         input_tokens + cache_creation_input_tokens + cache_read_input_tokens as context_tokens,
-         estimated_input_tokens, capacity_tokens, window_start_turn, created_at as chat_at
-       from c where kind = 'chat' and turn_seq is not null order by turn_seq, created_at desc, id desc
+  const [row] = await tx.query<{ total: number; floor: number | null }>(
+    `with t as (
+       select turn_seq from llm_calls where user_id = $1 and session_id = $2 ${time}
+       union
+       select at_turn from compaction_logs where user_id = $1 and session_id = $2 ${time}
      )
-     select agg.*, l.context_tokens, l.estimated_input_tokens, l.capacity_tokens, l.window_start_turn, l.chat_at
-     from agg left join last_chat l on l.turn_seq = agg.turn_seq
-     order by agg.turn_seq nulls first`,
+     select (select count(*) from t)::int as total,
+       (select turn_seq from t where turn_seq is not null order by turn_seq desc offset $${params.push(limit)} limit 1) as floor`,
+    params,
+  );
+  return { total: row?.total ?? 0, floor: row?.floor ?? null };
+}
+
+async function turnCalls(tx: Tx, userId: string, sessionId: string, range: OpenInterval, floor: number | null): Promise<RawTurn[]> {
+  const params: unknown[] = [userId, sessionId];
+  const time = timeFilter(range, params) + (floor === null ? "" : ` and turn_seq >= $${params.push(floor)}`);
+  return tx.query<RawTurn>(
+    `select turn_seq, count(*)::float8 as requests,
+       ${["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "cost_usd"]
+         .map((c) => `sum(${c})::float8 as ${c}`)
+         .join(", ")},
+       0::float8 as compactions, count(err)::float8 as cal_n, coalesce(sum(abs(err)), 0)::float8 as cal_abs,
+       coalesce(sum(err), 0)::float8 as cal_err,
+       sum(list_in)::float8 as list_in, sum(list_out)::float8 as list_out, sum(list_w)::float8 as list_w,
+       sum(list_r)::float8 as list_r,
+       -- A turn may call several times (tool use, retries); its last call saw the fullest window.
+       -- Arrays compare element by element, so the greatest is the latest call's (one pass, no sort).
+       max(array[extract(epoch from created_at)::float8,
+         (input_tokens + cache_creation_input_tokens + cache_read_input_tokens)::float8,
+         estimated_input_tokens::float8, capacity_tokens::float8, window_start_turn::float8]) filter (where kind = 'chat') as last_chat
+     from (
+       select c.*, ${CALL_ERROR_SQL} as err, ${LIST_SQL("c")}
+       from llm_calls c left join (${pricesSql(`$${params.push(pricesParam())}`)}) p on p.model = c.model
+       where c.user_id = $1 and c.session_id = $2 ${time.replaceAll("created_at", "c.created_at").replaceAll("turn_seq", "c.turn_seq")}
+     ) c
+     group by turn_seq
+     order by turn_seq nulls first`,
     params,
   );
 }
 
-async function compactionMarks(tx: Tx, userId: string, sessionId: string, range: OpenInterval): Promise<RawMark[]> {
+async function compactionMarks(tx: Tx, userId: string, sessionId: string, range: OpenInterval, floor: number | null): Promise<RawMark[]> {
   const params: unknown[] = [userId, sessionId];
-  const time = timeFilter(range, params);
+  const time = timeFilter(range, params) + (floor === null ? "" : ` and at_turn >= $${params.push(floor)}`);
   return tx.query<RawMark>(
     `select id, created_at, at_turn, trigger, method, status, from_turn, through_turn, pre_tokens, post_tokens,
        round(reduction_percent::numeric, 2)::float8 as reduction_percent, round(retention_rate::numeric, 4)::float8 as retention_rate
@@ -77,23 +94,37 @@ export interface TurnResult {
   total_rows: number;
 }
 
-/** Every turn of the session in the range; `limit` keeps the latest turns. */
+/** Before any call: an open start as a closed one (OPEN_END is the open end). */
+const OPEN_START = new Date("1970-01-01T00:00:00Z");
+
+/**
+ * The session's turns in the range; `limit` keeps the latest. Totals cover every turn and come
+ * from the rollups (like any session filter), so only the shown turns' calls are read.
+ */
 export async function turnUsage(tx: Tx, userId: string, sessionId: string, range: OpenInterval, limit: number): Promise<TurnResult> {
-  const [calls, marks] = [await turnCalls(tx, userId, sessionId, range), await compactionMarks(tx, userId, sessionId, range)];
-  const turns: TurnCall[] = calls.map((c) => ({
-    turnSeq: c.turn_seq,
-    sums: sumsOf(c),
-    contextTokens: c.context_tokens,
-    estimatedInputTokens: c.estimated_input_tokens,
-    capacityTokens: c.capacity_tokens,
-    windowStartTurn: c.window_start_turn,
-    chatAt: c.chat_at ? new Date(c.chat_at) : null,
-  }));
+  const span = await turnSpan(tx, userId, sessionId, range, limit);
+  const calls = await turnCalls(tx, userId, sessionId, range, span.floor);
+  const marks = await compactionMarks(tx, userId, sessionId, range, span.floor);
+  const closed = { from: range.from ?? OPEN_START, to: range.to ?? OPEN_END };
+  const { totals } = await groupedUsage(tx, userId, "session", { split: splitRange(closed), sessionId, limit: 1 });
+  const turns: TurnCall[] = calls.map((c) => {
+    const [at, context, estimate, capacity, windowStart] = c.last_chat ?? [];
+    return {
+      turnSeq: c.turn_seq,
+      sums: sumsOf(c),
+      contextTokens: context ?? null,
+      estimatedInputTokens: estimate ?? null,
+      capacityTokens: capacity ?? null,
+      windowStartTurn: windowStart ?? null,
+      chatAt: at == null ? null : new Date(at * 1000),
+    };
+  });
   const compactions: CompactionMarkJson[] = marks.map((m) => ({ ...m, created_at: new Date(m.created_at).toISOString() }));
   const marked = markTurns(turns, compactions);
-  const total = marked.reduce((acc, t) => addSums(acc, t.sums), ZERO_SUMS);
-  const rows = marked.slice(Math.max(0, marked.length - limit)).map(({ sums, ...t }) => ({ ...t, ...metricsOf(sums) }));
-  return { rows, totals: metricsOf(total), total_rows: marked.length };
+  // The turn before the first shown was read only to tell whether the window slid since.
+  const shown = span.floor === null ? marked : marked.slice(1);
+  const rows = shown.map(({ sums, ...t }) => ({ ...t, ...metricsOf(sums) }));
+  return { rows, totals, total_rows: span.total };
 }
 
 function sumsOf(r: RawTurn): MetricSums {

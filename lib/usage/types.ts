@@ -12,6 +12,11 @@ export interface UsageMetrics {
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
   cost_usd: number;
+  /**
+   * cost_usd split by token kind in the proportions of each model's list prices (a long-context
+   * surcharge is spread over the kinds); null for rows without a model to price (by session).
+   */
+  cost_by_kind: { input: number; output: number; cache_write: number; cache_read: number } | null;
   /** Compactions that ran (reverted ones included: they were paid for). */
   compactions: number;
   /** cache_read / (input + cache write + cache read); null without input. */
@@ -81,7 +86,10 @@ export type UsageRowJson = DayRowJson | SessionRowJson | ModelRowJson | TurnRowJ
 
 export interface UsageReportJson<R extends UsageRowJson = UsageRowJson> {
   group_by: GroupBy;
-  /** The half-open range [from, to) the figures cover; null bounds (turn view only) are open. */
+  /**
+   * The half-open range [from, to) the figures cover. `to` null: up to now. Only the turn view
+   * has an open start (null `from`): the session's whole history.
+   */
   from: string | null;
   to: string | null;
   session_id: string | null;
@@ -103,7 +111,8 @@ export interface CompactionPointJson extends CompactionMarkJson {
 
 export interface UsageSummaryJson {
   from: string;
-  to: string;
+  /** null: up to now. */
+  to: string | null;
   /** Whether this user has any recorded call or compaction at all (the empty state's question). */
   has_usage: boolean;
   totals: UsageMetrics;

@@ -5,17 +5,26 @@
 // Calls are seeded at chosen times with the recorder's own rollup upsert (recordLlmCall always
 // stamps now()); one test goes through recordLlmCall itself and one through a real chat.
 import { randomUUID } from "node:crypto";
+import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { describe, expect, it } from "vitest";
 import * as usageRoute from "@/app/api/usage/route";
 import * as summaryRoute from "@/app/api/usage/summary/route";
 import * as oneSession from "@/app/api/session/[id]/route";
 import { LOCAL_USER_ID, withUser, type Database } from "@/lib/db";
+import { fromPGlite } from "@/lib/db/driver";
+import { applyEmbeddedAuth, migrate } from "@/lib/db/migrate";
 import { recordLlmCall } from "@/lib/db/llm-calls";
 import { usageReport, usageSummary } from "@/lib/usage";
+import { CALL_ERROR_SQL } from "@/lib/usage/metrics";
 import type { DayRowJson, ModelRowJson, SessionRowJson, TurnRowJson, UsageReportJson, UsageSummaryJson } from "@/lib/usage/types";
 import { idle, newSession, params, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();
+const MIGRATIONS = path.join(process.cwd(), "supabase", "migrations");
 
 interface Call {
   at: string;
@@ -249,14 +258,44 @@ describe("grouped by day, exact for any range", () => {
     expect(body.rows[0].cost_usd).toBeGreaterThanOrEqual(body.rows[1].cost_usd);
   });
 
-  it("defaults to the last 30 days up to now", async () => {
-    const before = Date.now();
+  it("defaults to the last 30 UTC days, today included, up to now", async () => {
     const { body } = await get(``);
     expect(body.group_by).toBe("day");
-    const to = Date.parse(body.to!);
-    expect(to).toBeGreaterThanOrEqual(before);
-    expect(to - Date.parse(body.from!)).toBe(30 * 86_400_000);
+    expect(body.to).toBeNull();
+    const today = Date.parse(new Date().toISOString().slice(0, 10));
+    expect(Date.parse(body.from!)).toBe(today - 29 * 86_400_000);
     expect(body.rows.every((d) => (d as DayRowJson).day >= "2025-04-01")).toBe(true);
+  });
+
+  it("without `to`, counts every call up to now; with `to` just past now, the same", async () => {
+    const at = new Date().toISOString();
+    await seedCalls(h.db, [{ at, kind: "title", input: 1, cost: 0.125 }]);
+    const open = await get(`?from=${enc(at)}`);
+    const closed = await get(`?from=${enc(at)}&to=${enc(new Date(Date.now() + 1000).toISOString())}`);
+    expect(open.body.totals.cost_usd).toBeGreaterThanOrEqual(0.125);
+    expect(closed.body.totals).toEqual(open.body.totals);
+  });
+});
+
+describe("cost by token kind", () => {
+  it("splits each day's recorded cost in the proportions of the model's prices", async () => {
+    // Haiku 4.5: $1 input, $5 output, $1.25 cache write, $0.10 cache read per million tokens.
+    const usage = { input: 1000, output: 100, write: 400, read: 10_000 };
+    const cost = (1000 * 1 + 100 * 5 + 400 * 1.25 + 10_000 * 0.1) / 1e6;
+    await seedCalls(h.db, [
+      { at: "2025-04-10T10:00:00Z", model: "claude-haiku-4-5", ...usage, cost },
+      { at: "2025-04-11T10:00:00Z", model: "claude-haiku-4-5", ...usage, cost },
+    ]);
+    const { body } = await get<UsageReportJson<DayRowJson>>(`?from=2025-04-10&to=2025-04-11T12:00:00Z`);
+    for (const day of body.rows) {
+      expect(day.cost_by_kind!.input).toBeCloseTo(0.001, 9);
+      expect(day.cost_by_kind!.output).toBeCloseTo(0.0005, 9);
+      expect(day.cost_by_kind!.cache_write).toBeCloseTo(0.0005, 9);
+      expect(day.cost_by_kind!.cache_read).toBeCloseTo(0.001, 9);
+    }
+    // The per-session rollup has no model to price: no split rather than a wrong one.
+    const bySession = await get<UsageReportJson<SessionRowJson>>(`?group_by=session&from=2025-04-10&to=2025-04-11`);
+    expect(bySession.body.rows[0].cost_by_kind).toBeNull();
   });
 });
 
@@ -342,7 +381,8 @@ describe("a session turn by turn", () => {
     const csv = await get<string>(`?group_by=turn&session_id=${s.id}&format=csv`);
     const lines = csv.body.trim().split("\r\n");
     expect(lines[0]).toBe(
-      "turn_seq,requests,input_tokens,output_tokens,cache_creation_input_tokens,cache_read_input_tokens,cost_usd,compactions,cache_hit_rate," +
+      "turn_seq,requests,input_tokens,output_tokens,cache_creation_input_tokens,cache_read_input_tokens,cost_usd," +
+        "cost_input_usd,cost_output_usd,cost_cache_write_usd,cost_cache_read_usd,compactions,cache_hit_rate," +
         "calibration_calls,calibration_error_percent,calibration_bias_percent,context_tokens,estimated_input_tokens,capacity_tokens,fill_percent," +
         "window_start_turn,estimate_error_percent,slide,slid_turns,compaction_events",
     );
@@ -391,9 +431,10 @@ describe("CSV", () => {
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="usage-by-session-2025-07-01-to-2025-07-02.csv"');
     expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(body).toBe(
-      "session_id,title,deleted,requests,input_tokens,output_tokens,cache_creation_input_tokens,cache_read_input_tokens,cost_usd,compactions," +
+      "session_id,title,deleted,requests,input_tokens,output_tokens,cache_creation_input_tokens,cache_read_input_tokens,cost_usd," +
+        "cost_input_usd,cost_output_usd,cost_cache_write_usd,cost_cache_read_usd,compactions," +
         "cache_hit_rate,calibration_calls,calibration_error_percent,calibration_bias_percent\r\n" +
-        `${s.id},"'=cmd|""/c calc"", 2\nlines",false,1,100,5,0,0,0.0012,0,0,0,,\r\n`,
+        `${s.id},"'=cmd|""/c calc"", 2\nlines",false,1,100,5,0,0,0.0012,,,,,0,0,0,,\r\n`,
     );
     const json = await get(`?group_by=session&from=2025-07-01&to=2025-07-02`, { accept: "application/json" });
     expect(json.res.headers.get("content-type")).toContain("application/json");
@@ -508,3 +549,129 @@ async function recordLlmCallAs(userId: string): Promise<void> {
     }),
   );
 }
+
+describe("the rollups", () => {
+  it("agree with the calls they sum, per day and model, per day and session, and in calibration", async () => {
+    const diff = await h.db.transaction((tx) =>
+      tx.query<{ what: string; n: number }>(
+        `with calls as (
+           select user_id, (created_at at time zone 'UTC')::date as day, session_id, model, kind, input_tokens, output_tokens,
+             cache_creation_input_tokens as w, cache_read_input_tokens as r, cost_usd,
+             ${CALL_ERROR_SQL} as err
+           from llm_calls
+         ), m as (
+           select user_id, day, model, count(*)::int as n, sum(input_tokens)::bigint as i, sum(output_tokens)::bigint as o,
+             sum(w)::bigint as w, sum(r)::bigint as r, round(sum(cost_usd)::numeric, 9) as c, count(err)::int as cn,
+             round(coalesce(sum(abs(err)), 0)::numeric, 9) as ca
+           from calls group by 1, 2, 3
+         ), s as (
+           select user_id, day, session_id, count(*)::int as n, sum(input_tokens)::bigint as i, round(sum(cost_usd)::numeric, 9) as c,
+             count(err)::int as cn
+           from calls group by 1, 2, 3
+         ), d as (
+           select user_id, day, session_id, model, kind, count(err)::int as cn, round(coalesce(sum(err), 0)::numeric, 9) as ce
+           from calls group by 1, 2, 3, 4, 5
+         )
+         select 'day_models' as what, count(*)::int as n from (
+           (select * from m except select user_id, day, model, requests, input_tokens, output_tokens, cache_creation_input_tokens,
+              cache_read_input_tokens, round(cost_usd::numeric, 9), calibration_calls, round(calibration_abs_error::numeric, 9)
+            from llm_usage_day_models)
+           union all
+           (select user_id, day, model, requests, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens,
+              round(cost_usd::numeric, 9), calibration_calls, round(calibration_abs_error::numeric, 9) from llm_usage_day_models
+            where requests > 0
+            except select * from m)) x
+         union all
+         select 'day_sessions', count(*)::int from (
+           (select * from s except select user_id, day, session_id, requests, input_tokens, round(cost_usd::numeric, 9), calibration_calls
+            from llm_usage_day_sessions)
+           union all
+           (select user_id, day, session_id, requests, input_tokens, round(cost_usd::numeric, 9), calibration_calls from llm_usage_day_sessions
+            where requests > 0
+            except select * from s)) x
+         union all
+         select 'compactions by model', count(*)::int from (
+           (select user_id, (created_at at time zone 'UTC')::date, model, count(*)::int from compaction_logs group by 1, 2, 3
+            except select user_id, day, model, compactions from llm_usage_day_models)
+           union all
+           (select user_id, day, model, compactions from llm_usage_day_models where compactions > 0
+            except select user_id, (created_at at time zone 'UTC')::date, model, count(*)::int from compaction_logs group by 1, 2, 3)) x
+         union all
+         select 'compactions by session', count(*)::int from (
+           (select user_id, (created_at at time zone 'UTC')::date, session_id, count(*)::int from compaction_logs group by 1, 2, 3
+            except select user_id, day, session_id, compactions from llm_usage_day_sessions)
+           union all
+           (select user_id, day, session_id, compactions from llm_usage_day_sessions where compactions > 0
+            except select user_id, (created_at at time zone 'UTC')::date, session_id, count(*)::int from compaction_logs group by 1, 2, 3)) x
+         union all
+         select 'daily calibration', count(*)::int from (
+           select * from d except select user_id, day, session_id, model, kind, calibration_calls, round(calibration_error::numeric, 9)
+           from llm_usage_daily) x`,
+      ),
+    );
+    expect(Object.fromEntries(diff.map((r) => [r.what, r.n]))).toEqual({
+      day_models: 0,
+      day_sessions: 0,
+      "compactions by model": 0,
+      "compactions by session": 0,
+      "daily calibration": 0,
+    });
+    const [counts] = await h.db.transaction((tx) =>
+      tx.query<{ calls: number; models: number }>(
+        "select (select count(*) from llm_calls)::int as calls, (select sum(requests) from llm_usage_day_models)::int as models",
+      ),
+    );
+    expect(counts.calls).toBeGreaterThan(250);
+    expect(counts.models).toBe(counts.calls);
+  });
+
+  it("a database with calls recorded before the usage migration is backfilled by it", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "tk-migrations-"));
+    const all = (await readdir(MIGRATIONS)).filter((f) => f.endsWith(".sql")).sort();
+    const usage = all.indexOf("20261123000003_usage_indexes.sql");
+    expect(usage).toBeGreaterThan(0);
+    const pg = await PGlite.create("memory://", { extensions: { vector } });
+    const db = fromPGlite(pg);
+    try {
+      await applyEmbeddedAuth(db);
+      for (const f of all.slice(0, usage)) await copyFile(path.join(MIGRATIONS, f), path.join(dir, f));
+      await migrate(db, dir);
+      const user = randomUUID();
+      await db.transaction((tx) => tx.query("insert into auth.users (id, email) values ($1, 'early@example.com')", [user]));
+      await seedCalls(db, [
+        { at: "2025-10-01T10:00:00Z", userId: user, input: 100, read: 100, cost: 0.1, estimated: 220 },
+        { at: "2025-10-01T11:00:00Z", userId: user, input: 100, cost: 0.2, estimated: 90 },
+        { at: "2025-10-02T11:00:00Z", userId: user, kind: "title", input: 5, cost: 0.3 },
+      ]);
+      for (const f of all.slice(usage)) await copyFile(path.join(MIGRATIONS, f), path.join(dir, f));
+      expect(await migrate(db, dir)).toEqual(all.slice(usage));
+      const rows = await db.transaction((tx) =>
+        tx.query<{ day: string; requests: number; cost: number; n: number; abs: number }>(
+          `select day::text, requests, cost_usd as cost, calibration_calls as n, calibration_abs_error as abs
+           from llm_usage_day_models where user_id = $1 order by day`,
+          [user],
+        ),
+      );
+      expect(rows).toEqual([
+        { day: "2025-10-01", requests: 2, cost: expect.closeTo(0.3, 9), n: 2, abs: expect.closeTo(0.2, 9) },
+        { day: "2025-10-02", requests: 1, cost: expect.closeTo(0.3, 9), n: 0, abs: 0 },
+      ]);
+      const [daily] = await db.transaction((tx) =>
+        tx.query<{ n: number; err: number }>(
+          "select sum(calibration_calls)::int as n, sum(calibration_error)::float8 as err from llm_usage_daily where user_id = $1",
+          [user],
+        ),
+      );
+      expect(daily).toEqual({ n: 2, err: expect.closeTo(0, 9) });
+      // And calls recorded afterwards are counted by the trigger, once.
+      await seedCalls(db, [{ at: "2025-10-02T12:00:00Z", userId: user, input: 10, cost: 0.5, estimated: 11 }]);
+      const [after] = await db.transaction((tx) =>
+        tx.query<{ requests: number }>("select requests from llm_usage_day_sessions where user_id = $1 and day = '2025-10-02'", [user]),
+      );
+      expect(after.requests).toBe(2);
+    } finally {
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { markTurns, type TurnCall } from "@/lib/usage/marks";
 import { ZERO_SUMS } from "@/lib/usage/metrics";
-import { resolveRange, splitRange } from "@/lib/usage/range";
+import { OPEN_END, resolveRange, splitRange } from "@/lib/usage/range";
 import type { CompactionMarkJson } from "@/lib/usage/types";
 import { usageCsv } from "@/lib/usage/csv";
 
@@ -35,10 +35,13 @@ describe("splitRange", () => {
     }
   });
 
-  it("defaults to the 30 days before now", () => {
+  it("defaults to the 30 UTC days up to now (today included), and an open end leaves no partial day", () => {
     const now = d("2026-03-31T10:00:00Z");
-    expect(resolveRange({}, now)).toEqual({ from: d("2026-03-01T10:00:00Z"), to: now });
-    expect(resolveRange({ to: d("2026-02-01T00:00:00Z") }, now).from).toEqual(d("2026-01-02T00:00:00Z"));
+    expect(resolveRange({}, now)).toEqual({ from: d("2026-03-02T00:00:00Z"), to: OPEN_END });
+    expect(resolveRange({ to: d("2026-02-01T12:00:00Z") }, now).from).toEqual(d("2026-01-03T00:00:00Z"));
+    const s = splitRange(resolveRange({ from: d("2026-03-30T12:00:00Z") }, now));
+    expect(s.wholeDays).toEqual({ fromDay: "2026-03-31", toDay: "9999-12-31" });
+    expect(s.tail.from).toEqual(s.tail.to);
   });
 });
 
@@ -104,8 +107,8 @@ describe("usageCsv", () => {
       total_rows: 1,
       truncated: false,
       totals: {} as never,
-      rows: [{ model: "-a,b", requests: 1, input_tokens: 2, output_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0.5, compactions: 0, cache_hit_rate: null, calibration_calls: 1, calibration_error_percent: 2, calibration_bias_percent: -2 }],
+      rows: [{ model: "-a,b", requests: 1, input_tokens: 2, output_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0.5, cost_by_kind: { input: 0.1, output: 0.4, cache_write: 0, cache_read: 0 }, compactions: 0, cache_hit_rate: null, calibration_calls: 1, calibration_error_percent: 2, calibration_bias_percent: -2 }],
     });
-    expect(csv.split("\r\n")[1]).toBe(`"'-a,b",1,2,3,0,0,0.5,0,,1,2,-2`);
+    expect(csv.split("\r\n")[1]).toBe(`"'-a,b",1,2,3,0,0,0.5,0.1,0.4,0,0,0,,1,2,-2`);
   });
 });
