@@ -5,6 +5,7 @@ import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
 import { useLaunchStore } from "@/lib/client/launch-store";
 import { AccountFooter } from "@/components/AccountFooter";
+import { DashboardLink } from "@/components/dashboard/DashboardLink";
 
 export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
   const sessions = useSessionsStore((s) => s.sessions);
@@ -85,6 +86,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
           );
         })}
       </ul>
+      <DashboardLink />
       <AccountFooter />
     </nav>
   );

@@ -89,9 +89,12 @@ function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: st
   const logged = rollup.compactions
     ? [compactions(head), compactions(tail)]
     : [compactions([p(split.range.from), p(split.range.to)])];
+  // A lookup per returned row (by primary key), not a join the planner may answer by reading
+  // every session of the user to name ten of them.
   const title =
     grouping === "session"
-      ? `s.title, s.id is not null as session_found from ranked left join sessions s on s.id = ranked.k and s.user_id = ${user}`
+      ? `s.title, s.title is not null as session_found from ranked
+         left join lateral (select title from sessions where id = ranked.k and user_id = ${user}) s on true`
       : "null::text as title, false as session_found from ranked";
   const list = rollup.models ? LIST_SQL("r") : "0 as list_in, 0 as list_out, 0 as list_w, 0 as list_r";
   const sql = `

@@ -3,7 +3,7 @@
 import type { Tx } from "@/lib/db";
 import { groupedUsage } from "./groups";
 import { markTurns, type TurnCall } from "./marks";
-import { CALL_ERROR_SQL, LIST_SQL, metricsOf, pricesParam, pricesSql, SUM_COLUMNS, ZERO_SUMS, type MetricSums } from "./metrics";
+import { CALL_ERROR_SQL, metricsOf, SUM_COLUMNS, ZERO_SUMS, type MetricSums } from "./metrics";
 import { OPEN_END, splitRange } from "./range";
 import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "./types";
 
@@ -58,18 +58,12 @@ async function turnCalls(tx: Tx, userId: string, sessionId: string, range: OpenI
          .join(", ")},
        0::float8 as compactions, count(err)::float8 as cal_n, coalesce(sum(abs(err)), 0)::float8 as cal_abs,
        coalesce(sum(err), 0)::float8 as cal_err,
-       sum(list_in)::float8 as list_in, sum(list_out)::float8 as list_out, sum(list_w)::float8 as list_w,
-       sum(list_r)::float8 as list_r,
        -- A turn may call several times (tool use, retries); its last call saw the fullest window.
        -- Arrays compare element by element, so the greatest is the latest call's (one pass, no sort).
        max(array[extract(epoch from created_at)::float8,
          (input_tokens + cache_creation_input_tokens + cache_read_input_tokens)::float8,
          estimated_input_tokens::float8, capacity_tokens::float8, window_start_turn::float8]) filter (where kind = 'chat') as last_chat
-     from (
-       select c.*, ${CALL_ERROR_SQL} as err, ${LIST_SQL("c")}
-       from llm_calls c left join (${pricesSql(`$${params.push(pricesParam())}`)}) p on p.model = c.model
-       where c.user_id = $1 and c.session_id = $2 ${time.replaceAll("created_at", "c.created_at").replaceAll("turn_seq", "c.turn_seq")}
-     ) c
+     from (select *, ${CALL_ERROR_SQL} as err from llm_calls where user_id = $1 and session_id = $2 ${time}) c
      group by turn_seq
      order by turn_seq nulls first`,
     params,
@@ -123,7 +117,8 @@ export async function turnUsage(tx: Tx, userId: string, sessionId: string, range
   const marked = markTurns(turns, compactions);
   // The turn before the first shown was read only to tell whether the window slid since.
   const shown = span.floor === null ? marked : marked.slice(1);
-  const rows = shown.map(({ sums, ...t }) => ({ ...t, ...metricsOf(sums) }));
+  // A turn's calls are not priced by kind (its summary may run on another model): no split.
+  const rows = shown.map(({ sums, ...t }) => ({ ...t, ...metricsOf(sums, false) }));
   return { rows, totals, total_rows: span.total };
 }
 

@@ -165,7 +165,7 @@ export async function seedUsage(db: Database, calls: number, sessionCount: numbe
   const heavy = await seedUser(db, HEAVY, "21000000-0000", calls, sessionCount, end, true);
   await seedUser(db, OTHER, "22000000-0000", otherCalls, Math.max(1, Math.round(sessionCount / 5)), end, false);
   // PGlite runs no autovacuum; the app vacuums analyze on a schedule (lib/db/maintenance.ts).
-  for (const t of ["llm_calls", "llm_usage_daily", "compaction_logs", "sessions"]) await db.execAutocommit(`vacuum analyze ${t}`);
+  await db.execAutocommit("vacuum analyze");
   return { heavyUser: HEAVY, otherUser: OTHER, ...heavy };
 }
 

@@ -199,9 +199,10 @@ select user_id, (created_at at time zone 'UTC')::date, session_id, count(*) from
 on conflict (user_id, day, session_id) do update set compactions = excluded.compactions;
 
 -- One session's usage: its rollup rows by day (a session filter), and its calls turn by turn
--- (the turn view reads the latest turns first). The old (session_id, created_at) index served
--- no query that this one does not.
+-- (the turn view counts the session's turns and reads the latest first). user_id rides along
+-- so that counting turns (and the RLS check on each) never visits the table. The old
+-- (session_id, created_at) index served no query that this one does not.
 create index llm_usage_day_sessions_session_idx on public.llm_usage_day_sessions (session_id, day);
 create index llm_usage_daily_session_idx on public.llm_usage_daily (session_id, day);
 drop index public.llm_calls_session_idx;
-create index llm_calls_session_turn_idx on public.llm_calls (session_id, turn_seq);
+create index llm_calls_session_turn_idx on public.llm_calls (session_id, turn_seq) include (user_id);
