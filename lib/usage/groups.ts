@@ -10,10 +10,9 @@ import type { DayRowJson, ModelRowJson, SessionRowJson, UsageMetrics } from "./t
 export type Grouping = "day" | "session" | "model";
 
 interface GroupSql {
-  /** The group key in the rollups, llm_calls and compaction_logs. */
+  /** The group key: a rollup column, and the same of a call or compaction (by its time). */
   key: string;
-  calls: string;
-  compactions: string;
+  event: string;
   /** Which groups survive the limit. */
   rank: string;
   /** How the returned rows are ordered. */
@@ -21,12 +20,11 @@ interface GroupSql {
 }
 
 const BY_COST = "cost_usd desc, requests desc, k nulls last";
-const UTC_DAY = "(created_at at time zone 'UTC')::date";
 
 const GROUPS: Record<Grouping, GroupSql> = {
-  day: { key: "day", calls: UTC_DAY, compactions: UTC_DAY, rank: "k desc", order: "k" },
-  session: { key: "session_id", calls: "session_id", compactions: "session_id", rank: BY_COST, order: BY_COST },
-  model: { key: "model", calls: "model", compactions: "model", rank: BY_COST, order: BY_COST },
+  day: { key: "day", event: "(created_at at time zone 'UTC')::date", rank: "k desc", order: "k" },
+  session: { key: "session_id", event: "session_id", rank: BY_COST, order: BY_COST },
+  model: { key: "model", event: "model", rank: BY_COST, order: BY_COST },
 };
 
 /**
@@ -75,15 +73,16 @@ function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: st
   const session = q.sessionId !== null ? `and session_id = ${p(q.sessionId)}` : "";
   const head = [p(split.head.from), p(split.head.to)];
   const tail = [p(split.tail.from), p(split.tail.to)];
+  const prices = "left join prices on price_model = model";
   const calls = ([from, to]: string[]) => `
-    select ${g.calls.replaceAll("created_at", "c.created_at").replace(/^(session_id|model)$/, "c.$1")} as k, 1 as requests,
-      c.input_tokens, c.output_tokens, c.cache_creation_input_tokens, c.cache_read_input_tokens, c.cost_usd, 0 as compactions,
-      (err is not null)::int as cal_n, coalesce(abs(err), 0) as cal_abs, coalesce(err, 0) as cal_err, ${LIST_SQL("c")}
+    select ${g.event} as k, 1 as requests, input_tokens, output_tokens, cache_creation_input_tokens,
+      cache_read_input_tokens, cost_usd, 0 as compactions, (err is not null)::int as cal_n,
+      coalesce(abs(err), 0) as cal_abs, coalesce(err, 0) as cal_err, ${LIST_SQL}
     from (select *, ${CALL_ERROR_SQL} as err from llm_calls
           where user_id = ${user} and created_at >= ${from} and created_at < ${to} ${session}) c
-    left join prices p on p.model = c.model`;
+    ${prices}`;
   const compactions = ([from, to]: string[]) => `
-    select ${g.compactions}, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0
+    select ${g.event}, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0
     from compaction_logs where user_id = ${user} and created_at >= ${from} and created_at < ${to} ${session}`;
   // Compactions of whole days are counted in the rollup when it has them; the log answers the rest.
   const logged = rollup.compactions
@@ -96,16 +95,15 @@ function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: st
       ? `s.title, s.title is not null as session_found from ranked
          left join lateral (select title from sessions where id = ranked.k and user_id = ${user}) s on true`
       : "null::text as title, false as session_found from ranked";
-  const list = rollup.models ? LIST_SQL("r") : "0 as list_in, 0 as list_out, 0 as list_w, 0 as list_r";
   const sql = `
     with prices as (${pricesSql(p(pricesParam()))}),
     parts as (
-      select r.${g.key} as k, r.requests, r.input_tokens, r.output_tokens, r.cache_creation_input_tokens,
-        r.cache_read_input_tokens, r.cost_usd, ${rollup.compactions ? "r.compactions" : "0"} as compactions,
-        r.calibration_calls as cal_n, r.calibration_abs_error as cal_abs, r.calibration_error as cal_err, ${list}
-      from ${rollup.table} r ${rollup.models ? "left join prices p on p.model = r.model" : ""}
-      where r.user_id = ${user} and r.day >= ${p(split.wholeDays.fromDay)}::date and r.day < ${p(split.wholeDays.toDay)}::date
-        ${session.replace("session_id", "r.session_id")}
+      select ${g.key} as k, requests, input_tokens, output_tokens, cache_creation_input_tokens,
+        cache_read_input_tokens, cost_usd, ${rollup.compactions ? "compactions" : "0"} as compactions,
+        calibration_calls as cal_n, calibration_abs_error as cal_abs, calibration_error as cal_err,
+        ${rollup.models ? LIST_SQL : "0 as list_in, 0 as list_out, 0 as list_w, 0 as list_r"}
+      from ${rollup.table} ${rollup.models ? prices : ""}
+      where user_id = ${user} and day >= ${p(split.wholeDays.fromDay)}::date and day < ${p(split.wholeDays.toDay)}::date ${session}
       union all ${calls(head)}
       union all ${calls(tail)}
       union all ${logged.join(" union all ")}

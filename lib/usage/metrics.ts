@@ -39,27 +39,30 @@ export const SUM_COLUMNS = [
   "list_r",
 ] as const satisfies readonly (keyof MetricSums)[];
 
-/** Each model's list prices in USD per token, as a SQL relation `prices(model, i, o, w, r)` from a jsonb parameter. */
+/**
+ * Each model's list prices in USD per token, as a SQL relation from a jsonb parameter. Its
+ * column names clash with no usage table's, so rows joined to it need no qualifying.
+ */
 export function pricesSql(placeholder: string): string {
-  return `select * from jsonb_to_recordset(${placeholder}::jsonb) as p(model text, i float8, o float8, w float8, r float8)`;
+  return `select * from jsonb_to_recordset(${placeholder}::jsonb)
+    as p(price_model text, price_in float8, price_out float8, price_write float8, price_read float8)`;
 }
 
 export function pricesParam(): string {
   return JSON.stringify(
     MODELS.map((m) => ({
-      model: m.id,
-      i: m.price.inputPerMTok / 1e6,
-      o: m.price.outputPerMTok / 1e6,
-      w: m.price.cacheWritePerMTok / 1e6,
-      r: m.price.cacheReadPerMTok / 1e6,
+      price_model: m.id,
+      price_in: m.price.inputPerMTok / 1e6,
+      price_out: m.price.outputPerMTok / 1e6,
+      price_write: m.price.cacheWritePerMTok / 1e6,
+      price_read: m.price.cacheReadPerMTok / 1e6,
     })),
   );
 }
 
-/** List-price columns of a row `t` joined to `prices p` on its model. */
-export const LIST_SQL = (t: string) =>
-  `coalesce(${t}.input_tokens * p.i, 0) as list_in, coalesce(${t}.output_tokens * p.o, 0) as list_out,
-   coalesce(${t}.cache_creation_input_tokens * p.w, 0) as list_w, coalesce(${t}.cache_read_input_tokens * p.r, 0) as list_r`;
+/** List-price columns of a usage row joined to the prices on its model (unknown models: 0). */
+export const LIST_SQL = `coalesce(input_tokens * price_in, 0) as list_in, coalesce(output_tokens * price_out, 0) as list_out,
+  coalesce(cache_creation_input_tokens * price_write, 0) as list_w, coalesce(cache_read_input_tokens * price_read, 0) as list_r`;
 
 /**
  * The signed calibration error of one chat call, as a SQL expression over llm_calls columns:
