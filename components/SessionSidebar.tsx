@@ -7,6 +7,7 @@ import { relativeTime } from "@/lib/client/format";
 import { useLaunchStore } from "@/lib/client/launch-store";
 import { AccountFooter } from "@/components/AccountFooter";
 import { ThemeToggle } from "@/components/ThemeToggle";
+import { DashboardLink } from "@/components/dashboard/DashboardLink";
 
 export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
   const sessions = useSessionsStore((s) => s.sessions);
@@ -93,6 +94,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
         <span className="text-xs text-zinc-500 dark:text-zinc-400">Theme</span>
         <ThemeToggle />
       </div>
+      <DashboardLink />
       <AccountFooter />
     </nav>
   );

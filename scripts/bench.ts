@@ -4,7 +4,8 @@
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in scripts/bench/memory.ts.
+// context, compaction, sessions, memory, auth, cost, audit, usage; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
@@ -15,11 +16,12 @@ import { benchContext, type ContextBenchResult } from "./bench/context";
 import { authJson, benchAuth, printAuth } from "./bench/auth";
 import { benchCost, costJson, printCost } from "./bench/cost";
 import { auditJson, benchAudit, printAudit } from "./bench/audit";
+import { benchUsage, printUsage, usageJson } from "./bench/usage";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "usage"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -153,6 +155,9 @@ async function main(): Promise<void> {
     // Its own database (100K memories); getDb() points back to `db` afterwards.
     const memory = only.has("memory") ? await benchMemory(db) : null;
     if (memory) printMemory(memory);
+    // Its own database too (1.2M calls).
+    const usage = only.has("usage") ? await benchUsage(db, ours) : null;
+    if (usage) printUsage(usage, ours);
 
     const json = {
       bench: "threadkeeper",
@@ -177,6 +182,7 @@ async function main(): Promise<void> {
       auth: auth ? authJson(auth) : null,
       cost: cost ? costJson(cost) : null,
       audit: auditLog ? auditJson(auditLog) : null,
+      usage: usage ? usageJson(usage) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

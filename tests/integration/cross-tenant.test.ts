@@ -7,6 +7,8 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MintOptions } from "../fake-supabase-auth/server";
+import { withUser } from "@/lib/db";
+import { recordLlmCall } from "@/lib/db/llm-calls";
 import { useHarness, type Harness } from "./harness";
 import { signUp, useSaas, type TestUser } from "./saas";
 
@@ -112,6 +114,12 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/projects", method: "POST", expect: "own", body: () => ({ name: "B's project" }) },
   { route: "/api/projects/[id]", method: "PATCH", expect: "not_found", params: (i) => ({ id: i.project }), body: () => ({ name: "renamed" }) },
   { route: "/api/projects/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.project }) },
+  { route: "/api/usage", method: "GET", expect: "own" },
+  { route: "/api/usage", method: "GET", expect: "own", query: () => "?group_by=session" },
+  { route: "/api/usage", method: "GET", expect: "own", query: () => "?format=csv&group_by=model" },
+  { route: "/api/usage", method: "GET", expect: "not_found", query: (i) => `?session_id=${i.session}&group_by=turn` },
+  { route: "/api/usage", method: "GET", expect: "not_found", query: (i) => `?group_by=session&session_id=${i.session}` },
+  { route: "/api/usage/summary", method: "GET", expect: "own" },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
 ];
 
@@ -188,6 +196,19 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
   const memory = ((await as(a, "POST", "/api/memory/session", { body: () => ({ summary: `${MARK} launch plans`, session_id: session, project_id: project }) }, ids)).memory as { id: string }).id;
   const template = ((await as(a, "POST", "/api/context/templates", { body: () => ({ name: MARK, body: `Summarize the ${MARK} work in detail.` }) }, ids)).template as { id: string }).id;
   const webhook = ((await as(a, "POST", "/api/webhooks", { body: () => ({ url: `https://hooks.example.com/${MARK}`, events: ["checkpoint.created"] }) })).webhook as { id: string }).id;
+  // The offline responder bills nothing: A's usage is recorded as a paid reply would be.
+  await withUser(a.id, (tx) =>
+    recordLlmCall(tx, a.id, {
+      sessionId: session,
+      turnSeq: 1,
+      kind: "chat",
+      model: "claude-haiku-4-5",
+      usage: { input_tokens: 1200, output_tokens: 80, cache_read_input_tokens: 3000 },
+      estimatedInputTokens: 4100,
+      windowStartTurn: 1,
+      capacityTokens: 76_000,
+    }),
+  );
   return { session, message, checkpoint, compaction, memory, project, template, webhook };
 }
 
@@ -262,6 +283,11 @@ describe("user B against user A's objects", () => {
   it("A still sees all of it", async () => {
     const res = await call({ route: "/api/session/recent", method: "GET", expect: "own", query: () => `?q=${MARK}` }, ids, a.bearer);
     expect(await res.text()).toContain(ids.session);
+    // The usage B saw none of is there for A: its most expensive session is the marked one.
+    const usage = await call({ route: "/api/usage/summary", method: "GET", expect: "own" }, ids, a.bearer);
+    const text = await usage.text();
+    expect(text).toContain(ids.session);
+    expect(text).toContain(MARK);
   });
 });
 

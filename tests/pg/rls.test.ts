@@ -97,6 +97,9 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
     ]),
   webhook_deliveries: (tx, s) =>
     tx.query(`insert into webhook_deliveries (webhook_id, event, payload) values ($1, 'checkpoint.created', '{"note":"A secret plan"}')`, [s.webhook]),
+  // The rollups below are written by llm_calls' statement trigger when its seed runs (as A).
+  llm_usage_day_models: async () => {},
+  llm_usage_day_sessions: async () => {},
   llm_usage_daily: (tx, s) =>
     tx.query(
       `insert into llm_usage_daily (day, session_id, model, kind, requests, input_tokens, output_tokens, cost_usd)

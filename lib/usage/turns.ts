@@ -1,0 +1,129 @@
+// One session turn by turn: what each turn cost, how full its window was when the API
+// measured it, how far our estimate was off, and where compactions and slides happened.
+import type { Tx } from "@/lib/db";
+import { groupedUsage } from "./groups";
+import { markTurns, type TurnCall } from "./marks";
+import { CALL_ERROR_SQL, metricsOf, SUM_COLUMNS, ZERO_SUMS, type MetricSums } from "./metrics";
+import { OPEN_END, splitRange } from "./range";
+import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "./types";
+
+interface RawTurn extends MetricSums {
+  turn_seq: number | null;
+  /** The turn's last chat call: [epoch seconds, measured input, estimate, capacity, window start]. */
+  last_chat: (number | null)[] | null;
+}
+
+interface RawMark extends Omit<CompactionMarkJson, "created_at"> {
+  created_at: Date;
+}
+
+/** Open bounds (null) leave that side of the session's history unfiltered. */
+export type OpenInterval = { from: Date | null; to: Date | null };
+
+function timeFilter(range: OpenInterval, params: unknown[]): string {
+  let sql = "";
+  if (range.from) sql += ` and created_at >= $${params.push(range.from)}`;
+  if (range.to) sql += ` and created_at < $${params.push(range.to)}`;
+  return sql;
+}
+
+/**
+ * How many turns the session has (with calls or compactions) and the first of the latest
+ * `limit + 1`: the one before the latest `limit` is read too, so the first shown can be
+ * compared with it for a slide. Null when every turn is shown.
+ */
+async function turnSpan(tx: Tx, userId: string, sessionId: string, range: OpenInterval, limit: number) {
+  const params: unknown[] = [userId, sessionId];
+  const time = timeFilter(range, params);
+  const [row] = await tx.query<{ total: number; floor: number | null }>(
+    `with t as (
+       select turn_seq from llm_calls where user_id = $1 and session_id = $2 ${time}
+       union
+       select at_turn from compaction_logs where user_id = $1 and session_id = $2 ${time}
+     )
+     select (select count(*) from t)::int as total,
+       (select turn_seq from t where turn_seq is not null order by turn_seq desc offset $${params.push(limit)} limit 1) as floor`,
+    params,
+  );
+  return { total: row?.total ?? 0, floor: row?.floor ?? null };
+}
+
+async function turnCalls(tx: Tx, userId: string, sessionId: string, range: OpenInterval, floor: number | null): Promise<RawTurn[]> {
+  const params: unknown[] = [userId, sessionId];
+  const time = timeFilter(range, params) + (floor === null ? "" : ` and turn_seq >= $${params.push(floor)}`);
+  return tx.query<RawTurn>(
+    `select turn_seq, count(*)::float8 as requests,
+       ${["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "cost_usd"]
+         .map((c) => `sum(${c})::float8 as ${c}`)
+         .join(", ")},
+       0::float8 as compactions, count(err)::float8 as cal_n, coalesce(sum(abs(err)), 0)::float8 as cal_abs,
+       coalesce(sum(err), 0)::float8 as cal_err,
+       -- A turn may call several times (tool use, retries); its last call saw the fullest window.
+       -- Arrays compare element by element, so the greatest is the latest call's (one pass, no sort).
+       max(array[extract(epoch from created_at)::float8,
+         (input_tokens + cache_creation_input_tokens + cache_read_input_tokens)::float8,
+         estimated_input_tokens::float8, capacity_tokens::float8, window_start_turn::float8]) filter (where kind = 'chat') as last_chat
+     from (select *, ${CALL_ERROR_SQL} as err from llm_calls where user_id = $1 and session_id = $2 ${time}) c
+     group by turn_seq
+     order by turn_seq nulls first`,
+    params,
+  );
+}
+
+async function compactionMarks(tx: Tx, userId: string, sessionId: string, range: OpenInterval, floor: number | null): Promise<RawMark[]> {
+  const params: unknown[] = [userId, sessionId];
+  const time = timeFilter(range, params) + (floor === null ? "" : ` and at_turn >= $${params.push(floor)}`);
+  return tx.query<RawMark>(
+    `select id, created_at, at_turn, trigger, method, status, from_turn, through_turn, pre_tokens, post_tokens,
+       round(reduction_percent::numeric, 2)::float8 as reduction_percent, round(retention_rate::numeric, 4)::float8 as retention_rate
+     from compaction_logs where user_id = $1 and session_id = $2 ${time}
+     order by created_at, id`,
+    params,
+  );
+}
+
+export interface TurnResult {
+  rows: TurnRowJson[];
+  totals: UsageMetrics;
+  total_rows: number;
+}
+
+/** Before any call: an open start as a closed one (OPEN_END is the open end). */
+const OPEN_START = new Date("1970-01-01T00:00:00Z");
+
+/**
+ * The session's turns in the range; `limit` keeps the latest. Totals cover every turn and come
+ * from the rollups (like any session filter), so only the shown turns' calls are read.
+ */
+export async function turnUsage(tx: Tx, userId: string, sessionId: string, range: OpenInterval, limit: number): Promise<TurnResult> {
+  const span = await turnSpan(tx, userId, sessionId, range, limit);
+  const calls = await turnCalls(tx, userId, sessionId, range, span.floor);
+  const marks = await compactionMarks(tx, userId, sessionId, range, span.floor);
+  const closed = { from: range.from ?? OPEN_START, to: range.to ?? OPEN_END };
+  const { totals } = await groupedUsage(tx, userId, "session", { split: splitRange(closed), sessionId, limit: 1 });
+  const turns: TurnCall[] = calls.map((c) => {
+    const [at, context, estimate, capacity, windowStart] = c.last_chat ?? [];
+    return {
+      turnSeq: c.turn_seq,
+      sums: sumsOf(c),
+      contextTokens: context ?? null,
+      estimatedInputTokens: estimate ?? null,
+      capacityTokens: capacity ?? null,
+      windowStartTurn: windowStart ?? null,
+      chatAt: at == null ? null : new Date(at * 1000),
+    };
+  });
+  const compactions: CompactionMarkJson[] = marks.map((m) => ({ ...m, created_at: new Date(m.created_at).toISOString() }));
+  const marked = markTurns(turns, compactions);
+  // The turn before the first shown was read only to tell whether the window slid since.
+  const shown = span.floor === null ? marked : marked.slice(1);
+  // A turn's calls are not priced by kind (its summary may run on another model): no split.
+  const rows = shown.map(({ sums, ...t }) => ({ ...t, ...metricsOf(sums, false) }));
+  return { rows, totals, total_rows: span.total };
+}
+
+function sumsOf(r: RawTurn): MetricSums {
+  const out = { ...ZERO_SUMS };
+  for (const c of SUM_COLUMNS) out[c] = Number(r[c]);
+  return out;
+}
