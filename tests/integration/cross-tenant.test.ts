@@ -105,6 +105,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/projects", method: "POST", expect: "own", body: () => ({ name: "B's project" }) },
   { route: "/api/projects/[id]", method: "PATCH", expect: "not_found", params: (i) => ({ id: i.project }), body: () => ({ name: "renamed" }) },
   { route: "/api/projects/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.project }) },
+  // The document describes the API and holds no user data.
+  { route: "/api/openapi.json", method: "GET", expect: "own" },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
 ];
 
