@@ -108,7 +108,7 @@ function successResponses(responses: Record<number, SuccessResponse>, schemas: S
 
 /** The edge and the caller (every route), what the inputs imply, then the operation's own. */
 function errorCases(op: Operation): ErrorCase[] {
-  const cases: ErrorCase[] = [E.unauthenticated, E.invalidToken, E.tokenExpired, E.forbiddenHost, E.insufficientScope];
+  const cases: ErrorCase[] = [E.unauthenticated, E.invalidToken, E.tokenExpired, E.invalidApiKey, E.forbiddenHost, E.insufficientScope];
   if (op.method !== "GET") cases.push(E.csrfRejected);
   if (op.params) cases.push(E.notFound);
   if (op.query || op.body) cases.push(E.invalidRequest);
@@ -162,7 +162,7 @@ function errorResponse(status: number, list: ErrorCase[]): ResponseObject {
 const SHARED_ERRORS: Record<string, ResponseObject> = {
   InvalidQuery: errorResponse(400, [E.invalidRequest]),
   InvalidBody: errorResponse(400, [E.invalidRequest, E.malformedJson]),
-  Unauthorized: errorResponse(401, [E.unauthenticated, E.invalidToken, E.tokenExpired]),
+  Unauthorized: errorResponse(401, [E.unauthenticated, E.invalidToken, E.tokenExpired, E.invalidApiKey]),
   Forbidden: errorResponse(403, [E.forbiddenHost, E.insufficientScope]),
   ForbiddenWrite: errorResponse(403, [E.forbiddenHost, E.insufficientScope, E.csrfRejected]),
   NotFound: errorResponse(404, [E.notFound]),

@@ -31,10 +31,13 @@ export const E = {
   unauthenticated: error(401, "unauthenticated", "SaaS mode: no credentials, or an Authorization header that is not `Bearer <token>`.", {
     "WWW-Authenticate": "`Bearer`, or `Bearer error=\"invalid_token\"` when a token was sent but is not valid.",
   }),
-  invalidToken: error(401, "invalid_token", "The access token or API key is not valid (forged, unknown signing key, revoked)."),
-  tokenExpired: error(401, "token_expired", "The access token or API key has expired."),
+  invalidToken: error(401, "invalid_token", "The access token is not valid (forged, unknown signing key, wrong audience or issuer)."),
+  tokenExpired: error(401, "token_expired", "The access token has expired; refresh it or sign in again."),
+  invalidApiKey: error(401, "invalid_api_key", "The API key is malformed, fails its checksum, is unknown, revoked or expired (`details.reason`)."),
   forbiddenHost: error(403, "forbidden_host", "The Host header names a server this is not (DNS rebinding defence; THREADKEEPER_ALLOWED_HOSTS adds names)."),
-  insufficientScope: error(403, "insufficient_scope", "The API key lacks the scope this operation needs."),
+  insufficientScope: error(403, "insufficient_scope", "The API key lacks the scope this operation needs (`details.required_scope`).", {
+    "WWW-Authenticate": "With `insufficient_scope`: `Bearer error=\"insufficient_scope\", scope=\"<the scope needed>\"`.",
+  }),
   internal: error(500, "internal_error", "An unexpected failure; nothing was lost, retry."),
   authUnavailable: error(503, "auth_unavailable", "Sign-in cannot be checked right now (the project's JWKS could not be fetched).", RETRY_AFTER),
   // Writes only.

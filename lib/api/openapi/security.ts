@@ -21,7 +21,7 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     scheme: "bearer",
     bearerFormat: "tk_live_…",
     description:
-      "An API key, `Authorization: Bearer tk_live_…`, acting as its owner in either mode and from any origin. Scopes: `read` (GET routes), `write` (everything that changes data, sends included), `admin` (keys and settings). A key beyond its scope gets 403; an unknown, revoked or expired key 401.",
+      "An API key, `Authorization: Bearer tk_live_…`, acting as its owner in either mode and from any origin. Scopes: `read` (GET routes), `write` (everything else, sends included), `admin` (keys and settings; it covers the other two). Each operation names the one it needs. A key beyond its scope gets 403 `insufficient_scope`; a malformed, unknown, revoked or expired key 401 `invalid_api_key`.",
   },
 };
 
