@@ -42,6 +42,15 @@ export interface SessionJson {
   title_source: string;
 }
 
+/** GET /api/session/{id}: a session with its checkpoints (newest first) and its fork relations. */
+export interface SessionDetailJson {
+  session: SessionJson;
+  checkpoints: CheckpointJson[];
+  parent: { id: string; title: string } | null;
+  forked_from: { id: string; label: string | null; created_at: string } | null;
+  forks: { id: string; title: string; forked_from_checkpoint_id: string | null }[];
+}
+
 /** A row of the session picker. */
 export interface SessionSummaryJson extends SessionJson {
   project_name: string | null;

@@ -290,7 +290,8 @@ export async function compactNow(
     instructions: redactSecrets(input.instructions ?? null),
     template: input.preset ?? input.template_id ?? null,
   });
-  if (outcome.kind === "compacted") return outcome;
+  // Exactly the documented answer: the outcome's own `kind` is internal.
+  if (outcome.kind === "compacted") return { compaction: outcome.compaction, status: outcome.status };
   if (outcome.reason === "below_threshold") {
     throw conflict(
       "below_threshold",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
-import type { ContextSettings, MessagesPageJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/api/types";
+import type { ContextSettings, MessagesPageJson, SessionDetailJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/api/types";
 import { checkpointJson, listCheckpoints } from "@/lib/db/checkpoints";
 import { getProject } from "@/lib/db/projects";
 import { recentSessionSummaries } from "@/lib/db/session-picker";
@@ -165,7 +165,7 @@ export async function pickerSessions(userId: string, q: z.infer<typeof recentQue
 }
 
 /** A session with its checkpoints (newest first) and its fork relations. */
-export async function sessionDetail(userId: string, id: string) {
+export async function sessionDetail(userId: string, id: string): Promise<SessionDetailJson> {
   return withUser(userId, async (tx) => {
     const session = await getSession(tx, userId, id);
     const parent = session.parent_session_id

@@ -31,14 +31,15 @@ export interface DeliveryJson {
   id: string;
   webhook_id: string;
   event: string;
-  status: string;
+  status: "pending" | "delivering" | "delivered" | "failed";
   attempts: number;
   next_attempt_at: string;
   last_status_code: number | null;
   last_error: string | null;
   created_at: string;
   delivered_at: string | null;
-  payload: unknown;
+  /** The body as sent (or to be sent). */
+  payload: { id: string; event: string; created_at: string; data: Record<string, unknown> };
 }
 
 /**

@@ -120,6 +120,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/usage", method: "GET", expect: "not_found", query: (i) => `?session_id=${i.session}&group_by=turn` },
   { route: "/api/usage", method: "GET", expect: "not_found", query: (i) => `?group_by=session&session_id=${i.session}` },
   { route: "/api/usage/summary", method: "GET", expect: "own" },
+  // The document describes the API and holds no user data.
+  { route: "/api/openapi.json", method: "GET", expect: "own" },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
 ];
 
