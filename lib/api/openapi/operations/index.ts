@@ -1,5 +1,5 @@
 // Every documented operation, by group. A new route adds an entry to its group (or a new
-// group here); tests/unit/openapi-routes.test.ts fails until every app/api/**/route.ts
+// group here); tests/unit/openapi.test.ts fails until every app/api/**/route.ts
 // method has one.
 import type { OperationGroup } from "../registry";
 import { checkpoints } from "./checkpoints";
