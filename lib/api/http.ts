@@ -4,6 +4,8 @@ import { authenticate, type Caller } from "@/lib/auth";
 import { authMode } from "@/lib/auth/config";
 import { authEnv } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
+import { requireScope, scopeForMethod, type Scope } from "@/lib/keys/scopes";
+import { admit, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
@@ -30,20 +32,33 @@ function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
   return json(errorBody(e), e.status, e.headers);
 }
 
+export interface RouteOptions {
+  /** What an API key needs for this route; default `read` for GET and HEAD, `write` otherwise. */
+  scope?: Scope;
+  /** A send: it also takes from the caller's sends-per-minute bucket and must fit today's token budget. */
+  send?: boolean;
+}
+
 /**
  * Wraps a route handler: the edge checks (Host, then the caller, then the CSRF rule for
- * browser writes) run before it, every failure answers with the shared error shape, and
- * every answer carries the security headers. The handler receives the verified caller, so
- * no route can forget to check it.
+ * browser writes), an API key's scope, and the rate limits run before it; every failure
+ * answers with the shared error shape, and every answer carries the security headers and,
+ * when a limit applies, the RateLimit-* headers. The handler receives the verified caller,
+ * so no route can forget to check it.
  */
-export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Promise<Response>) {
+export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Promise<Response>, opts: RouteOptions = {}) {
   return async (req: Request, ctx: C): Promise<Response> => {
     let res: Response;
+    let quota: Quota | null = null;
     try {
-      res = await handler(req, ctx, await edgeChecks(req));
+      const caller = await edgeChecks(req);
+      requireScope(caller.key?.scopes ?? null, opts.scope ?? scopeForMethod(req.method));
+      quota = await admit(caller, { send: opts.send === true });
+      res = await handler(req, ctx, caller);
     } catch (err) {
       res = errorResponse(err);
     }
+    if (quota) for (const [name, value] of Object.entries(rateLimitHeaders(quota))) res.headers.set(name, value);
     return withSecurityHeaders(res);
   };
 }
