@@ -250,7 +250,9 @@ describe("rate limits", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(11);
     expect(refused.headers.get("ratelimit-limit")).toBe("5");
     expect(refused.headers.get("ratelimit-remaining")).toBe("0");
-    expect(Number(refused.headers.get("ratelimit-reset"))).toBe(60);
+    // Full again in a minute, less what drained while the burst ran.
+    expect(Number(refused.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(50);
+    expect(Number(refused.headers.get("ratelimit-reset"))).toBeLessThanOrEqual(60);
     expect(await errorOf(refused)).toMatchObject({
       code: "rate_limited",
       details: { bucket: "requests", limit: 5, window_seconds: 60, per: "key" },
@@ -268,8 +270,10 @@ describe("rate limits", () => {
     process.env.THREADKEEPER_RATE_LIMIT_PER_MINUTE = "60";
     const { secret } = await createKey({ name: "patient", scopes: ["read"] });
     const statuses = await Promise.all(Array.from({ length: 64 }, () => listSessions(bearer(secret)).then((r) => r.status)));
-    expect(statuses.filter((s) => s === 200).length).toBe(60);
-    const refused = await listSessions(bearer(secret));
+    // The whole burst fits; a busy machine may take long enough for a slot or two to refill meanwhile.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(60);
+    let refused = await listSessions(bearer(secret));
+    for (let i = 0; i < 10 && refused.status === 200; i++) refused = await listSessions(bearer(secret));
     expect(refused.status).toBe(429);
     const wait = Number(refused.headers.get("retry-after"));
     expect(wait).toBe(1);
