@@ -5,7 +5,7 @@ import { authMode } from "@/lib/auth/config";
 import { authEnv } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
 import { requireScope, scopeForMethod, type Scope } from "@/lib/keys/scopes";
-import { admit, rateLimitHeaders, type Quota } from "@/lib/limits";
+import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
@@ -51,8 +51,9 @@ export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Prom
     let res: Response;
     let quota: Quota | null = null;
     try {
-      const caller = await edgeChecks(req);
-      requireScope(caller.key?.scopes ?? null, opts.scope ?? scopeForMethod(req.method));
+      const scope = opts.scope ?? scopeForMethod(req.method);
+      const caller = await edgeChecks(req, scope);
+      requireScope(caller.key?.scopes ?? null, scope);
       quota = await admit(caller, { send: opts.send === true });
       res = await handler(req, ctx, caller);
     } catch (err) {
@@ -63,10 +64,13 @@ export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Prom
   };
 }
 
-/** Host, then the caller, then the CSRF rule for browser writes; answers the verified caller. */
-export async function edgeChecks(req: Request): Promise<Caller> {
+/**
+ * Host, then the caller, then the CSRF rule for browser writes; answers the verified caller.
+ * Given the route's scope, a request by API key is also held to it and counted in the lookup.
+ */
+export async function edgeChecks(req: Request, scope?: Scope): Promise<Caller> {
   assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
-  const caller = await authenticate(req);
+  const caller = await authenticate(req, scope ? { scope, requestsPerMinute: limits().requestsPerMinute } : undefined);
   assertSameOriginWrite(req, caller.via);
   return caller;
 }

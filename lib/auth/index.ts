@@ -2,7 +2,8 @@ import { getDb, LOCAL_USER_ID } from "@/lib/db";
 import { ensureEmbeddedUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
 import type { Scope } from "@/lib/keys/scopes";
-import { keyCaller } from "./api-keys";
+import type { Quota } from "@/lib/limits/quota";
+import { keyCaller, type Admission } from "./api-keys";
 import { supabaseAuth } from "./config";
 import { verifyAccessToken } from "./jwt";
 import { accessTokenFromCookies } from "./session-cookie";
@@ -26,6 +27,8 @@ export interface Caller {
   via: AuthMethod;
   /** Only for `via: "key"`; every other caller holds every scope. */
   key?: CallerKey;
+  /** A key's requests bucket, already taken by the key lookup itself (see Admission). */
+  requests?: Quota;
 }
 
 const LOCAL_CALLER: Caller = Object.freeze({ userId: LOCAL_USER_ID, email: null, via: "local" });
@@ -38,12 +41,14 @@ const unauthenticated = (message: string) =>
  * as its owner. Otherwise local mode has exactly one user and no sign-in, and SaaS mode
  * (Supabase Auth) needs a verified access token: `Authorization: Bearer <token>` from API
  * clients, or the session cookie @supabase/ssr keeps in the browser. Every route handler calls
- * this itself; the middleware's redirects are a convenience, never the check.
+ * this itself; the middleware's redirects are a convenience, never the check. With an
+ * admission, a key is also held to the route's scope and counted against its rate limit in the
+ * same statement that finds it.
  */
-export async function authenticate(req: Request): Promise<Caller> {
+export async function authenticate(req: Request, admission?: Admission): Promise<Caller> {
   const header = req.headers.get("authorization");
   const key = apiKeyOf(header);
-  if (key) return keyCaller(key);
+  if (key) return keyCaller(key, admission);
   const cfg = supabaseAuth();
   if (!cfg) return LOCAL_CALLER;
   const bearer = bearerToken(header);

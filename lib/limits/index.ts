@@ -3,7 +3,7 @@
 // app's own role, so every instance shares them.
 import type { Caller } from "@/lib/auth";
 import { getDb, type Tx } from "@/lib/db";
-import { takeFromBucket, type Bucket } from "@/lib/db/rate-limits";
+import { takeFromBucket, type Bucket, type BucketState } from "@/lib/db/rate-limits";
 import { limitsEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { assertWithinBudget, dailyBudget, usageToday } from "./budget";
@@ -28,19 +28,23 @@ export function limits(): Limits {
 /**
  * Lets a request in or refuses it: 429 `budget_exhausted` for a send once today's tokens reached
  * the budget, 429 `rate_limited` when a bucket is empty. One transaction, so a refusal rolls
- * back whatever it had taken: a refused request costs nothing. Answers the quota to report in
- * the RateLimit-* headers (the bucket closest to refusing), or null when no limit applies.
+ * back whatever it had taken: a refused request costs nothing. A request by API key arrives
+ * with its requests bucket already taken (`caller.requests`, by the key lookup's own
+ * statement). Answers the quota to report in the RateLimit-* headers (the bucket closest to
+ * refusing), or null when no limit applies.
  */
 export async function admit(caller: Caller, opts: { send: boolean }): Promise<Quota | null> {
   const { requestsPerMinute, sendsPerMinute } = limits();
   const checkBudget = opts.send && dailyBudget() !== null;
   const sendLimited = opts.send && sendsPerMinute > 0;
-  if (requestsPerMinute === 0 && !sendLimited && !checkBudget) return null;
+  const takeRequest = requestsPerMinute > 0 && !caller.requests;
+  const taken = caller.requests ? [caller.requests] : [];
+  if (!takeRequest && !sendLimited && !checkBudget) return tightest(taken);
   const db = await getDb();
   return db.transaction(async (tx) => {
     if (checkBudget) assertWithinBudget(await usageToday(tx, caller.userId));
-    const quotas: Quota[] = [];
-    if (requestsPerMinute > 0) quotas.push(await take(tx, caller, "requests", requestsPerMinute));
+    const quotas = [...taken];
+    if (takeRequest) quotas.push(await take(tx, caller, "requests", requestsPerMinute));
     if (sendLimited) quotas.push(await take(tx, caller, "sends", sendsPerMinute));
     return tightest(quotas);
   });
@@ -49,6 +53,12 @@ export async function admit(caller: Caller, opts: { send: boolean }): Promise<Qu
 async function take(tx: Tx, caller: Caller, bucket: Bucket, limit: number): Promise<Quota> {
   const keyId = caller.key?.id ?? null;
   const state = await takeFromBucket(tx, { userId: caller.userId, keyId, bucket, costMicros: costMicros(limit), windowMicros: windowMicros() });
+  return settle(state, { bucket, limit, keyId });
+}
+
+/** The quota a bucket left, or 429 `rate_limited` (with Retry-After and RateLimit-*) when it refused. */
+export function settle(state: BucketState, b: { bucket: Bucket; limit: number; keyId: string | null }): Quota {
+  const { bucket, limit, keyId } = b;
   const quota = quotaOf(state, limit);
   if (state.allowed) return quota;
   const who = keyId ? "this API key" : "your account";
@@ -62,4 +72,4 @@ async function take(tx: Tx, caller: Caller, bucket: Bucket, limit: number): Prom
   );
 }
 
-export { rateLimitHeaders, type Quota };
+export { costMicros, rateLimitHeaders, windowMicros, type Quota };

@@ -281,6 +281,21 @@ describe("rate limits", () => {
     expect((await listSessions(bearer(secret))).status).toBe(200);
   });
 
+  it("a request refused for its scope, or by a revoked key, takes nothing from the key's bucket", async () => {
+    const { secret } = await createKey({ name: "reader, limited", scopes: ["read"] });
+    const { key: gone, secret: goneSecret } = await createKey({ name: "revoked, limited", scopes: ["read"] });
+    await revoke(gone.id);
+    process.env.THREADKEEPER_RATE_LIMIT_PER_MINUTE = "2";
+    for (let i = 0; i < 3; i++) expect((await sessionRoute.POST(req("POST", "/api/session", {}, bearer(secret)), undefined)).status).toBe(403);
+    const first = await listSessions(bearer(secret));
+    expect([first.status, first.headers.get("ratelimit-remaining")]).toEqual([200, "1"]);
+    expect((await listSessions(bearer(secret))).status).toBe(200);
+    expect((await listSessions(bearer(secret))).status).toBe(429);
+    expect((await listSessions(bearer(goneSecret))).status).toBe(401);
+    const [bucket] = await h.db.transaction((tx) => tx.query("select 1 from rate_limits where key_id = $1", [gone.id]));
+    expect(bucket).toBeUndefined();
+  });
+
   it("limits sends apart from requests, reports the tighter bucket, and a refused send saves nothing", async () => {
     process.env.THREADKEEPER_SEND_LIMIT_PER_MINUTE = "2";
     const { secret } = await createKey({ name: "sender", scopes: ["read", "write"] });
