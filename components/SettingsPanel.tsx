@@ -9,6 +9,7 @@ import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { useTemplatesStore } from "@/lib/client/templates-store";
 import { SidePanel } from "@/components/SidePanel";
+import { ApiKeysSection } from "@/components/settings/ApiKeysSection";
 
 interface Draft {
   threshold: string;
@@ -225,6 +226,7 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
           if (draft?.template === id) update({ template: DEFAULT_TEMPLATE });
         }}
       />
+      <ApiKeysSection />
     </SidePanel>
   );
 }

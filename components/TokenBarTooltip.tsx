@@ -1,7 +1,7 @@
 "use client";
 // Exact figures behind the token bar, and how much of "used" the API actually measured.
 import type { ContextBreakdown, ContextStatusJson } from "@/lib/api/types";
-import { exactTokens, percentLabel, usd } from "@/lib/client/format";
+import { compactTokens, exactTokens, percentLabel, usd } from "@/lib/client/format";
 
 const CATEGORIES: { key: keyof ContextBreakdown; label: string }[] = [
   { key: "system", label: "System prompt" },
@@ -18,6 +18,20 @@ function Row({ label, value, strong }: { label: string; value: string; strong?: 
       <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
       <dd className={`tabular-nums ${strong ? "font-semibold text-zinc-900 dark:text-zinc-100" : "text-zinc-700 dark:text-zinc-300"}`}>{value}</dd>
     </div>
+  );
+}
+
+/** The user's billed tokens today across sessions, against the daily budget when there is one. */
+function TodayUsage({ status }: { status: ContextStatusJson }) {
+  const budget = status.daily_token_budget;
+  const share = budget ? status.tokens_today / budget : 0;
+  const tone = share >= 1 ? "text-red-700 dark:text-red-400" : share >= 0.8 ? "text-amber-700 dark:text-amber-400" : "text-zinc-700 dark:text-zinc-300";
+  return (
+    <p data-testid="token-bar-today" className={`mt-1 tabular-nums ${tone}`}>
+      Today: {compactTokens(status.tokens_today)}
+      {budget !== null && ` / ${compactTokens(budget)}`} tokens
+      <span className="text-zinc-500 dark:text-zinc-400"> · all sessions</span>
+    </p>
   );
 }
 
@@ -77,6 +91,7 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
         <Row label="So far" value={usd(status.cost_usd)} strong />
         <Row label="Input read from cache" value={`${Math.round(status.cache_read_share * 100)}%`} />
       </dl>
+      <TodayUsage status={status} />
       <div className="mt-3 border-t border-zinc-100 pt-2 dark:border-zinc-800">
         <MeasurementNote status={status} />
       </div>

@@ -27,6 +27,11 @@ const schema = z.object({
   NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   // Extra Host names served besides loopback (comma-separated), against DNS rebinding.
   THREADKEEPER_ALLOWED_HOSTS: z.string().optional(),
+  // Per API key, and per user for everyone else; 0 turns a limit off.
+  THREADKEEPER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
+  THREADKEEPER_SEND_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
+  // Billed input + output tokens per user and UTC day; unset or 0: no budget.
+  THREADKEEPER_DAILY_TOKEN_BUDGET: z.coerce.number().int().min(0).optional(),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -60,6 +65,15 @@ export type AuthEnv = z.infer<typeof authSchema>;
 
 /** The settings every request's edge checks read: a handful of variables instead of all of env(). */
 export const authEnv: () => AuthEnv = reader(authSchema);
+
+const limitsSchema = schema.pick({
+  THREADKEEPER_RATE_LIMIT_PER_MINUTE: true,
+  THREADKEEPER_SEND_LIMIT_PER_MINUTE: true,
+  THREADKEEPER_DAILY_TOKEN_BUDGET: true,
+});
+
+/** Rate limits and the daily budget, read on every request apart from the rest of env(). */
+export const limitsEnv: () => z.infer<typeof limitsSchema> = reader(limitsSchema);
 
 export function dataDir(): string {
   return env().THREADKEEPER_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");

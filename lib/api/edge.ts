@@ -57,10 +57,11 @@ const csrf = (message: string, details?: object) => new AppError(403, "csrf_reje
  * along but cannot send `application/json` cross-origin without a CORS preflight this server
  * never grants, and browsers name the sender in Origin and Sec-Fetch-Site. Requests with
  * neither header are not from a browser page (curl, scripts) and carry no ambient victim.
- * A verified bearer token is proof in itself and is exempt.
+ * A verified bearer token or API key is proof in itself (a browser never attaches one on its
+ * own) and is exempt.
  */
 export function assertSameOriginWrite(req: Request, via: AuthMethod): void {
-  if (SAFE_METHODS.has(req.method) || via === "bearer") return;
+  if (SAFE_METHODS.has(req.method) || via === "bearer" || via === "key") return;
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") {
     throw csrf("Requests that change data must be JSON: send 'content-type: application/json'.", { content_type: type || null });

@@ -5,9 +5,11 @@ import { recordSignIn } from "@/lib/audit/sign-in";
 import { authMode } from "@/lib/auth/config";
 import { authEnv } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
+import { requireScope, scopeForMethod, type Scope } from "@/lib/keys/scopes";
+import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
-import { requestContextOf, runWithRequest } from "./request-context";
+import { requestContextOf, runWithRequest, type Actor } from "./request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
 import type { ApiErrorJson } from "./types";
 
@@ -32,19 +34,34 @@ function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
   return json(errorBody(e), e.status, e.headers);
 }
 
+export interface RouteOptions {
+  /** What an API key needs for this route; default `read` for GET and HEAD, `write` otherwise. */
+  scope?: Scope;
+  /** A send: it also takes from the caller's sends-per-minute bucket and must fit today's token budget. */
+  send?: boolean;
+}
+
 /**
  * Wraps a route handler: the edge checks (Host, then the caller, then the CSRF rule for
- * browser writes) run before it, every failure answers with the shared error shape, and
- * every answer carries the security headers. The handler receives the verified caller, so
- * no route can forget to check it.
+ * browser writes), an API key's scope, and the rate limits run before it; every failure
+ * answers with the shared error shape, and every answer carries the security headers and,
+ * when a limit applies, the RateLimit-* headers. The handler receives the verified caller,
+ * so no route can forget to check it.
  */
-export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Promise<Response>) {
+export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Promise<Response>, opts: RouteOptions = {}) {
   return async (req: Request, ctx: C): Promise<Response> => {
     let res: Response;
     let requestId: string | null = null;
+    let quota: Quota | null = null;
     try {
-      const caller = await edgeChecks(req);
-      const context = requestContextOf(req, { type: "user", id: caller.userId, name: caller.email });
+      const scope = opts.scope ?? scopeForMethod(req.method);
+      const caller = await edgeChecks(req, scope);
+      requireScope(caller.key?.scopes ?? null, scope);
+      quota = await admit(caller, { send: opts.send === true });
+      const actor: Actor = caller.key
+        ? { type: "key", id: caller.key.id, name: caller.key.name }
+        : { type: "user", id: caller.userId, name: caller.email };
+      const context = requestContextOf(req, actor);
       requestId = context.requestId;
       res = await runWithRequest(context, async () => {
         if (caller.signInId) await recordSignIn(caller.userId, caller.signInId, caller.via);
@@ -54,14 +71,18 @@ export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Prom
       res = errorResponse(err);
     }
     if (requestId) res.headers.set("x-request-id", requestId);
+    if (quota) for (const [name, value] of Object.entries(rateLimitHeaders(quota))) res.headers.set(name, value);
     return withSecurityHeaders(res);
   };
 }
 
-/** Host, then the caller, then the CSRF rule for browser writes; answers the verified caller. */
-export async function edgeChecks(req: Request): Promise<Caller> {
+/**
+ * Host, then the caller, then the CSRF rule for browser writes; answers the verified caller.
+ * Given the route's scope, a request by API key is also held to it and counted in the lookup.
+ */
+export async function edgeChecks(req: Request, scope?: Scope): Promise<Caller> {
   assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
-  const caller = await authenticate(req);
+  const caller = await authenticate(req, scope ? { scope, requestsPerMinute: limits().requestsPerMinute } : undefined);
   assertSameOriginWrite(req, caller.via);
   return caller;
 }

@@ -173,6 +173,10 @@ export interface ContextStatusJson {
   cost_usd: number;
   /** Share (0-1) of the session's billed input tokens that were read from the prompt cache. */
   cache_read_share: number;
+  /** Billed input + output tokens of all the user's calls this UTC day (every session). */
+  tokens_today: number;
+  /** THREADKEEPER_DAILY_TOKEN_BUDGET, or null when there is none. */
+  daily_token_budget: number | null;
 }
 
 export interface SettingsJson {
@@ -299,4 +303,26 @@ export interface LoadedMemoryJson {
   tokens: number;
   score: number;
   dropped: boolean;
+}
+
+export type ApiKeyScope = "read" | "write" | "admin";
+
+/** An API key as listed: never its secret. */
+export interface ApiKeyJson {
+  id: string;
+  name: string;
+  /** `tk_live_` and the first characters of the key, to tell keys apart. */
+  prefix: string;
+  scopes: ApiKeyScope[];
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  status: "active" | "expired" | "revoked";
+}
+
+/** POST /api/keys: the only answer that ever carries the secret. */
+export interface CreatedApiKeyJson {
+  key: ApiKeyJson;
+  secret: string;
 }

@@ -1,12 +1,25 @@
 import { getDb, LOCAL_USER_ID } from "@/lib/db";
 import { ensureEmbeddedUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
+import type { Scope } from "@/lib/keys/scopes";
+import type { Quota } from "@/lib/limits/quota";
+import { keyCaller, type Admission } from "./api-keys";
 import { supabaseAuth } from "./config";
 import { verifyAccessToken } from "./jwt";
 import { accessTokenFromCookies } from "./session-cookie";
 
-/** How the caller proved who they are; only a verified bearer token is exempt from the browser CSRF rule. */
-export type AuthMethod = "local" | "cookie" | "bearer";
+/**
+ * How the caller proved who they are. A verified bearer token or API key is exempt from the
+ * browser CSRF rule: a browser never attaches either on its own.
+ */
+export type AuthMethod = "local" | "cookie" | "bearer" | "key";
+
+/** The API key a request came with: it acts as the key's owner, limited to its scopes. */
+export interface CallerKey {
+  id: string;
+  name: string;
+  scopes: Scope[];
+}
 
 export interface Caller {
   userId: string;
@@ -14,6 +27,10 @@ export interface Caller {
   via: AuthMethod;
   /** SaaS mode: the sign-in the token belongs to. */
   signInId?: string | null;
+  /** Only for `via: "key"`; every other caller holds every scope. */
+  key?: CallerKey;
+  /** A key's requests bucket, already taken by the key lookup itself (see Admission). */
+  requests?: Quota;
 }
 
 const LOCAL_CALLER: Caller = Object.freeze({ userId: LOCAL_USER_ID, email: null, via: "local" });
@@ -22,20 +39,35 @@ const unauthenticated = (message: string) =>
   new AppError(401, "unauthenticated", message, undefined, { "WWW-Authenticate": "Bearer" });
 
 /**
- * Who is calling. Local mode has exactly one user and no sign-in. SaaS mode (Supabase
- * Auth) needs a verified access token: `Authorization: Bearer <token>` from API clients,
- * or the session cookie @supabase/ssr keeps in the browser. Every route handler calls
- * this itself; the middleware's redirects are a convenience, never the check.
+ * Who is calling. An API key (`Authorization: Bearer tk_live_…`) works in both modes and acts
+ * as its owner. Otherwise local mode has exactly one user and no sign-in, and SaaS mode
+ * (Supabase Auth) needs a verified access token: `Authorization: Bearer <token>` from API
+ * clients, or the session cookie @supabase/ssr keeps in the browser. Every route handler calls
+ * this itself; the middleware's redirects are a convenience, never the check. With an
+ * admission, a key is also held to the route's scope and counted against its rate limit in the
+ * same statement that finds it.
  */
-export async function authenticate(req: Request): Promise<Caller> {
+export async function authenticate(req: Request, admission?: Admission): Promise<Caller> {
+  const header = req.headers.get("authorization");
+  const key = apiKeyOf(header);
+  if (key) return keyCaller(key, admission);
   const cfg = supabaseAuth();
   if (!cfg) return LOCAL_CALLER;
-  const bearer = bearerToken(req.headers.get("authorization"));
+  const bearer = bearerToken(header);
   const token = bearer ?? (await accessTokenFromCookies(req.headers.get("cookie"), cfg.storageKey));
   if (!token) throw unauthenticated("Sign in first: send 'Authorization: Bearer <access token>' or the session cookie.");
   const verified = await verifyAccessToken(token, cfg);
   await ensureEmbeddedUser(await getDb(), verified.userId, verified.email);
   return { ...verified, via: bearer ? "bearer" : "cookie" };
+}
+
+/**
+ * The API key in an `Authorization: Bearer tk_…` header. Checked before the mode, so a key
+ * sent to a local-mode server is verified rather than ignored with the rest of the header.
+ */
+function apiKeyOf(header: string | null): string | null {
+  const match = header === null ? null : /^Bearer[ ]+(tk_\S*)\s*$/i.exec(header);
+  return match ? match[1] : null;
 }
 
 /** The token of an `Authorization: Bearer …` header; any other Authorization header is refused, not ignored. */

@@ -11,6 +11,7 @@ import { pinnedMessages, pinnedTurnSeqs, tailMessages } from "@/lib/db/messages"
 import { updateWindow, type SessionRow } from "@/lib/db/sessions";
 import { getCalibration, getUserSettings } from "@/lib/db/settings";
 import { env } from "@/lib/env";
+import { usageToday, type DailyUsage } from "@/lib/limits/budget";
 import { DEFAULT_MODEL, requireModel, type ModelInfo } from "@/lib/llm/models";
 import { initialFactor } from "@/lib/tokens/calibration";
 
@@ -20,13 +21,15 @@ export interface SessionContext {
   settings: ContextSettings;
   capacity: Capacity;
   calibration: { factor: number; samples: number };
+  /** The user's tokens this UTC day and the daily budget, for the token bar. */
+  today: DailyUsage;
 }
 
 export function defaultModelId(): string {
   return env().THREADKEEPER_MODEL ?? DEFAULT_MODEL;
 }
 
-/** Everything the context engine needs about a session: three indexed single-row reads. */
+/** Everything the context engine needs about a session: three indexed single-row reads and the day's few rollup rows. */
 export async function loadContext(tx: Tx, userId: string, session: SessionRow): Promise<SessionContext> {
   const user = await getUserSettings(tx, userId);
   const settings = resolveSettings(defaultModelId(), user, { ...session.settings, model: session.model });
@@ -38,6 +41,7 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow): 
     settings,
     capacity: computeCapacity(model, settings),
     calibration: stored ?? { factor: initialFactor(model.tokenizer), samples: 0 },
+    today: await usageToday(tx, userId),
   };
 }
 
@@ -78,6 +82,7 @@ export function contextStatus(ctx: SessionContext, now = new Date()): ContextSta
     measured: measuredOf(s),
     avgTurnTokens: s.tail_tokens / tailTurns,
     spend: { costUsd: s.cost_usd, billedInputTokens: s.billed_input_tokens, cacheReadTokens: s.cache_read_tokens },
+    today: ctx.today,
     now,
   });
 }

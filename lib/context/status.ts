@@ -25,6 +25,8 @@ export interface StatusInput {
   avgTurnTokens: number;
   /** What the session's API calls cost so far, for the bar's tooltip. */
   spend: Spend;
+  /** The user's billed tokens this UTC day, across sessions, and the daily budget (null: none). */
+  today: { tokens: number; budget: number | null };
   now: Date;
 }
 
@@ -137,5 +139,7 @@ export function computeStatus(input: StatusInput): ContextStatusJson {
     calibration_factor: calibration,
     cost_usd: input.spend.costUsd,
     cache_read_share: input.spend.billedInputTokens > 0 ? input.spend.cacheReadTokens / input.spend.billedInputTokens : 0,
+    tokens_today: input.today.tokens,
+    daily_token_budget: input.today.budget,
   };
 }

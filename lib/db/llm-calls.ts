@@ -75,3 +75,13 @@ export async function recordLlmCall(tx: Tx, userId: string, c: NewLlmCall): Prom
   }
   return cost;
 }
+
+/** Billed tokens (input, cache writes and reads, output) the user has used this UTC day, from the rollup. */
+export async function tokensToday(tx: Tx, userId: string): Promise<number> {
+  const [row] = await tx.query<{ tokens: number }>(
+    `select coalesce(sum(input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens), 0)::float8 as tokens
+     from llm_usage_daily where user_id = $1 and day = (now() at time zone 'UTC')::date`,
+    [userId],
+  );
+  return row.tokens;
+}

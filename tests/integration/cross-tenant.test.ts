@@ -29,6 +29,7 @@ interface Ids {
   project: string;
   template: string;
   webhook: string;
+  key: string;
   bSession: string;
 }
 
@@ -122,6 +123,9 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/usage/summary", method: "GET", expect: "own" },
   // The document describes the API and holds no user data.
   { route: "/api/openapi.json", method: "GET", expect: "own" },
+  { route: "/api/keys", method: "GET", expect: "own" },
+  { route: "/api/keys", method: "POST", expect: "own", body: () => ({ name: "B's key", scopes: ["read"] }) },
+  { route: "/api/keys/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.key }) },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
 ];
 
@@ -164,7 +168,7 @@ function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Re
 
 /** Ids that name nothing: for requests that must fail before reaching any object. */
 const NO_IDS = Object.fromEntries(
-  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "webhook", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-00000000000${i}`]),
+  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "webhook", "key", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-00000000000${i}`]),
 ) as unknown as Ids;
 
 const label = (a: Attempt) => `${a.method} ${a.route}${a.query ? " " + a.query(NO_IDS).split("=")[0] : ""}`;
@@ -211,7 +215,8 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
       capacityTokens: 76_000,
     }),
   );
-  return { session, message, checkpoint, compaction, memory, project, template, webhook };
+  const key = ((await as(a, "POST", "/api/keys", { body: () => ({ name: `${MARK} key`, scopes: ["read", "write"] }) })).key as { id: string }).id;
+  return { session, message, checkpoint, compaction, memory, project, template, webhook, key };
 }
 
 /** Every row of A's in every table with a user_id, as text: any change B causes shows. */
@@ -270,6 +275,14 @@ describe("user B against user A's objects", () => {
     expect(neutral(await other.text(), unknown)).toBe(neutral(text, ids));
   });
 
+  it("B's API key, with every scope, acts as B: the same 404s", async () => {
+    const { secret } = (await as(b, "POST", "/api/keys", { body: () => ({ name: "B's admin key", scopes: ["admin"] }) })) as { secret: string };
+    const byKey = { authorization: `Bearer ${secret}` };
+    const statuses = [];
+    for (const t of ATTEMPTS.filter((x) => x.expect === "not_found")) statuses.push([label(t), (await call(t, ids, byKey)).status] as const);
+    expect(statuses.filter(([, status]) => status !== 404)).toEqual([]);
+  });
+
   it.each(ATTEMPTS.filter((t) => t.expect === "own").map((t) => [label(t), t] as const))("%s shows nothing of A's", async (_l, attempt) => {
     const res = await call(attempt, ids, b.bearer);
     const text = await res.text();
@@ -307,5 +320,21 @@ describe("tokens missing, expired, forged or of an unknown kid", () => {
     const headers: Record<string, string> = mint ? { authorization: `Bearer ${await saas.auth.mintToken({ user: user.email, ...mint })}` } : {};
     const statuses = await Promise.all(everyRoute.map(async (t) => [`${t.method} ${t.route}`, (await call(t, NO_IDS, headers)).status] as const));
     expect(statuses.filter(([, status]) => status !== 401)).toEqual([]);
+  });
+
+  it("an API key that is mistyped, unknown or revoked is 401 on every route and method", async () => {
+    const user = await signUp(saas, "bad-key");
+    const { key, secret } = (await as(user, "POST", "/api/keys", { body: () => ({ name: "soon revoked", scopes: ["admin"] }) })) as {
+      key: { id: string };
+      secret: string;
+    };
+    await as(user, "DELETE", "/api/keys/[id]", { params: () => ({ id: key.id }) });
+    const typo = secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A");
+    const { generateKey } = await import("@/lib/keys/format");
+    for (const bad of [secret, typo, generateKey().secret]) {
+      const headers = { authorization: `Bearer ${bad}` };
+      const statuses = await Promise.all(everyRoute.map(async (t) => [`${t.method} ${t.route}`, (await call(t, NO_IDS, headers)).status] as const));
+      expect(statuses.filter(([, status]) => status !== 401)).toEqual([]);
+    }
   });
 });

@@ -395,6 +395,13 @@ describe("usage, audit and webhooks", () => {
     expect(queued.deliveries).toHaveLength(1);
     await expectStatus(204, "DELETE", "/api/webhooks/{id}", { params: { id: webhook.id } });
     await expectStatus(404, "GET", "/api/webhooks/{id}/deliveries", { params: { id: webhook.id } }, "not_found");
+
+    const created = await expectStatus<{ key: { id: string }; secret: string }>(201, "POST", "/api/keys", { body: { name: "CI", scopes: ["read"] } });
+    await expectStatus(200, "GET", "/api/keys");
+    // Read-only key: a write is beyond its scope.
+    await expectStatus(403, "POST", "/api/session", { body: {}, headers: { authorization: `Bearer ${created.secret}` } }, "insufficient_scope");
+    await expectStatus(204, "DELETE", "/api/keys/{id}", { params: { id: created.key.id } });
+    await expectStatus(401, "GET", "/api/session", { headers: { authorization: `Bearer ${created.secret}` } }, "invalid_api_key");
   });
 });
 

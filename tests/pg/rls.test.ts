@@ -106,6 +106,11 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
        values (current_date, $1, 'claude-haiku-4-5', 'chat', 1, 100, 10, 0.00015)`,
       [s.session],
     ),
+  api_keys: (tx) =>
+    tx.query(
+      `insert into api_keys (name, prefix, key_hash, scopes) values ('A key', 'tk_live_AbCd1234', encode(sha256(gen_random_uuid()::text::bytea), 'hex'), '{read,write}')`,
+    ),
+  rate_limits: (tx) => tx.query("insert into rate_limits (bucket, refilled_at) values ('requests', now())"),
 };
 
 const seededIds: Seeded = {

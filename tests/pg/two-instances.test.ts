@@ -37,6 +37,10 @@ describe.skipIf(!available)("real PostgreSQL 15: two app instances on one databa
       // A 200K window and one summarizer call per compaction, as in the browser tests.
       THREADKEEPER_MODEL: "claude-haiku-4-5",
       THREADKEEPER_SUMMARY_CHUNK_TOKENS: "1000000",
+      // This file races sends for coordination, far above a person's pace: the limits are
+      // rate-limits.test.ts's subject, not this one's.
+      THREADKEEPER_RATE_LIMIT_PER_MINUTE: "0",
+      THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0",
     };
     // Started together: both run the migration runner and the start-up sweep at once.
     [a, b] = await Promise.all([startApp("instance A", pg.appUrl, env), startApp("instance B", pg.appUrl, env)]);

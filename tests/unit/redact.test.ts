@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { findAndRedact, placeholder, redactDeep, redactedPrefix, redactSecrets } from "@/lib/context/redact";
+import { generateKey } from "@/lib/keys/format";
 import { log, redactForLog } from "@/lib/log";
 
 // Realistic-looking credentials (random, never real).
@@ -237,6 +238,25 @@ describe("what is not a secret", () => {
       "Error: ECONNRESET while streaming the reply.",
     ].join("\n");
     expect(findAndRedact(code)).toEqual({ text: code, kinds: [] });
+  });
+});
+
+describe("Threadkeeper's own API keys", () => {
+  const { secret } = generateKey();
+
+  it("redacts a generated tk_live_ key wherever it is pasted", () => {
+    for (const text of [`use ${secret} for the bot`, `curl -H "Authorization: Bearer ${secret}" …`, `TK_KEY=${secret}`, `{"key":"${secret}"}`]) {
+      const out = findAndRedact(text);
+      expect(out.text).not.toContain(secret.slice(8));
+      expect(out.text).not.toContain(secret.slice(-20));
+    }
+    expect(findAndRedact(`the key ${secret}.`)).toEqual({ text: `the key ${placeholder("THREADKEEPER_API_KEY")}.`, kinds: ["THREADKEEPER_API_KEY"] });
+  });
+
+  it("leaves placeholders and the bare prefix alone", () => {
+    for (const text of ["tk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "tk_live_your-key-here-please", "keys start with tk_live_ and are 46 characters"]) {
+      expect(r(text)).toBe(text);
+    }
   });
 });
 

@@ -22,6 +22,7 @@ function input(over: Partial<StatusInput>): StatusInput {
     measured: null,
     avgTurnTokens: 1000,
     spend: { costUsd: 0, billedInputTokens: 0, cacheReadTokens: 0 },
+    today: { tokens: 0, budget: null },
     now: NOW,
     ...over,
   };
@@ -174,6 +175,12 @@ describe("the session's spend and its one token figure", () => {
     expect(s.cost_usd).toBe(0.42);
     expect(s.cache_read_share).toBe(0.75);
     expect(computeStatus(input({})).cache_read_share).toBe(0);
+  });
+
+  it("carries the user's tokens today and the daily budget, or null without one", () => {
+    const s = computeStatus(input({ today: { tokens: 120_000, budget: 1_000_000 } }));
+    expect([s.tokens_today, s.daily_token_budget]).toEqual([120_000, 1_000_000]);
+    expect(computeStatus(input({})).daily_token_budget).toBeNull();
   });
 
   it("sessionTokens from a row's counters equals the status's current_tokens, measured or not", () => {

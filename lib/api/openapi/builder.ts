@@ -114,7 +114,8 @@ function errorCases(op: Operation): ErrorCase[] {
   if (op.params) cases.push(E.notFound);
   if (op.query || op.body) cases.push(E.invalidRequest);
   if (op.body) cases.push(E.malformedJson, E.payloadTooLarge);
-  cases.push(...(op.errors ?? []), E.internal, E.authUnavailable);
+  // Every request is counted against its key's or user's per-minute limit.
+  cases.push(...(op.errors ?? []), E.rateLimited, E.internal, E.authUnavailable);
   return cases;
 }
 

@@ -59,6 +59,13 @@ export const E = {
   messageTooLarge: error(413, "message_too_large", "The message exceeds THREADKEEPER_MAX_MESSAGE_BYTES."),
   contextOverflow: error(413, "context_overflow", "The message does not fit the model's context window even on its own."),
   compactionRateLimited: error(429, "rate_limited", "One manual compaction per 30 s per session.", RETRY_AFTER),
+  rateLimited: error(429, "rate_limited", "Over the requests (or sends) per minute of this key or user; wait `Retry-After` seconds.", {
+    ...RETRY_AFTER,
+    "RateLimit-Limit": "Requests allowed per window.",
+    "RateLimit-Remaining": "Requests left in the window.",
+    "RateLimit-Reset": "Seconds until the window resets.",
+  }),
+  budgetExhausted: error(429, "budget_exhausted", "Today's token budget (THREADKEEPER_DAILY_TOKEN_BUDGET) is used up; sends resume at the next UTC day.", RETRY_AFTER),
   upstreamFailed: error(
     502,
     "upstream_error",

@@ -3,7 +3,7 @@
 // method has one.
 import type { OperationGroup } from "../registry";
 import { checkpoints } from "./checkpoints";
-import { audit, webhooks } from "./integrations";
+import { audit, keys, webhooks } from "./integrations";
 import { usage } from "./usage";
 import { context } from "./context";
 import { memories } from "./memory";
@@ -12,7 +12,7 @@ import { meta } from "./meta";
 import { projects } from "./projects";
 import { sessions } from "./sessions";
 
-export const GROUPS: OperationGroup[] = [sessions, messages, context, checkpoints, memories, projects, usage, audit, webhooks, meta];
+export const GROUPS: OperationGroup[] = [sessions, messages, context, checkpoints, memories, projects, usage, audit, webhooks, keys, meta];
 
 /**
  * Route files that answer without being operations of their own: the catch-all turns any

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { idParams } from "@/lib/api/requests";
 import { auditQuery } from "@/lib/audit/query";
+import { createKeySchema } from "@/lib/keys";
 import { createWebhookSchema, deliveriesQuery } from "@/lib/webhooks/manage";
 import type { OperationGroup } from "../registry";
-import { auditPage, createdWebhook, delivery, webhook } from "../shapes/integrations";
+import { apiKey, auditPage, createdApiKey, createdWebhook, delivery, webhook } from "../shapes/integrations";
 
 export const audit: OperationGroup = {
   tag: "Audit",
@@ -57,6 +58,39 @@ export const webhooks: OperationGroup = {
       params: idParams,
       query: deliveriesQuery,
       responses: { 200: { description: "Newest first.", json: z.object({ deliveries: z.array(delivery) }) } },
+    },
+  ],
+};
+
+export const keys: OperationGroup = {
+  tag: "API keys",
+  description: "Keys for integrations: `Authorization: Bearer tk_live_…`, acting as you within their scopes. All need `admin`.",
+  operations: [
+    {
+      method: "POST",
+      path: "/api/keys",
+      operationId: "createApiKey",
+      summary: "Create a key; its secret is in this answer only",
+      scope: "admin",
+      body: createKeySchema,
+      responses: { 201: { description: "The key and its secret.", json: createdApiKey } },
+    },
+    {
+      method: "GET",
+      path: "/api/keys",
+      operationId: "listApiKeys",
+      summary: "Your keys, without their secrets",
+      scope: "admin",
+      responses: { 200: { description: "Your keys.", json: z.object({ keys: z.array(apiKey) }) } },
+    },
+    {
+      method: "DELETE",
+      path: "/api/keys/{id}",
+      operationId: "revokeApiKey",
+      summary: "Revoke a key at once",
+      scope: "admin",
+      params: idParams,
+      responses: { 204: { description: "Revoked." } },
     },
   ],
 };

@@ -39,6 +39,7 @@ export const messages: OperationGroup = {
         E.sessionBusy,
         E.nothingToRetry,
         E.nothingToRegenerate,
+        E.budgetExhausted,
         E.notLastMessage,
         E.requestInProgress,
         E.messageTooLarge,

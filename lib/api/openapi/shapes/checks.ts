@@ -17,7 +17,7 @@ import type { contextSettings, project, recovery, session, sessionDetail, sessio
 import type { AuditEventJson } from "@/lib/audit/query";
 import type * as U from "@/lib/usage/types";
 import type { createWebhook, DeliveryJson, WebhookJson } from "@/lib/webhooks/manage";
-import type { auditEvent, createdWebhook, delivery, webhook } from "./integrations";
+import type { apiKey, auditEvent, createdApiKey, createdWebhook, delivery, webhook } from "./integrations";
 import type { usageReport, usageSummary } from "./usage";
 
 /** True only when A and B are the same type (optional and readonly markers included). */
@@ -68,4 +68,6 @@ export type ShapeChecks = [
   Expect<Same<Out<typeof webhook>, WebhookJson>>,
   Expect<Same<Flat<Out<typeof createdWebhook>>, Flat<Returns<typeof createWebhook>>>>,
   Expect<Same<Out<typeof delivery>, DeliveryJson>>,
+  Expect<Same<Out<typeof apiKey>, T.ApiKeyJson>>,
+  Expect<Same<Out<typeof createdApiKey>, T.CreatedApiKeyJson>>,
 ];

@@ -31,6 +31,8 @@ export const contextStatus = named(
     calibration_factor: z.number(),
     cost_usd: described(z.number(), "What this session's API calls (replies, summaries, titles) have cost so far, in USD."),
     cache_read_share: described(z.number().min(0).max(1), "Share of the session's billed input tokens that were read from the prompt cache."),
+    tokens_today: described(count(), "Billed input + output tokens of all your calls this UTC day (every session)."),
+    daily_token_budget: described(count().nullable(), "THREADKEEPER_DAILY_TOKEN_BUDGET, or null when there is none."),
   }),
   "The PRD's ContextWindowStatus plus the capacity model and breakdown.",
 );

@@ -51,3 +51,23 @@ export const delivery = named(
     ),
   }),
 );
+
+export const apiKey = named(
+  "ApiKey",
+  z.object({
+    id: uuidString(),
+    name: z.string(),
+    prefix: described(z.string(), "`tk_live_` and the first characters of the key, to tell keys apart."),
+    scopes: z.array(z.enum(["read", "write", "admin"])),
+    created_at: timestamp(),
+    expires_at: timestamp().nullable(),
+    last_used_at: timestamp().nullable(),
+    revoked_at: timestamp().nullable(),
+    status: z.enum(["active", "expired", "revoked"]),
+  }),
+);
+
+export const createdApiKey = named(
+  "CreatedApiKey",
+  z.object({ key: apiKey, secret: described(z.string(), "The whole key (`tk_live_…`); shown only in this answer.") }),
+);

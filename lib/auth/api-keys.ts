@@ -1,0 +1,63 @@
+// A request authenticated by `Authorization: Bearer tk_live_…`: the key's format and checksum
+// first (a typo never reaches the database), then its hash, on the app's own role because the
+// owner is not known yet. The caller it answers acts as the key's owner with the key's scopes.
+// Given the route's admission (the scope it needs, the requests-per-minute limit), the lookup's
+// statement also checks the scope and takes the request from the key's bucket: identifying and
+// counting a request by key costs one statement.
+import { getDb } from "@/lib/db";
+import { findApiKeyByHash, touchApiKey } from "@/lib/db/api-keys";
+import { bucketDebt } from "@/lib/db/rate-limits";
+import { AppError } from "@/lib/errors";
+import { checkKeyFormat, hashKey } from "@/lib/keys/format";
+import { requireScope, type Scope } from "@/lib/keys/scopes";
+import { costMicros, settle, windowMicros } from "@/lib/limits";
+import { quotaOf } from "@/lib/limits/quota";
+import type { Caller } from "./index";
+
+/** What a route asks of a caller before its handler runs. */
+export interface Admission {
+  scope: Scope;
+  /** 0: no limit. */
+  requestsPerMinute: number;
+}
+
+/** How long a key's last_used_at may lag behind its latest use. */
+const TOUCH_AFTER_MS = 60_000;
+
+const REASONS = {
+  malformed: "This is not a Threadkeeper API key: keys look like tk_live_ followed by 38 letters and digits.",
+  bad_checksum: "This API key has a typo: its checksum does not match. Copy it again.",
+  unknown: "No such API key.",
+  revoked: "This API key was revoked.",
+  expired: "This API key has expired.",
+} as const;
+
+function invalidKey(reason: keyof typeof REASONS): AppError {
+  return new AppError(401, "invalid_api_key", REASONS[reason], { reason }, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+}
+
+export async function keyCaller(secret: string, admission?: Admission): Promise<Caller> {
+  const problem = checkKeyFormat(secret);
+  if (problem) throw invalidKey(problem);
+  const limit = admission?.requestsPerMinute ?? 0;
+  const take = admission && limit > 0 ? { scope: admission.scope, costMicros: costMicros(limit), windowMicros: windowMicros() } : null;
+  const db = await getDb();
+  // A refusal thrown inside rolls the transaction back, so it costs the key nothing.
+  return db.transaction(async (tx) => {
+    const key = await findApiKeyByHash(tx, hashKey(secret), take);
+    if (!key) throw invalidKey("unknown");
+    if (key.revoked_at) throw invalidKey("revoked");
+    if (key.expires_at && key.expires_at.getTime() <= key.now.getTime()) throw invalidKey("expired");
+    const caller: Caller = { userId: key.user_id, email: null, via: "key", key: { id: key.id, name: key.name, scopes: key.scopes } };
+    if (admission) requireScope(key.scopes, admission.scope);
+    if (take) {
+      const bucket = { userId: key.user_id, keyId: key.id, bucket: "requests" as const, windowMicros: take.windowMicros };
+      caller.requests =
+        key.debt !== null
+          ? quotaOf({ allowed: true, debtSeconds: Math.max(0, key.debt) }, limit)
+          : settle({ allowed: false, debtSeconds: await bucketDebt(tx, bucket) }, { bucket: "requests", limit, keyId: key.id });
+    }
+    if (!key.last_used_at || key.now.getTime() - key.last_used_at.getTime() >= TOUCH_AFTER_MS) await touchApiKey(tx, key.id);
+    return caller;
+  });
+}

@@ -1,0 +1,15 @@
+// Browser-side client for the user's API keys. Failures are ApiErrors like the rest of the client.
+import type { ApiKeyJson, ApiKeyScope, CreatedApiKeyJson } from "@/lib/api/types";
+import { json, send, withBody } from "@/lib/client/api";
+
+export async function listKeys(): Promise<ApiKeyJson[]> {
+  return (await json<{ keys: ApiKeyJson[] }>("/api/keys")).keys;
+}
+
+export async function createKey(input: { name: string; scopes: ApiKeyScope[]; expires_at: string | null }): Promise<CreatedApiKeyJson> {
+  return json<CreatedApiKeyJson>("/api/keys", withBody("POST", input));
+}
+
+export async function revokeKey(id: string): Promise<void> {
+  await send(`/api/keys/${encodeURIComponent(id)}`, { method: "DELETE" });
+}

@@ -1,0 +1,65 @@
+// Creating, listing and revoking a user's API keys, as that user (withUser). Authenticating a
+// request by key is lib/auth/api-keys.ts.
+import { z } from "zod";
+import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/api/types";
+import { withUser } from "@/lib/db";
+import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from "@/lib/db/api-keys";
+import { notFound } from "@/lib/errors";
+import { generateKey } from "./format";
+import { normalizeScopes, SCOPES } from "./scopes";
+
+export const createKeySchema = z
+  .object({
+    name: z.string().trim().min(1, "a key needs a name").max(100),
+    scopes: z.array(z.enum(SCOPES)).min(1, "name at least one scope: read, write or admin"),
+    expires_at: z.iso
+      .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2030-01-31T00:00:00Z" })
+      .refine((v) => Date.parse(v) > Date.now(), "must be in the future")
+      .nullable()
+      .optional(),
+  })
+  .strict();
+
+export type CreateKeyInput = z.infer<typeof createKeySchema>;
+
+export function keyJson(row: ApiKeyRow, now = new Date()): ApiKeyJson {
+  const expired = row.expires_at !== null && row.expires_at.getTime() <= now.getTime();
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at?.toISOString() ?? null,
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+    status: row.revoked_at ? "revoked" : expired ? "expired" : "active",
+  };
+}
+
+/** A new key; its secret is in this answer and nowhere else, ever. */
+export async function createKey(userId: string, input: CreateKeyInput): Promise<CreatedApiKeyJson> {
+  const { secret, hash, prefix } = generateKey();
+  const row = await withUser(userId, (tx) =>
+    insertApiKey(tx, userId, {
+      name: input.name,
+      prefix,
+      hash,
+      scopes: normalizeScopes(input.scopes),
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    }),
+  );
+  return { key: keyJson(row), secret };
+}
+
+export async function listKeys(userId: string): Promise<ApiKeyJson[]> {
+  const rows = await withUser(userId, (tx) => listApiKeys(tx, userId));
+  const now = new Date();
+  return rows.map((r) => keyJson(r, now));
+}
+
+/** Revokes at once: the next request with the key, on any instance, is refused. Revoking twice is fine. */
+export async function revokeKey(userId: string, id: string): Promise<void> {
+  const row = await withUser(userId, (tx) => revokeApiKey(tx, userId, id));
+  if (!row) throw notFound("API key", id);
+}

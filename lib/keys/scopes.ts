@@ -1,0 +1,39 @@
+// What an API key may do. Every API route needs exactly one scope: `read` for GET (and HEAD),
+// `write` for anything that changes data (sends included), `admin` for managing keys and
+// changing context settings. A route says so through route()'s options; without one the
+// method decides. Browser, access-token and local-mode callers hold every scope. Pure.
+import { AppError } from "@/lib/errors";
+
+export const SCOPES = ["read", "write", "admin"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** The scope a route needs when it does not name one. */
+export function scopeForMethod(method: string): Scope {
+  return method === "GET" || method === "HEAD" ? "read" : "write";
+}
+
+/**
+ * Whether a key's scopes cover what a route needs. `admin` covers everything: a key that can
+ * create keys could give itself any other scope anyway. `read` and `write` are independent, so
+ * an integration that only posts (or only reads) gets nothing more.
+ */
+export function grants(scopes: readonly Scope[], needed: Scope): boolean {
+  return scopes.includes(needed) || scopes.includes("admin");
+}
+
+/** Deduplicated, in the canonical order read, write, admin. */
+export function normalizeScopes(scopes: readonly Scope[]): Scope[] {
+  return SCOPES.filter((s) => scopes.includes(s));
+}
+
+/** 403 `insufficient_scope` (with RFC 6750's WWW-Authenticate) when a key lacks what a route needs; null scopes: not a key. */
+export function requireScope(scopes: readonly Scope[] | null, needed: Scope): void {
+  if (scopes === null || grants(scopes, needed)) return;
+  throw new AppError(
+    403,
+    "insufficient_scope",
+    `This API key lacks the '${needed}' scope this request needs (it has: ${scopes.join(", ")}).`,
+    { required_scope: needed, key_scopes: scopes },
+    { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${needed}"` },
+  );
+}
