@@ -96,9 +96,6 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
       </div>
       <DashboardLink />
       <AccountFooter />
-      <a href="/docs" data-testid="api-docs-link" className="block border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900">
-        API docs
-      </a>
     </nav>
   );
 }

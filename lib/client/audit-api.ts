@@ -1,0 +1,15 @@
+// The audit log as the activity page reads it.
+import type { AuditEventJson } from "@/lib/audit/query";
+import { json } from "@/lib/client/api";
+
+export type { AuditEventJson };
+
+export async function auditPage(
+  q: { action?: string; cursor?: string | null; limit?: number },
+  signal?: AbortSignal,
+): Promise<{ events: AuditEventJson[]; next_cursor: string | null }> {
+  const params = new URLSearchParams({ limit: String(q.limit ?? 50) });
+  if (q.action) params.set("action", q.action);
+  if (q.cursor) params.set("cursor", q.cursor);
+  return json(`/api/audit?${params}`, { signal });
+}
