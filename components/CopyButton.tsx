@@ -3,33 +3,10 @@
 // feedback does not depend on noticing a glyph swap; screen readers hear it through a
 // status line.
 import { useEffect, useState } from "react";
+import { writeClipboard } from "@/lib/client/clipboard";
 import { Check, Copy } from "lucide-react";
 
 const FEEDBACK_MS = 2_000;
-
-/**
- * The Clipboard API exists only in secure contexts (https, localhost). A SaaS instance
- * served over plain http on a LAN address still deserves a working button, hence the
- * selection-based fallback.
- */
-async function writeClipboard(text: string): Promise<void> {
-  if (navigator.clipboard && window.isSecureContext) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  const area = document.createElement("textarea");
-  area.value = text;
-  area.setAttribute("readonly", "");
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.appendChild(area);
-  area.select();
-  try {
-    if (!document.execCommand("copy")) throw new Error("copy refused");
-  } finally {
-    area.remove();
-  }
-}
 
 export function CopyButton({ text, label, className = "" }: { text: string; label: string; className?: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");

@@ -2,29 +2,10 @@
 // A new key's secret, shown exactly once: the server keeps only its hash, so once this box is
 // closed nobody can show it again. The copy button says what it did in words.
 import { useEffect, useState } from "react";
+import { writeClipboard } from "@/lib/client/clipboard";
 import { Check, Copy, TriangleAlert } from "lucide-react";
 
 const FEEDBACK_MS = 2_000;
-
-/** The Clipboard API needs a secure context; a LAN address over plain http gets the selection fallback. */
-async function writeClipboard(text: string): Promise<void> {
-  if (navigator.clipboard && window.isSecureContext) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  const area = document.createElement("textarea");
-  area.value = text;
-  area.setAttribute("readonly", "");
-  area.style.position = "fixed";
-  area.style.opacity = "0";
-  document.body.appendChild(area);
-  area.select();
-  try {
-    if (!document.execCommand("copy")) throw new Error("copy refused");
-  } finally {
-    area.remove();
-  }
-}
 
 export function NewKeySecret({ name, secret, onDone }: { name: string; secret: string; onDone(): void }) {
   const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");

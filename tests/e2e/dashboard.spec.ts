@@ -4,19 +4,11 @@
 // visitor is sent to sign in first).
 import { expect, test, type Page } from "@playwright/test";
 import { SAAS_PORT } from "./ports";
-import { enqueueFake, filler, openNewConversation, resetFake } from "./support";
+import { enqueueFake, filler, openNewConversation, resetFake, watchCsp } from "./support";
 
 test.beforeEach(async ({ request }) => {
   await resetFake(request);
 });
-
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on("console", (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
-  });
-  return violations;
-}
 
 const chart = (page: Page, id: string) => page.getByTestId(id).locator("svg.recharts-surface").first();
 

@@ -1,7 +1,7 @@
 // Claude's replies as markdown in the browser: what renders, the copy button, tables on a
 // phone, and that hostile text in a message or a reply never runs or becomes a link.
-import { expect, test, type Page } from "@playwright/test";
-import { assistantMessages, enqueueFake, messages, openNewConversation, resetFake, sendAndWait, userMessages } from "./support";
+import { expect, test } from "@playwright/test";
+import { assistantMessages, enqueueFake, messages, openNewConversation, resetFake, sendAndWait, userMessages, watchCsp } from "./support";
 
 const RICH_REPLY = [
   "## Release plan",
@@ -28,15 +28,6 @@ const CODE = "const answer: number = 42; // checked";
 test.beforeEach(async ({ request }) => {
   await resetFake(request);
 });
-
-/** Collects Content-Security-Policy violations the page reports. */
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on("console", (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
-  });
-  return violations;
-}
 
 test("a markdown reply renders headings, emphasis, lists, a table, highlighted code and a safe link", async ({ page, request }) => {
   const violations = watchCsp(page);

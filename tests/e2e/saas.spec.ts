@@ -3,22 +3,13 @@
 // to the fake Supabase Auth server through the real supabase-js in the page.
 import { expect, test, type Page } from "@playwright/test";
 import { FAKE_AUTH_PORT } from "./ports";
-import { assistantMessages, resetFake, sendAndWait } from "./support";
+import { assistantMessages, resetFake, sendAndWait, watchCsp } from "./support";
 
 const PASSWORD = "a long enough password";
 
 test.beforeEach(async ({ request }) => {
   await resetFake(request);
 });
-
-/** Fails the test on any Content-Security-Policy violation the page reports. */
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on("console", (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
-  });
-  return violations;
-}
 
 async function signUp(page: Page, email: string): Promise<void> {
   await page.goto("/signup");

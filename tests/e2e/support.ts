@@ -113,3 +113,12 @@ export async function openNewConversation(page: Page): Promise<void> {
   await page.getByTestId("picker-new").click();
   await expect(picker).toHaveCount(0);
 }
+
+/** Collects the Content-Security-Policy violations the page reports (a test expects none). */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on("console", (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+  });
+  return violations;
+}

@@ -1,15 +1,7 @@
 // The theme (system, light or dark) and the app icons, under the pages' strict CSP.
 import { expect, test, type Page } from "@playwright/test";
 import { SAAS_PORT } from "./ports";
-import { openNewConversation } from "./support";
-
-function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on("console", (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
-  });
-  return violations;
-}
+import { openNewConversation, watchCsp } from "./support";
 
 const html = (page: Page) => page.locator("html");
 const pageBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -3,14 +3,13 @@
 // missing, expired, forged or unknown-kid token is 401 everywhere. A route file or method
 // missing from the table fails the test, so a new route cannot be forgotten.
 import { randomUUID } from "node:crypto";
-import { readdir } from "node:fs/promises";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { MintOptions } from "../fake-supabase-auth/server";
 import { withUser } from "@/lib/db";
 import { recordLlmCall } from "@/lib/db/llm-calls";
 import { useHarness, type Harness } from "./harness";
 import { signUp, useSaas, type TestUser } from "./saas";
+import { routeFiles, routeOf } from "../api-routes";
 
 const h = useHarness({ online: false });
 const saas = useSaas();
@@ -131,24 +130,13 @@ const ATTEMPTS: Attempt[] = [
 
 // --- the route files themselves ---
 
-const API_DIR = path.join(process.cwd(), "app", "api");
-
-async function routeFiles(dir = API_DIR): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await routeFiles(full)));
-    else if (entry.name === "route.ts") out.push(full);
-  }
-  return out;
-}
 
 const routes = new Map<string, Partial<Record<Method, Handler>>>();
 
 beforeAll(async () => {
   for (const file of await routeFiles()) {
     const mod = (await import(file)) as Partial<Record<Method, Handler>>;
-    routes.set("/api" + path.dirname(path.relative(API_DIR, file)).split(path.sep).join("/").replace(/^\.$/, "").replace(/^(?=.)/, "/"), mod);
+    routes.set(routeOf(file), mod);
   }
 });
 

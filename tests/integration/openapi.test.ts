@@ -2,8 +2,6 @@
 // PGlite, the fake Anthropic server), and each answer's status must be one the document lists
 // for that operation and its body must validate against the schema it promises, errors
 // included. The last test checks that every operation was seen succeeding at least once.
-import { readdir } from "node:fs/promises";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openapi/document";
 import type {
@@ -20,6 +18,7 @@ import type {
 } from "@/lib/api/types";
 import { DocumentValidator, type HttpMethod } from "../openapi-validator";
 import { idle, prose, readSse, req, useHarness } from "./harness";
+import { routeFiles, routeOf } from "../api-routes";
 
 const h = useHarness();
 const doc = openApiDocument();
@@ -28,22 +27,12 @@ const validator = new DocumentValidator(doc);
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-const API_DIR = path.join(process.cwd(), "app", "api");
 const routes = new Map<string, Partial<Record<Method, Handler>>>();
 
-async function routeFiles(dir = API_DIR): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await routeFiles(full)));
-    else if (entry.name === "route.ts") out.push(full);
-  }
-  return out;
-}
 
 beforeAll(async () => {
   for (const file of await routeFiles()) {
-    const route = ["/api", ...path.relative(API_DIR, path.dirname(file)).split(path.sep).filter(Boolean)].join("/");
+    const route = routeOf(file);
     routes.set(route.replace(/\[(\w+)\]/g, "{$1}"), (await import(file)) as Partial<Record<Method, Handler>>);
   }
 }, 60_000);

@@ -1,8 +1,6 @@
 // /api/openapi.json: it names every route file's every method (and nothing else), and it is a
 // sound OpenAPI 3.1 document: references resolve, operations answer, ids are unique, path
 // parameters match their templates, and Ajv compiles every schema in it.
-import { readdir } from "node:fs/promises";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { idParams } from "@/lib/api/requests";
@@ -13,21 +11,9 @@ import { UNDOCUMENTED_ROUTES } from "@/lib/api/openapi/operations";
 import { METHODS, type Operation } from "@/lib/api/openapi/registry";
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "@/lib/api/openapi/types";
 import { DocumentValidator, segment, type HttpMethod } from "../openapi-validator";
+import { routeFiles, routeOf } from "../api-routes";
 
-const API_DIR = path.join(process.cwd(), "app", "api");
 
-async function routeFiles(dir = API_DIR): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await routeFiles(full)));
-    else if (entry.name === "route.ts") out.push(full);
-  }
-  return out;
-}
-
-/** `app/api/session/[id]/route.ts` -> `/api/session/[id]`. */
-const routeOf = (file: string) => ["/api", ...path.relative(API_DIR, path.dirname(file)).split(path.sep).filter(Boolean)].join("/");
 
 /** `/api/session/[id]` -> `/api/session/{id}`, as OpenAPI writes it. */
 const templateOf = (route: string) => route.replace(/\[(\w+)\]/g, "{$1}");
