@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { authenticate, type Caller } from "@/lib/auth";
 import { recordSignIn } from "@/lib/audit/sign-in";
+import type { Admission } from "@/lib/auth/api-keys";
 import { authMode } from "@/lib/auth/config";
 import { authEnv } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
@@ -55,7 +56,9 @@ export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Prom
     let quota: Quota | null = null;
     try {
       const scope = opts.scope ?? scopeForMethod(req.method);
-      const caller = await edgeChecks(req, scope);
+      // A send's request is counted with its send and its budget in admit(), so that a send
+      // refused by either takes nothing; any other request by key is counted in its lookup.
+      const caller = await edgeChecks(req, { scope, requestsPerMinute: opts.send ? 0 : limits().requestsPerMinute });
       requireScope(caller.key?.scopes ?? null, scope);
       quota = await admit(caller, { send: opts.send === true });
       const actor: Actor = caller.key
@@ -78,11 +81,12 @@ export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Prom
 
 /**
  * Host, then the caller, then the CSRF rule for browser writes; answers the verified caller.
- * Given the route's scope, a request by API key is also held to it and counted in the lookup.
+ * Given the route's admission, a request by API key is also held to its scope and counted in
+ * the key's lookup.
  */
-export async function edgeChecks(req: Request, scope?: Scope): Promise<Caller> {
+export async function edgeChecks(req: Request, admission?: Admission): Promise<Caller> {
   assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
-  const caller = await authenticate(req, scope ? { scope, requestsPerMinute: limits().requestsPerMinute } : undefined);
+  const caller = await authenticate(req, admission);
   assertSameOriginWrite(req, caller.via);
   return caller;
 }

@@ -77,7 +77,7 @@ export async function benchKeys(db: Database, opts: MeasureOptions): Promise<Key
     // What route() runs before the handler for a key: Host, key, scope and its bucket (one statement).
     const together = (
       await measure(async () => {
-        const c = await edgeChecks(get(byKey), "read");
+        const c = await edgeChecks(get(byKey), { scope: "read", requestsPerMinute: Number(BENCH_LIMIT) });
         requireScope(c.key?.scopes ?? null, "read");
         return admit(c, { send: false });
       }, micro)

@@ -296,24 +296,29 @@ describe("rate limits", () => {
     expect(bucket).toBeUndefined();
   });
 
-  it("limits sends apart from requests, reports the tighter bucket, and a refused send saves nothing", async () => {
-    process.env.THREADKEEPER_SEND_LIMIT_PER_MINUTE = "2";
+  it("limits sends apart from requests, reports the tighter bucket, and a refused send saves nothing and counts as nothing", async () => {
     const { secret } = await createKey({ name: "sender", scopes: ["read", "write"] });
     const session = await newSession({ title: "sends" });
+    process.env.THREADKEEPER_SEND_LIMIT_PER_MINUTE = "2";
+    process.env.THREADKEEPER_RATE_LIMIT_PER_MINUTE = "4";
     const first = await sendJson(session.id, "one", bearer(secret));
     expect(first.res.status).toBe(201);
+    // The sends bucket has 1 left, the requests bucket 3: the one closer to refusing is reported.
     expect([first.res.headers.get("ratelimit-limit"), first.res.headers.get("ratelimit-remaining")]).toEqual(["2", "1"]);
     expect((await sendJson(session.id, "two", bearer(secret))).res.status).toBe(201);
-    const before = (await history(session.id)).messages.length;
+    // Counted in the database: the local user's own requests are limited to 4 a minute here too.
+    const count = async () =>
+      (await h.db.transaction((tx) => tx.query("select 1 from messages where session_id = $1", [session.id]))).length;
+    const before = await count();
     const third = await sendJson(session.id, "three", bearer(secret));
     expect(third.res.status).toBe(429);
     expect(third.body.error).toMatchObject({ code: "rate_limited", details: { bucket: "sends", limit: 2 } });
     expect(third.res.headers.get("retry-after")).toBeTruthy();
-    expect((await history(session.id)).messages.length).toBe(before);
-    // Other requests of the same key go on, reporting the requests bucket.
+    expect(await count()).toBe(before);
+    // Other requests of the same key go on; the refused send took nothing from the requests bucket.
     const read = await listSessions(bearer(secret));
     expect(read.status).toBe(200);
-    expect(read.headers.get("ratelimit-limit")).toBe("600");
+    expect([read.headers.get("ratelimit-limit"), read.headers.get("ratelimit-remaining")]).toEqual(["4", "1"]);
   });
 
   it("0 turns a limit off: no accounting and no headers", async () => {
