@@ -1,6 +1,7 @@
 // Creating, listing and revoking a user's API keys, as that user (withUser). Authenticating a
 // request by key is lib/auth/api-keys.ts.
 import { z } from "zod";
+import { audit } from "@/lib/audit/record";
 import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/api/types";
 import { withUser } from "@/lib/db";
 import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from "@/lib/db/api-keys";
@@ -40,15 +41,21 @@ export function keyJson(row: ApiKeyRow, now = new Date()): ApiKeyJson {
 /** A new key; its secret is in this answer and nowhere else, ever. */
 export async function createKey(userId: string, input: CreateKeyInput): Promise<CreatedApiKeyJson> {
   const { secret, hash, prefix } = generateKey();
-  const row = await withUser(userId, (tx) =>
-    insertApiKey(tx, userId, {
+  const row = await withUser(userId, async (tx) => {
+    const created = await insertApiKey(tx, userId, {
       name: input.name,
       prefix,
       hash,
       scopes: normalizeScopes(input.scopes),
       expiresAt: input.expires_at ? new Date(input.expires_at) : null,
-    }),
-  );
+    });
+    await audit(tx, userId, {
+      action: "key.created",
+      target: { type: "api_key", id: created.id },
+      metadata: { name: created.name, prefix: created.prefix, scopes: created.scopes },
+    });
+    return created;
+  });
   return { key: keyJson(row), secret };
 }
 
@@ -60,6 +67,10 @@ export async function listKeys(userId: string): Promise<ApiKeyJson[]> {
 
 /** Revokes at once: the next request with the key, on any instance, is refused. Revoking twice is fine. */
 export async function revokeKey(userId: string, id: string): Promise<void> {
-  const row = await withUser(userId, (tx) => revokeApiKey(tx, userId, id));
+  const row = await withUser(userId, async (tx) => {
+    const revoked = await revokeApiKey(tx, userId, id);
+    if (revoked) await audit(tx, userId, { action: "key.revoked", target: { type: "api_key", id }, metadata: { name: revoked.name } });
+    return revoked;
+  });
   if (!row) throw notFound("API key", id);
 }

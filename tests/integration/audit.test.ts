@@ -137,3 +137,22 @@ describe("the audit log", () => {
     expect(changed.updated === "refused" || (Array.isArray(changed.updated) && changed.updated.length === 0)).toBe(true);
   });
 });
+
+describe("API keys in the audit log", () => {
+  it("records key creation and revocation, and what a key does is attributed to the key", async () => {
+    const keysRoute = await import("@/app/api/keys/route");
+    const keyRoute = await import("@/app/api/keys/[id]/route");
+    const sessionRoute = await import("@/app/api/session/route");
+    const res = await keysRoute.POST(req("POST", "/api/keys", { name: "audited bot", scopes: ["read", "write"] }), undefined);
+    expect(res.status).toBe(201);
+    const { key, secret } = (await res.json()) as { key: { id: string }; secret: string };
+    const made = await sessionRoute.POST(req("POST", "/api/session", { title: "by key" }, { authorization: `Bearer ${secret}` }), undefined);
+    expect(made.status).toBe(201);
+    expect((await keyRoute.DELETE(req("DELETE", `/api/keys/${key.id}`), params({ id: key.id }))).status).toBe(204);
+
+    const { events: log } = await events("?limit=10");
+    expect(log.map((e) => e.action).slice(0, 3)).toEqual(["key.revoked", "session.created", "key.created"]);
+    expect(log[1].actor).toEqual({ type: "key", id: key.id, name: "audited bot" });
+    expect(log[2]).toMatchObject({ target: { type: "api_key", id: key.id }, metadata: { name: "audited bot" } });
+  });
+});
