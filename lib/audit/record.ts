@@ -2,7 +2,7 @@
 // its event (and any webhook delivery it queues) commit or roll back together.
 import { currentRequest } from "@/lib/api/request-context";
 import type { Tx } from "@/lib/db";
-import { enqueueEvent, isWebhookEvent } from "@/lib/webhooks/events";
+import { deliveriesSql, isWebhookEvent } from "@/lib/webhooks/events";
 
 export interface AuditEvent {
   /** Dotted: compaction.applied, checkpoint.created, session.deleted, ... */
@@ -14,23 +14,30 @@ export interface AuditEvent {
 
 export async function audit(tx: Tx, userId: string, e: AuditEvent): Promise<void> {
   const r = currentRequest();
+  const params = [
+    userId,
+    e.action,
+    r.actor.type,
+    r.actor.id,
+    r.actor.name,
+    e.target?.type ?? null,
+    e.target?.id ?? null,
+    r.requestId || null,
+    r.ip,
+    r.userAgent,
+    JSON.stringify(e.metadata ?? {}),
+  ];
+  const insert = `insert into audit_log (user_id, action, actor_type, actor_id, actor_name, target_type, target_id, request_id, ip, user_agent, metadata)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text::jsonb)`;
+  if (!isWebhookEvent(e.action)) {
+    await tx.query(insert, params);
+    return;
+  }
+  // The events integrations subscribe to are audit events too: the event and its deliveries
+  // are one statement, in the operation's transaction.
   await tx.query(
-    `insert into audit_log (user_id, action, actor_type, actor_id, actor_name, target_type, target_id, request_id, ip, user_agent, metadata)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text::jsonb)`,
-    [
-      userId,
-      e.action,
-      r.actor.type,
-      r.actor.id,
-      r.actor.name,
-      e.target?.type ?? null,
-      e.target?.id ?? null,
-      r.requestId || null,
-      r.ip,
-      r.userAgent,
-      JSON.stringify(e.metadata ?? {}),
-    ],
+    `with event as (${insert} returning 1)
+     ${deliveriesSql("$1", "$2", "$12")} and exists (select 1 from event)`,
+    [...params, JSON.stringify({ target: e.target ?? null, ...e.metadata })],
   );
-  // The events integrations subscribe to are audit events too: queued in the same transaction.
-  if (isWebhookEvent(e.action)) await enqueueEvent(tx, userId, e.action, { target: e.target ?? null, ...e.metadata });
 }
