@@ -131,6 +131,13 @@ export const ZERO_SUMS: MetricSums = {
   list_r: 0,
 };
 
+/** Sums written by a statement as a JSON array in SUM_COLUMNS order. */
+export function sumsFromArray(values: readonly number[]): MetricSums {
+  const out = { ...ZERO_SUMS };
+  SUM_COLUMNS.forEach((c, i) => (out[c] = values[i] ?? 0));
+  return out;
+}
+
 export function addSums(a: MetricSums, b: MetricSums): MetricSums {
   const out = { ...a };
   for (const k of SUM_COLUMNS) out[k] = a[k] + b[k];

@@ -90,6 +90,11 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
        values (current_date, $1, 'claude-haiku-4-5', 'chat', 1, 100, 10, 0.00015)`,
       [s.session],
     ),
+  // The llm_calls row above already added to these two through the rollup trigger, as A.
+  llm_usage_day_models: (tx) =>
+    tx.query(`insert into llm_usage_day_models (day, model, requests, cost_usd) values ('2020-01-01', 'claude-haiku-4-5', 1, 0.0001)`),
+  llm_usage_day_sessions: (tx, s) =>
+    tx.query(`insert into llm_usage_day_sessions (day, session_id, requests, cost_usd) values ('2020-01-01', $1, 1, 0.0001)`, [s.session]),
 };
 
 const seededIds: Seeded = {
@@ -288,6 +293,16 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
     expect(await withUser(USER_A, (tx) => count(tx, `select count(*) as n from public.${table} where user_id = $1`, [USER_A]))).toBe(
       before,
     );
+  });
+
+  it("a call recorded as the user reaches the usage rollups through their triggers, under RLS", async () => {
+    const rows = await withUser(USER_A, (tx) =>
+      tx.query<{ m: number; s: number }>(
+        `select (select sum(requests) from llm_usage_day_models where day = (now() at time zone 'UTC')::date)::int as m,
+           (select sum(requests) from llm_usage_day_sessions where day = (now() at time zone 'UTC')::date)::int as s`,
+      ),
+    );
+    expect(rows).toEqual([{ m: 1, s: 1 }]);
   });
 
   it("anon, which Supabase grants every table to, sees no row at all", async () => {
