@@ -9,4 +9,7 @@ export async function register() {
   if (swept > 0) console.log(`[threadkeeper] ${swept} reply(ies) cut off by a restart marked interrupted`);
   scheduleSweep(db);
   if (db.kind === "pglite") scheduleVacuum(db);
+  const { scheduleDeliveries } = await import("./lib/webhooks/deliver");
+  const { env } = await import("./lib/env");
+  scheduleDeliveries(db, { backoffMs: env().THREADKEEPER_WEBHOOK_BACKOFF_MS ?? 10_000 });
 }

@@ -13,7 +13,12 @@ import { authEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 export const config = {
-  matcher: ["/((?!api/|_next/static/|_next/image|favicon\\.ico).*)"],
+  // Static files skip it: the icons and the web manifest (public/, listed in next.config.ts
+  // too, which gives them the security headers) must load on the sign-in page as well.
+  // Next.js reads this literal at build time, so the list cannot be imported.
+  matcher: [
+    "/((?!api/|_next/static/|_next/image|favicon\\.ico|icon\\.svg|icon-192\\.png|icon-512\\.png|icon-maskable-512\\.png|apple-touch-icon\\.png|manifest\\.webmanifest).*)",
+  ],
   runtime: "nodejs",
 };
 

@@ -1,6 +1,17 @@
 import type { NextConfig } from "next";
 import { BASE_SECURITY_HEADERS } from "./lib/api/security-headers";
 
+/** What public/ serves (the icons and the web manifest). */
+const PUBLIC_FILES = [
+  "favicon.ico",
+  "icon.svg",
+  "icon-192.png",
+  "icon-512.png",
+  "icon-maskable-512.png",
+  "apple-touch-icon.png",
+  "manifest.webmanifest",
+];
+
 const nextConfig: NextConfig = {
   // PGlite ships WASM + data files and tiktoken ships WASM; bundling them breaks their file lookups.
   serverExternalPackages: [
@@ -13,8 +24,13 @@ const nextConfig: NextConfig = {
   // only slows every build on a 2-core machine.
   typescript: { ignoreBuildErrors: true },
   // Static assets pass neither the middleware nor a route handler; they get the same headers.
+  // The files of public/ are listed one by one: middleware.ts skips exactly these.
   async headers() {
-    return [{ source: "/_next/static/:path*", headers: BASE_SECURITY_HEADERS.map(([key, value]) => ({ key, value })) }];
+    const headers = BASE_SECURITY_HEADERS.map(([key, value]) => ({ key, value }));
+    return [
+      { source: "/_next/static/:path*", headers },
+      { source: `/:file(${PUBLIC_FILES.map((f) => f.replace(/\./g, "\\.")).join("|")})`, headers },
+    ];
   },
 };
 

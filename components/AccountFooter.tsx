@@ -9,11 +9,11 @@ export function AccountFooter() {
   const [leaving, setLeaving] = useState(false);
   if (mode !== "supabase") return null;
   return (
-    <div className="flex items-center gap-2 border-t border-zinc-200 px-4 py-3" data-testid="account">
+    <div className="flex items-center gap-2 border-t border-zinc-200 dark:border-zinc-800 px-4 py-3" data-testid="account">
       <span aria-hidden className="flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-zinc-800 text-xs font-semibold uppercase text-white">
         {(email ?? "?").slice(0, 1)}
       </span>
-      <span className="min-w-0 flex-1 truncate text-xs text-zinc-700" title={email ?? undefined} data-testid="account-email">
+      <span className="min-w-0 flex-1 truncate text-xs text-zinc-700 dark:text-zinc-300" title={email ?? undefined} data-testid="account-email">
         {email ?? "Signed in"}
       </span>
       <button
@@ -24,7 +24,7 @@ export function AccountFooter() {
           setLeaving(true);
           void signOut().catch(() => setLeaving(false));
         }}
-        className="whitespace-nowrap rounded-md px-2 py-1 text-xs font-medium text-zinc-600 hover:bg-zinc-200/70 hover:text-zinc-900 disabled:opacity-50"
+        className="whitespace-nowrap rounded-md px-2 py-1 text-xs font-medium text-zinc-600 dark:text-zinc-400 hover:bg-zinc-200/70 dark:hover:bg-zinc-800 hover:text-zinc-900 dark:hover:text-zinc-100 disabled:opacity-50"
       >
         {leaving ? "Signing out…" : "Sign out"}
       </button>

@@ -3,10 +3,12 @@
 // age, a preview of the last messages on hover or focus, Resume from here (forks a new
 // session at the checkpoint) and Delete. Forks made from this session are listed below.
 import { useEffect, useState } from "react";
+import { CornerDownRight, X } from "lucide-react";
 import type { CheckpointJson } from "@/lib/api/types";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { compactTokens, relativeTime } from "@/lib/client/format";
+import { previewText } from "@/lib/client/message-text";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useEscapeKey } from "@/components/useEscapeKey";
 
@@ -39,40 +41,40 @@ function PanelBody() {
     <aside
       data-testid="checkpoint-panel"
       aria-label="Checkpoints"
-      className="flex w-80 shrink-0 flex-col border-l border-zinc-200 bg-white max-md:fixed max-md:inset-y-0 max-md:right-0 max-md:z-30 max-md:shadow-xl"
+      className="flex w-80 shrink-0 flex-col border-l border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 max-md:fixed max-md:inset-y-0 max-md:right-0 max-md:z-30 max-md:shadow-xl"
     >
-      <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-2.5">
-        <h2 className="text-sm font-semibold text-zinc-900">Checkpoints</h2>
+      <div className="flex items-center justify-between border-b border-zinc-200 dark:border-zinc-800 px-4 py-2.5">
+        <h2 className="text-sm font-semibold text-zinc-900 dark:text-zinc-100">Checkpoints</h2>
         <button
           type="button"
           aria-label="Close checkpoints"
           onClick={closePanel}
-          className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100"
+          className="rounded px-1.5 text-zinc-500 dark:text-zinc-400 hover:bg-zinc-100 dark:hover:bg-zinc-800"
         >
-          ✕
+          <X aria-hidden className="h-4 w-4" />
         </button>
       </div>
       {error && (
-        <p role="alert" className="mx-3 mt-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-800">
+        <p role="alert" className="mx-3 mt-2 rounded-md bg-red-50 dark:bg-red-950/40 px-2 py-1.5 text-xs text-red-800 dark:text-red-300">
           {error}
         </p>
       )}
       <div className="flex-1 overflow-y-auto px-3 py-3">
-        {!currentId && <p className="px-1 text-xs text-zinc-500">Open a session to see its checkpoints.</p>}
-        {currentId && loading && !detail && <p className="px-1 text-xs text-zinc-500">Loading…</p>}
+        {!currentId && <p className="px-1 text-xs text-zinc-500 dark:text-zinc-400">Open a session to see its checkpoints.</p>}
+        {currentId && loading && !detail && <p className="px-1 text-xs text-zinc-500 dark:text-zinc-400">Loading…</p>}
         {currentId && detail && checkpoints.length === 0 && (
-          <p className="px-1 text-xs text-zinc-500">
+          <p className="px-1 text-xs text-zinc-500 dark:text-zinc-400">
             No checkpoints yet. Type <code className="font-mono">/save-progress &quot;label&quot;</code> to save one.
           </p>
         )}
-        <ol className="relative space-y-3 border-l border-zinc-200 pl-4" data-testid="checkpoint-list">
+        <ol className="relative space-y-3 border-l border-zinc-200 dark:border-zinc-800 pl-4" data-testid="checkpoint-list">
           {checkpoints.map((c) => (
             <CheckpointItem key={c.id} checkpoint={c} />
           ))}
         </ol>
         {forks.length > 0 && (
           <section className="mt-5" data-testid="fork-list">
-            <h3 className="mb-1.5 px-1 text-xs font-semibold uppercase tracking-wide text-zinc-500">Forks</h3>
+            <h3 className="mb-1.5 px-1 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Forks</h3>
             <ul className="space-y-1">
               {forks.map((f) => (
                 <li key={f.id}>
@@ -84,9 +86,10 @@ function PanelBody() {
                       e.preventDefault();
                       select(f.id);
                     }}
-                    className="block truncate rounded px-1 py-0.5 text-sm text-sky-700 hover:bg-sky-50 hover:underline"
+                    className="block truncate rounded px-1 py-0.5 text-sm text-sky-700 dark:text-sky-400 hover:bg-sky-50 dark:hover:bg-sky-950/40 hover:underline"
                   >
-                    ↳ {f.title || "Untitled session"}
+                    <CornerDownRight aria-hidden className="mr-1 inline h-3.5 w-3.5 -translate-y-px" />
+                    {f.title || "Untitled session"}
                   </a>
                 </li>
               ))}
@@ -108,7 +111,7 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
     <li
       data-testid="checkpoint-item"
       data-checkpoint-id={c.id}
-      className="relative rounded-lg border border-zinc-200 bg-zinc-50/60 p-2.5 text-sm"
+      className="relative rounded-lg border border-zinc-200 dark:border-zinc-800 bg-zinc-50/60 dark:bg-zinc-800/40 p-2.5 text-sm"
       onMouseEnter={() => setShowPreview(true)}
       onMouseLeave={() => setShowPreview(false)}
       onFocus={() => setShowPreview(true)}
@@ -116,22 +119,22 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setShowPreview(false);
       }}
     >
-      <span aria-hidden className="absolute -left-[1.3rem] top-3.5 h-2 w-2 rounded-full bg-sky-500 ring-2 ring-white" />
+      <span aria-hidden className="absolute -left-[1.3rem] top-3.5 h-2 w-2 rounded-full bg-sky-500 ring-2 ring-white dark:ring-zinc-900" />
       <div className="flex items-baseline justify-between gap-2">
-        <span className="min-w-0 truncate font-medium text-zinc-900" data-testid="checkpoint-label" tabIndex={0}>
+        <span className="min-w-0 truncate font-medium text-zinc-900 dark:text-zinc-100" data-testid="checkpoint-label" tabIndex={0}>
           {c.label || "auto"}
         </span>
-        <time className="shrink-0 text-[11px] text-zinc-500" dateTime={c.created_at} title={new Date(c.created_at).toLocaleString()}>
+        <time className="shrink-0 text-[11px] text-zinc-500 dark:text-zinc-400" dateTime={c.created_at} title={new Date(c.created_at).toLocaleString()}>
           {relativeTime(c.created_at)}
         </time>
       </div>
       <div className="mt-1 flex flex-wrap items-center gap-1">
         {tags.map((t) => (
-          <span key={t} data-testid="checkpoint-tag" className="rounded bg-sky-100 px-1.5 py-0.5 text-[10px] font-medium text-sky-800">
+          <span key={t} data-testid="checkpoint-tag" className="rounded bg-sky-100 dark:bg-sky-900/40 px-1.5 py-0.5 text-[10px] font-medium text-sky-800 dark:text-sky-300">
             {t.replace(/_/g, "-")}
           </span>
         ))}
-        <span className="text-[11px] text-zinc-500" data-testid="checkpoint-tokens">
+        <span className="text-[11px] text-zinc-500 dark:text-zinc-400" data-testid="checkpoint-tokens">
           {compactTokens(c.token_count)} tokens · turn {c.through_turn}
         </span>
       </div>
@@ -139,11 +142,11 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
         // Floats below the item: an inline preview would push the buttons down under the pointer.
         <div
           data-testid="checkpoint-preview"
-          className="pointer-events-none absolute left-2 right-2 top-full z-20 mt-1 space-y-1 rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-700 shadow-lg"
+          className="pointer-events-none absolute left-2 right-2 top-full z-20 mt-1 space-y-1 rounded-md border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 p-2 text-xs text-zinc-700 dark:text-zinc-300 shadow-lg"
         >
           {c.preview.map((p, i) => (
             <p key={i} className="line-clamp-3">
-              <span className="font-semibold text-zinc-500">{p.role === "user" ? "You" : "Claude"}:</span> {p.text}
+              <span className="font-semibold text-zinc-500 dark:text-zinc-400">{p.role === "user" ? "You" : "Claude"}:</span> {p.role === "user" ? p.text : previewText(p.text)}
             </p>
           ))}
         </div>
@@ -154,7 +157,7 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
           data-testid="checkpoint-resume"
           disabled={busy || sending}
           onClick={() => void useCheckpointsStore.getState().restore(c)}
-          className="rounded-md bg-zinc-900 px-2.5 py-1 text-xs font-medium text-white hover:bg-zinc-700 disabled:opacity-50"
+          className="rounded-md bg-zinc-900 dark:bg-zinc-100 px-2.5 py-1 text-xs font-medium text-white dark:text-zinc-900 hover:bg-zinc-700 dark:hover:bg-zinc-300 disabled:opacity-50"
         >
           Resume from here
         </button>
@@ -163,7 +166,7 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
           data-testid="checkpoint-delete"
           disabled={busy}
           onClick={() => void useCheckpointsStore.getState().remove(c)}
-          className="rounded-md border border-zinc-300 px-2.5 py-1 text-xs text-zinc-700 hover:bg-zinc-100 disabled:opacity-50"
+          className="rounded-md border border-zinc-300 dark:border-zinc-700 px-2.5 py-1 text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-100 dark:hover:bg-zinc-800 disabled:opacity-50"
         >
           Delete
         </button>

@@ -3,9 +3,11 @@
 // slash-command menu (arrows to move, Enter or Tab to pick, Esc to close); a known
 // command runs instead of being sent, and answers on a line above the input.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { X } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
 import { matchCommands, parseCommandLine, type CommandContext, type ComposerCommand } from "@/lib/client/commands";
 import { useConversationStore, type CommandFeedback } from "@/lib/client/conversation-store";
+import { SendButton } from "@/components/SendButton";
 
 const OFFLINE_PREFIX = "[Offline responder";
 
@@ -111,7 +113,7 @@ export function Composer() {
 
   return (
     <form
-      className="border-t border-zinc-200 bg-white/90 px-4 py-3 backdrop-blur"
+      className="border-t border-zinc-200 dark:border-zinc-800 bg-white/90 dark:bg-zinc-900/90 px-4 py-3 backdrop-blur"
       onSubmit={(e) => {
         e.preventDefault();
         submit();
@@ -123,9 +125,9 @@ export function Composer() {
         )}
         {feedback && <CommandFeedbackLine feedback={feedback} />}
         <label htmlFor={inputId} className="sr-only">
-          Message
+          Message (Enter sends, Shift+Enter adds a line)
         </label>
-        <div className="flex items-end gap-2 rounded-xl border border-zinc-300 bg-white px-3 py-2 shadow-sm focus-within:border-zinc-400 focus-within:ring-2 focus-within:ring-sky-200">
+        <div className="flex items-end gap-2 rounded-xl border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-3 py-2 shadow-sm focus-within:border-zinc-400 dark:focus-within:border-zinc-600 focus-within:ring-2 focus-within:ring-sky-200 dark:focus-within:ring-sky-800">
           <textarea
             id={inputId}
             ref={input}
@@ -143,22 +145,15 @@ export function Composer() {
                 ? "Condensing older turns…"
                 : busy
                   ? "Claude is replying…"
-                  : "Message Claude (Enter to send, Shift+Enter for a new line, / for commands)"
+                  : "Message Claude (/ for commands)"
             }
-            className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent py-1.5 text-sm text-zinc-900 outline-none [field-sizing:content] placeholder:text-zinc-400 disabled:cursor-not-allowed"
+            className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent py-1.5 text-sm text-zinc-900 dark:text-zinc-100 outline-none [field-sizing:content] placeholder:text-zinc-400 dark:placeholder:text-zinc-500 disabled:cursor-not-allowed"
           />
-          <button
-            type="submit"
-            data-testid="send-button"
-            disabled={busy || text.trim() === ""}
-            className="rounded-lg bg-zinc-900 px-4 py-2 text-sm font-medium text-white hover:bg-zinc-700 disabled:cursor-not-allowed disabled:bg-zinc-300"
-          >
-            {compacting ? "Condensing…" : busy ? "Sending…" : "Send"}
-          </button>
+          <SendButton canSend={text.trim() !== ""} />
         </div>
         {offline && (
-          <p data-testid="offline-label" className="mt-1.5 text-xs text-zinc-500">
-            <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-medium text-zinc-600">offline responder</span> No API
+          <p data-testid="offline-label" className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+            <span className="rounded bg-zinc-100 dark:bg-zinc-800 px-1.5 py-0.5 font-medium text-zinc-600 dark:text-zinc-400">offline responder</span> No API
             key is set, so a local responder answers; context features still work.
           </p>
         )}
@@ -186,7 +181,7 @@ function CommandMenu({
       role="listbox"
       aria-label="Commands"
       data-testid="command-menu"
-      className="absolute bottom-full left-0 z-10 mb-2 w-full max-w-2xl overflow-hidden rounded-lg border border-zinc-200 bg-white text-sm shadow-lg"
+      className="absolute bottom-full left-0 z-10 mb-2 w-full max-w-2xl overflow-hidden rounded-lg border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 text-sm shadow-lg"
     >
       {commands.map((c, i) => (
         <li
@@ -209,11 +204,11 @@ function CommandMenu({
             if (e.movementX === 0 && e.movementY === 0) return;
             if (i !== active) onHover(i);
           }}
-          className={`flex cursor-pointer gap-2 px-3 py-2 ${i === active ? "bg-sky-50" : "hover:bg-zinc-50"}`}
+          className={`flex cursor-pointer gap-2 px-3 py-2 ${i === active ? "bg-sky-50 dark:bg-sky-950/40" : "hover:bg-zinc-50 dark:hover:bg-zinc-800"}`}
         >
-          <span className="font-mono text-zinc-900">/{c.name}</span>
-          {c.args && <span className="whitespace-nowrap font-mono text-zinc-400">{c.args}</span>}
-          <span className="min-w-0 truncate text-zinc-500">{c.description}</span>
+          <span className="font-mono text-zinc-900 dark:text-zinc-100">/{c.name}</span>
+          {c.args && <span className="whitespace-nowrap font-mono text-zinc-400 dark:text-zinc-500">{c.args}</span>}
+          <span className="min-w-0 truncate text-zinc-500 dark:text-zinc-400">{c.description}</span>
         </li>
       ))}
     </ul>
@@ -230,12 +225,12 @@ function CommandFeedbackLine({ feedback }: { feedback: CommandFeedback }) {
       data-code={feedback.code}
       data-tone={feedback.tone}
       className={`mb-2 flex items-start gap-2 rounded-md px-3 py-1.5 text-xs ${
-        error ? "bg-red-50 text-red-800" : "bg-amber-50 text-amber-900"
+        error ? "bg-red-50 dark:bg-red-950/40 text-red-800 dark:text-red-300" : "bg-amber-50 dark:bg-amber-950/40 text-amber-900 dark:text-amber-200"
       }`}
     >
       <span className="min-w-0 flex-1 break-words">{feedback.message}</span>
       <button type="button" onClick={dismiss} aria-label="Dismiss" className="shrink-0 rounded px-1 opacity-70 hover:opacity-100">
-        ✕
+        <X aria-hidden className="h-3.5 w-3.5" />
       </button>
     </div>
   );

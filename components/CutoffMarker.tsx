@@ -10,16 +10,16 @@ export function CutoffMarker({ reason = "slid" }: { reason?: "slid" | "condensed
       role="separator"
       aria-label="Claude's view begins here"
       className={`flex items-center gap-3 py-2 text-xs font-medium animate-tk-appear ${
-        reason === "condensed" ? "text-sky-800" : "text-amber-800"
+        reason === "condensed" ? "text-sky-800 dark:text-sky-300" : "text-amber-800 dark:text-amber-300"
       }`}
     >
-      <span className={`h-px flex-1 ${reason === "condensed" ? "bg-sky-200" : "bg-amber-300"}`} />
+      <span className={`h-px flex-1 ${reason === "condensed" ? "bg-sky-200 dark:bg-sky-800" : "bg-amber-300 dark:bg-amber-700"}`} />
       <span className="text-center">
         {reason === "condensed"
           ? "Claude's view begins here — earlier turns are condensed into the summary"
           : "Claude's view begins here — earlier turns slid out of the window"}
       </span>
-      <span className={`h-px flex-1 ${reason === "condensed" ? "bg-sky-200" : "bg-amber-300"}`} />
+      <span className={`h-px flex-1 ${reason === "condensed" ? "bg-sky-200 dark:bg-sky-800" : "bg-amber-300 dark:bg-amber-700"}`} />
     </div>
   );
 }

@@ -26,7 +26,7 @@ function Excerpt({ text, struck }: { text: string; struck?: boolean }) {
     <div>
       <p
         data-testid="memory-summary"
-        className={`whitespace-pre-wrap break-words text-sm ${struck ? "text-zinc-400 line-through" : "text-zinc-800"}`}
+        className={`whitespace-pre-wrap break-words text-sm ${struck ? "text-zinc-400 dark:text-zinc-500 line-through" : "text-zinc-800 dark:text-zinc-200"}`}
       >
         {shown}
       </p>
@@ -35,7 +35,7 @@ function Excerpt({ text, struck }: { text: string; struck?: boolean }) {
           type="button"
           onClick={() => setExpanded((v) => !v)}
           aria-expanded={expanded}
-          className="mt-1 text-xs font-medium text-sky-700 hover:underline"
+          className="mt-1 text-xs font-medium text-sky-700 dark:text-sky-400 hover:underline"
         >
           {expanded ? "Show less" : "Show all"}
         </button>
@@ -54,7 +54,7 @@ function PinButton({ memory, busy }: { memory: MemoryJson; busy: boolean }) {
       disabled={busy}
       onClick={() => void togglePinned(memory)}
       title={memory.pinned ? "Let it expire and rank normally again" : "Pinned memories never expire and rank higher"}
-      className="rounded border border-zinc-300 px-2 py-0.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100 disabled:opacity-50"
+      className="rounded border border-zinc-300 dark:border-zinc-700 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:text-zinc-300 hover:bg-zinc-100 dark:hover:bg-zinc-800 disabled:opacity-50"
     >
       {memory.pinned ? "Unpin" : "Pin"}
     </button>
@@ -62,12 +62,12 @@ function PinButton({ memory, busy }: { memory: MemoryJson; busy: boolean }) {
 }
 
 function Meta({ children }: { children: React.ReactNode }) {
-  return <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">{children}</div>;
+  return <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500 dark:text-zinc-400">{children}</div>;
 }
 
 function PinnedBadge() {
   return (
-    <span data-testid="memory-pinned" className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800">
+    <span data-testid="memory-pinned" className="rounded bg-amber-100 dark:bg-amber-900/40 px-1.5 py-0.5 font-medium text-amber-800 dark:text-amber-300">
       Pinned
     </span>
   );
@@ -82,14 +82,14 @@ export function LoadedMemoryItem({ item }: { item: LoadedMemoryJson }) {
       data-testid="memory-loaded"
       data-memory-id={memory.id}
       data-dropped={item.dropped ? "true" : "false"}
-      className={`rounded-md border p-3 ${item.dropped ? "border-zinc-200 bg-zinc-50" : "border-zinc-200 bg-white"}`}
+      className={`rounded-md border p-3 ${item.dropped ? "border-zinc-200 dark:border-zinc-800 bg-zinc-50 dark:bg-zinc-950" : "border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900"}`}
     >
       <Excerpt text={memory.summary} struck={item.dropped} />
       <Meta>
         <span title={`${exactTokens(item.tokens)} tokens`}>{compactTokens(item.tokens)} tokens</span>
         <span title={`Relevance when loaded: ${item.score}`}>score {percent(item.score)}</span>
         {memory.pinned && <PinnedBadge />}
-        {item.dropped && <span className="font-medium text-zinc-600">Dropped from context</span>}
+        {item.dropped && <span className="font-medium text-zinc-600 dark:text-zinc-400">Dropped from context</span>}
       </Meta>
       <div className="mt-2 flex gap-2">
         <button
@@ -98,7 +98,7 @@ export function LoadedMemoryItem({ item }: { item: LoadedMemoryJson }) {
           disabled={busy}
           onClick={() => void toggleDropped(memory.id)}
           title={item.dropped ? "Put it back into this session's context" : "Take it out of this session's context"}
-          className="rounded border border-zinc-300 px-2 py-0.5 text-xs font-medium text-zinc-700 hover:bg-zinc-100 disabled:opacity-50"
+          className="rounded border border-zinc-300 dark:border-zinc-700 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:text-zinc-300 hover:bg-zinc-100 dark:hover:bg-zinc-800 disabled:opacity-50"
         >
           {item.dropped ? "Restore" : "Drop"}
         </button>
@@ -113,7 +113,7 @@ export function MemoryHitItem({ hit }: { hit: MemoryHitJson }) {
   const remove = useMemoryStore((s) => s.remove);
   const [confirming, setConfirming] = useState(false);
   return (
-    <li data-testid="memory-hit" data-memory-id={hit.id} className="rounded-md border border-zinc-200 bg-white p-3">
+    <li data-testid="memory-hit" data-memory-id={hit.id} className="rounded-md border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 p-3">
       <Excerpt text={hit.summary} />
       <Meta>
         <span data-testid="memory-relevance" title={`Relevance ${hit.relevance}`}>
@@ -126,7 +126,7 @@ export function MemoryHitItem({ hit }: { hit: MemoryHitJson }) {
       {hit.tags.length > 0 && (
         <ul className="mt-1.5 flex flex-wrap gap-1" aria-label="Tags">
           {hit.tags.map((t) => (
-            <li key={t} className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600">
+            <li key={t} className="rounded bg-zinc-100 dark:bg-zinc-800 px-1.5 py-0.5 text-xs text-zinc-600 dark:text-zinc-400">
               {t}
             </li>
           ))}
@@ -148,7 +148,7 @@ export function MemoryHitItem({ hit }: { hit: MemoryHitJson }) {
             <button
               type="button"
               onClick={() => setConfirming(false)}
-              className="rounded px-2 py-0.5 text-xs text-zinc-600 hover:bg-zinc-100"
+              className="rounded px-2 py-0.5 text-xs text-zinc-600 dark:text-zinc-400 hover:bg-zinc-100 dark:hover:bg-zinc-800"
             >
               Keep
             </button>
@@ -159,7 +159,7 @@ export function MemoryHitItem({ hit }: { hit: MemoryHitJson }) {
             data-testid="memory-delete"
             disabled={busy}
             onClick={() => setConfirming(true)}
-            className="rounded border border-red-200 px-2 py-0.5 text-xs font-medium text-red-700 hover:bg-red-50 disabled:opacity-50"
+            className="rounded border border-red-200 dark:border-red-900 px-2 py-0.5 text-xs font-medium text-red-700 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 disabled:opacity-50"
           >
             Delete
           </button>
@@ -172,7 +172,7 @@ export function MemoryHitItem({ hit }: { hit: MemoryHitJson }) {
 export function SavedMemoryItem({ memory }: { memory: MemoryJson }) {
   const busy = useMemoryStore((s) => !!s.busy[memory.id]);
   return (
-    <li data-testid="memory-saved" data-memory-id={memory.id} className="rounded-md border border-zinc-200 bg-white p-3">
+    <li data-testid="memory-saved" data-memory-id={memory.id} className="rounded-md border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 p-3">
       <Excerpt text={memory.summary} />
       <Meta>
         <span>{SOURCE_LABEL[memory.source]}</span>

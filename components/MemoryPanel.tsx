@@ -12,7 +12,7 @@ import { SidePanel } from "@/components/SidePanel";
 
 const SEARCH_DEBOUNCE_MS = 250;
 const FIELD_CLASS =
-  "w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500";
+  "w-full rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-3 py-1.5 text-sm outline-none focus:border-sky-500 focus:ring-1 focus:ring-sky-500";
 
 export function MemoryPanel() {
   const currentId = useSessionsStore((s) => s.currentId);
@@ -38,10 +38,10 @@ function MemoryPanelBody({ sessionId }: { sessionId: string | null }) {
       testId="memory-panel"
       closeLabel="Close memory panel"
       closeTestId="close-memory"
-      className="max-w-md gap-5 bg-zinc-50"
+      className="max-w-md gap-5 bg-zinc-50 dark:bg-zinc-950"
       onClose={closeMemory}
     >
-      <p className="-mt-3 text-xs text-zinc-500">
+      <p className="-mt-3 text-xs text-zinc-500 dark:text-zinc-400">
         What Claude remembers across sessions. A session&apos;s first message loads the most relevant memories into its
         context, within the memory budget.
       </p>
@@ -59,14 +59,14 @@ function Feedback() {
   const notice = useMemoryStore((s) => s.notice);
   if (error) {
     return (
-      <p role="alert" data-testid="memory-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+      <p role="alert" data-testid="memory-error" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
         {error}
       </p>
     );
   }
   if (notice) {
     return (
-      <p role="status" data-testid="memory-notice" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+      <p role="status" data-testid="memory-notice" className="rounded-md bg-emerald-50 dark:bg-emerald-950/40 px-3 py-2 text-sm text-emerald-800 dark:text-emerald-300">
         {notice}
       </p>
     );
@@ -77,7 +77,7 @@ function Feedback() {
 function Section({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
   return (
     <section data-testid={testId} className="flex flex-col gap-2">
-      <h3 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">{title}</h3>
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">{title}</h3>
       {children}
     </section>
   );
@@ -92,16 +92,16 @@ function LoadedSection({ sessionId }: { sessionId: string | null }) {
   return (
     <Section title="Loaded in this session" testId="memory-loaded-section">
       {!sessionId ? (
-        <p className="text-sm text-zinc-500">No session yet: memories load with a session&apos;s first message.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">No session yet: memories load with a session&apos;s first message.</p>
       ) : loading && loaded.length === 0 ? (
-        <p className="text-sm text-zinc-500">Loading…</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
       ) : loaded.length === 0 ? (
-        <p data-testid="memory-loaded-empty" className="text-sm text-zinc-500">
+        <p data-testid="memory-loaded-empty" className="text-sm text-zinc-500 dark:text-zinc-400">
           No memories were loaded into this session.
         </p>
       ) : (
         <>
-          <p className="text-xs text-zinc-500" data-testid="memory-loaded-summary">
+          <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="memory-loaded-summary">
             {active.length} of {loaded.length} in context · about {compactTokens(tokens)} tokens
           </p>
           <ul className="flex flex-col gap-2">
@@ -153,13 +153,13 @@ function SearchSection() {
         />
       </form>
       {searchError && (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           {searchError}
         </p>
       )}
-      {searching && <p className="text-xs text-zinc-500">Searching…</p>}
+      {searching && <p className="text-xs text-zinc-500 dark:text-zinc-400">Searching…</p>}
       {hits && !searching && hits.length === 0 && (
-        <p data-testid="memory-search-empty" className="text-sm text-zinc-500">
+        <p data-testid="memory-search-empty" className="text-sm text-zinc-500 dark:text-zinc-400">
           No memories match.
         </p>
       )}
@@ -218,7 +218,7 @@ function RememberSection({ sessionId }: { sessionId: string | null }) {
             type="submit"
             data-testid="memory-save"
             disabled={saving || !text.trim()}
-            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 disabled:opacity-40"
+            className="rounded-md bg-zinc-900 dark:bg-zinc-100 px-3 py-1.5 text-sm font-medium text-white dark:text-zinc-900 hover:bg-zinc-700 dark:hover:bg-zinc-300 disabled:opacity-40"
           >
             {saving ? "Saving…" : "Remember"}
           </button>
@@ -228,7 +228,7 @@ function RememberSection({ sessionId }: { sessionId: string | null }) {
             disabled={!sessionId || archiving}
             onClick={() => void useMemoryStore.getState().archive()}
             title={sessionId ? "Summarize this whole session into one memory" : "Start the conversation first"}
-            className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 disabled:opacity-40"
+            className="rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-3 py-1.5 text-sm font-medium text-zinc-700 dark:text-zinc-300 hover:bg-zinc-100 dark:hover:bg-zinc-800 disabled:opacity-40"
           >
             {archiving ? "Archiving…" : "Archive session"}
           </button>

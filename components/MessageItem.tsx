@@ -1,9 +1,15 @@
 "use client";
-// One saved message: its text, where it stands in Claude's view (dimmed once it slid out
-// or was condensed into a summary, "kept" when pinned before the cutoff) and its protection.
-import type { ReactNode } from "react";
+// One saved message: its text (Claude's as markdown, the user's as typed), where it stands
+// in Claude's view (dimmed once it slid out or was condensed into a summary, "kept" when
+// pinned before the cutoff) and its protection.
+//
+// Memoized: while a reply streams the list re-renders on every delta, and saved messages
+// must not (their markdown would be parsed again each time).
+import { memo, useState, type ReactNode } from "react";
+import { History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
 import { CollapsibleText } from "@/components/CollapsibleText";
+import { EditMessageForm } from "@/components/EditMessageForm";
 import { ProtectToggle } from "@/components/ProtectToggle";
 
 export interface MessagePlacement {
@@ -13,10 +19,56 @@ export interface MessagePlacement {
   keptBeforeCutoff: boolean;
   /** Out of the window because a summary stands in for it (still shown, dimmed). */
   condensed?: boolean;
+  /** An earlier version: an edit or a regenerated reply replaced it (still shown, dimmed). */
+  replaced?: boolean;
+}
+
+/** What can be done to the conversation's last message and reply; null elsewhere. */
+export interface VersionActions {
+  disabled: boolean;
+  /** On your last message: resend it changed. */
+  onEdit?(messageId: string, text: string): void;
+  /** On the last reply: answer the message again. */
+  onRegenerate?(): void;
+}
+
+export interface MessageItemProps {
+  message: MessageJson;
+  placement: MessagePlacement;
+  protecting: boolean;
+  /** Called with this item's message, so one stable function serves every item. */
+  onToggleProtect(message: MessageJson): void;
+  /** Offered on an interrupted reply when nothing newer has been sent; null otherwise. */
+  retry: { disabled: boolean; onRetry(): void } | null;
+  versions: VersionActions | null;
+}
+
+/**
+ * Placement is a fresh object on every list render, so it is compared field by field;
+ * everything else by identity (the store replaces a message object when it changes).
+ */
+export function sameMessageItemProps(a: MessageItemProps, b: MessageItemProps): boolean {
+  return (
+    a.message === b.message &&
+    a.protecting === b.protecting &&
+    a.onToggleProtect === b.onToggleProtect &&
+    a.placement.firstTurn === b.placement.firstTurn &&
+    a.placement.keptBeforeCutoff === b.placement.keptBeforeCutoff &&
+    Boolean(a.placement.condensed) === Boolean(b.placement.condensed) &&
+    Boolean(a.placement.replaced) === Boolean(b.placement.replaced) &&
+    a.retry?.disabled === b.retry?.disabled &&
+    a.retry?.onRetry === b.retry?.onRetry &&
+    a.versions?.disabled === b.versions?.disabled &&
+    a.versions?.onEdit === b.versions?.onEdit &&
+    a.versions?.onRegenerate === b.versions?.onRegenerate
+  );
 }
 
 function Badge({ children, tone, testId }: { children: ReactNode; tone: "sky" | "zinc"; testId?: string }) {
-  const colours = tone === "sky" ? "bg-sky-50 text-sky-800 ring-sky-200" : "bg-zinc-100 text-zinc-600 ring-zinc-200";
+  const colours =
+    tone === "sky"
+      ? "bg-sky-50 text-sky-800 ring-sky-200 dark:bg-sky-950/60 dark:text-sky-300 dark:ring-sky-800"
+      : "bg-zinc-100 text-zinc-600 ring-zinc-200 dark:bg-zinc-800 dark:text-zinc-300 dark:ring-zinc-700";
   return (
     <span data-testid={testId} className={`rounded-full px-2 py-0.5 text-[11px] font-medium ring-1 ring-inset ${colours}`}>
       {children}
@@ -25,32 +77,23 @@ function Badge({ children, tone, testId }: { children: ReactNode; tone: "sky" | 
 }
 
 /** Text to show for messages that carry only tool blocks. */
-function displayText(message: MessageJson): string {
-  if (message.text.trim()) return message.text;
+function toolSummary(message: MessageJson): string {
   const tools = message.content.flatMap((b) =>
     b.type === "tool_use" ? [`Tool call: ${b.name}`] : b.type === "tool_result" ? ["Tool result"] : [],
   );
   return tools.join("\n");
 }
 
-export function MessageItem({
-  message,
-  placement,
-  protecting,
-  onToggleProtect,
-  retry,
-}: {
-  message: MessageJson;
-  placement: MessagePlacement;
-  protecting: boolean;
-  onToggleProtect(): void;
-  /** Offered on an interrupted reply when nothing newer has been sent. */
-  retry?: { disabled: boolean; onRetry(): void };
-}) {
+const ACTION =
+  "inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 disabled:opacity-50 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-200";
+
+export const MessageItem = memo(function MessageItem({ message, placement, protecting, onToggleProtect, retry, versions }: MessageItemProps) {
+  const [editing, setEditing] = useState(false);
   const isUser = message.role === "user";
-  const outOfView = !message.in_window;
+  const outOfView = !message.in_window || Boolean(placement.replaced);
   const interrupted = message.status === "interrupted";
-  const shown = displayText(message);
+  const hasText = message.text.trim() !== "";
+  const shown = hasText ? message.text : toolSummary(message);
   return (
     <article
       data-testid="message"
@@ -59,15 +102,22 @@ export function MessageItem({
       data-status={message.status}
       data-in-window={message.in_window}
       data-condensed={Boolean(placement.condensed)}
+      data-replaced={Boolean(placement.replaced)}
       aria-label={`${isUser ? "You" : "Claude"}${
-        placement.condensed ? ", condensed into the summary" : outOfView ? ", outside Claude's current view" : ""
+        placement.replaced
+          ? ", an earlier version"
+          : placement.condensed
+            ? ", condensed into the summary"
+            : outOfView
+              ? ", outside Claude's current view"
+              : ""
       }`}
       className={`group flex flex-col gap-1 ${isUser ? "items-end" : "items-start"} ${
         outOfView ? "opacity-45 transition-opacity hover:opacity-80" : ""
       }`}
     >
-      <div className={`flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 ${isUser ? "flex-row-reverse" : ""}`}>
-        <span className="font-medium text-zinc-700">{isUser ? "You" : "Claude"}</span>
+      <div className={`flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400 ${isUser ? "flex-row-reverse" : ""}`}>
+        <span className="font-medium text-zinc-700 dark:text-zinc-300">{isUser ? "You" : "Claude"}</span>
         {placement.firstTurn && (
           <Badge tone="zinc" testId="first-turn-badge">
             First turn — always kept
@@ -83,7 +133,12 @@ export function MessageItem({
             kept
           </Badge>
         )}
-        {outOfView &&
+        {placement.replaced ? (
+          <span className="inline-flex items-center gap-1 italic" data-testid="earlier-version-label" title="Replaced by an edit or a regenerated reply; Claude no longer sees it">
+            <History aria-hidden className="h-3 w-3" />
+            earlier version
+          </span>
+        ) : outOfView &&
           (placement.condensed ? (
             <span className="italic" data-testid="condensed-label" title="Claude sees the summary of this turn instead">
               condensed
@@ -91,29 +146,56 @@ export function MessageItem({
           ) : (
             <span className="italic">out of view</span>
           ))}
-        <ProtectToggle pressed={message.protected} busy={protecting} onToggle={onToggleProtect} />
+        <ProtectToggle pressed={message.protected} busy={protecting} onToggle={() => onToggleProtect(message)} />
       </div>
+      {editing && versions?.onEdit ? (
+        <EditMessageForm
+          initial={message.text}
+          onCancel={() => setEditing(false)}
+          onSubmit={(text) => {
+            setEditing(false);
+            versions.onEdit?.(message.id, text);
+          }}
+        />
+      ) : (
       <div
         className={`max-w-[min(100%,46rem)] rounded-2xl px-4 py-2.5 shadow-sm ${
-          isUser ? "bg-zinc-800 text-zinc-50" : "border border-zinc-200 bg-white text-zinc-900"
-        } ${message.protected ? "ring-2 ring-sky-300" : ""}`}
+          isUser ? "bg-zinc-800 text-zinc-50" : "border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 text-zinc-900 dark:text-zinc-100"
+        } ${message.protected ? "ring-2 ring-sky-300 dark:ring-sky-700" : ""}`}
       >
         {shown ? (
-          <CollapsibleText text={shown} tone={isUser ? "dark" : "light"} />
+          <CollapsibleText text={shown} format={isUser || !hasText ? "plain" : "markdown"} />
         ) : (
-          <p className="text-sm italic text-zinc-500">{interrupted ? "No reply text arrived." : "(empty)"}</p>
+          <p className="text-sm italic text-zinc-500 dark:text-zinc-400">{interrupted ? "No reply text arrived." : "(empty)"}</p>
         )}
       </div>
+      )}
+      {versions && !editing && (
+        <div className={`flex gap-1 ${isUser ? "justify-end" : ""}`}>
+          {versions.onEdit && (
+            <button type="button" data-testid="edit-message" className={ACTION} disabled={versions.disabled} onClick={() => setEditing(true)}>
+              <Pencil aria-hidden className="h-3 w-3" />
+              Edit
+            </button>
+          )}
+          {versions.onRegenerate && (
+            <button type="button" data-testid="regenerate" className={ACTION} disabled={versions.disabled} onClick={versions.onRegenerate}>
+              <RefreshCw aria-hidden className="h-3 w-3" />
+              Regenerate
+            </button>
+          )}
+        </div>
+      )}
       {interrupted && (
-        <div role="status" className="flex items-center gap-2 text-xs text-amber-800" data-testid="interrupted-notice">
-          <span aria-hidden>⚠</span>
+        <div role="status" className="flex items-center gap-2 text-xs text-amber-800 dark:text-amber-300" data-testid="interrupted-notice">
+          <TriangleAlert aria-hidden className="h-3.5 w-3.5 shrink-0" />
           <span>Reply interrupted</span>
           {retry && (
             <button
               type="button"
               onClick={retry.onRetry}
               disabled={retry.disabled}
-              className="rounded border border-amber-300 bg-amber-50 px-2 py-0.5 font-medium hover:bg-amber-100 disabled:opacity-50"
+              className="rounded border border-amber-300 dark:border-amber-800 bg-amber-50 dark:bg-amber-950/40 px-2 py-0.5 font-medium hover:bg-amber-100 dark:hover:bg-amber-900/40 disabled:opacity-50"
             >
               Retry
             </button>
@@ -122,4 +204,4 @@ export function MessageItem({
       )}
     </article>
   );
-}
+}, sameMessageItemProps);

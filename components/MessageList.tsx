@@ -3,9 +3,11 @@
 // a divider where each compaction happened), then the message being sent and the reply
 // streaming in.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { MessagesSquare } from "lucide-react";
 import type { CompactionJson, MessageJson, WindowJson } from "@/lib/api/types";
 import { FIRST_TURN_SEQ } from "@/lib/context/turns";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
+import { replacedIds } from "@/lib/client/conversation-helpers";
 import { templateNames, useTemplatesStore } from "@/lib/client/templates-store";
 import { CompactionDivider } from "@/components/CompactionDivider";
 import { CompactionProgress } from "@/components/CompactionProgress";
@@ -96,6 +98,8 @@ export function MessageList() {
   const undoing = useConversationStore((s) => s.undoing);
   const undoError = useConversationStore((s) => s.undoError);
   const undoCompaction = useConversationStore((s) => s.undoCompaction);
+  const regenerate = useConversationStore((s) => s.regenerate);
+  const editLast = useConversationStore((s) => s.editLast);
   const templates = useTemplatesStore((s) => s.templates);
   const templatesLoaded = useTemplatesStore((s) => s.loaded);
 
@@ -103,6 +107,12 @@ export function MessageList() {
   const stickToBottom = useRef(true);
   // Distance from the bottom before older messages were prepended, to keep the view still.
   const prependAnchor = useRef<number | null>(null);
+
+  // Stable across renders, so saved messages skip re-rendering while a reply streams.
+  const onToggleProtect = useCallback((m: MessageJson) => void toggleProtect(m), [toggleProtect]);
+  const onRetry = useCallback(() => void retry(), [retry]);
+  const onRegenerate = useCallback(() => void regenerate(), [regenerate]);
+  const onEdit = useCallback((id: string, text: string) => void editLast(id, text), [editLast]);
 
   const requestOlder = useCallback(() => {
     const el = scroller.current;
@@ -162,6 +172,9 @@ export function MessageList() {
       />
     ));
   const last = messages[messages.length - 1];
+  const replaced = useMemo(() => replacedIds(messages), [messages]);
+  const versionsFor = lastVersions(messages, replaced);
+  const versionsDisabled = !idle || compacting;
   const empty = !loading && messages.length === 0 && pendingText === null && phase === "idle";
 
   return (
@@ -179,15 +192,15 @@ export function MessageList() {
               data-testid="load-earlier"
               onClick={requestOlder}
               disabled={loadingOlder}
-              className="rounded-full border border-zinc-200 bg-white px-3 py-1 text-xs text-zinc-600 hover:bg-zinc-50 disabled:opacity-60"
+              className="rounded-full border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 px-3 py-1 text-xs text-zinc-600 dark:text-zinc-400 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-60"
             >
               {loadingOlder ? "Loading…" : "Load earlier messages"}
             </button>
           </div>
         )}
-        {loading && <p className="text-center text-sm text-zinc-500">Loading conversation…</p>}
+        {loading && <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">Loading conversation…</p>}
         {loadError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
             {loadError}
           </p>
         )}
@@ -198,45 +211,70 @@ export function MessageList() {
             {i === cutoffAt && <CutoffMarker reason={cutoffReason} />}
             <MessageItem
               message={m}
-              placement={placementOf(m, contextWindow, condensedThrough)}
+              placement={{ ...placementOf(m, contextWindow, condensedThrough), replaced: replaced.has(m.id) }}
               protecting={Boolean(protecting[m.id])}
-              onToggleProtect={() => void toggleProtect(m)}
-              retry={
-                m === last && m.status === "interrupted" && !sendError
-                  ? { disabled: !idle, onRetry: () => void retry() }
-                  : undefined
+              onToggleProtect={onToggleProtect}
+              retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
+              versions={
+                m.id === versionsFor.edit
+                  ? { disabled: versionsDisabled, onEdit }
+                  : m.id === versionsFor.regenerate
+                    ? { disabled: versionsDisabled, onRegenerate }
+                    : null
               }
             />
             {renderDividers(i)}
           </div>
         ))}
         {undoError && (
-          <p role="alert" data-testid="undo-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p role="alert" data-testid="undo-error" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
             Could not undo the compaction: {undoError}
           </p>
         )}
         {protectError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
             Could not change protection: {protectError}
           </p>
         )}
         {pendingText !== null && <PendingUserMessage text={pendingText} />}
         <SendNotices notices={notices} />
         {(phase === "sending" || phase === "streaming") && <StreamingReply text={streamingText} />}
-        {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={() => void retry()} />}
+        {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={onRetry} />}
         {compacting ? <CompactionProgress kind="manual" /> : autoCompacting && <CompactionProgress kind="auto" />}
       </div>
     </div>
   );
 }
 
+/**
+ * Which messages offer Edit (your last typed message) and Regenerate (the last reply of the
+ * last turn), ignoring earlier versions and tool results.
+ */
+function lastVersions(messages: MessageJson[], replaced: Set<string>): { edit: string | null; regenerate: string | null } {
+  let edit: string | null = null;
+  let regenerate: string | null = null;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (replaced.has(m.id)) continue;
+    if (m.role === "assistant" && regenerate === null && edit === null) regenerate = m.id;
+    if (m.role === "user" && !m.content.some((b) => b.type === "tool_result")) {
+      edit = m.id;
+      break;
+    }
+  }
+  return { edit, regenerate };
+}
+
 function EmptyConversation({ hasSession }: { hasSession: boolean }) {
   return (
-    <div className="mx-auto mt-16 max-w-md text-center text-sm text-zinc-500">
-      <p className="text-base font-medium text-zinc-800">
+    <div className="mx-auto mt-16 flex max-w-md flex-col items-center text-center text-sm text-zinc-500 dark:text-zinc-400">
+      <span className="mb-4 flex h-12 w-12 items-center justify-center rounded-2xl bg-white text-zinc-700 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:text-zinc-300 dark:ring-zinc-800">
+        <MessagesSquare aria-hidden className="h-6 w-6" />
+      </span>
+      <p className="text-base font-medium text-zinc-800 dark:text-zinc-200">
         {hasSession ? "No messages yet" : "Start a new conversation"}
       </p>
-      <p className="mt-2">
+      <p className="mt-2 leading-relaxed">
         The bar in the header shows how full Claude&apos;s context window is. Pin a message to keep it in view however
         long the conversation gets.
       </p>

@@ -1,5 +1,6 @@
 "use client";
 // Pinning a message keeps its whole turn in Claude's view however full the window gets.
+import { Pin } from "lucide-react";
 
 export function ProtectToggle({
   pressed,
@@ -21,19 +22,11 @@ export function ProtectToggle({
       disabled={busy}
       onClick={onToggle}
       className={`rounded p-1 transition-colors focus-visible:outline-2 focus-visible:outline-sky-500 disabled:opacity-50 ${
-        pressed ? "text-sky-700 hover:bg-sky-100" : "text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+        pressed ? "text-sky-700 dark:text-sky-400 hover:bg-sky-100 dark:hover:bg-sky-900/40" : "text-zinc-400 dark:text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800 hover:text-zinc-700 dark:hover:text-zinc-300"
       }`}
     >
-      <PinIcon filled={pressed} />
+      <Pin aria-hidden className="h-4 w-4" fill={pressed ? "currentColor" : "none"} />
     </button>
   );
 }
 
-function PinIcon({ filled }: { filled: boolean }) {
-  return (
-    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden fill={filled ? "currentColor" : "none"} stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
-      <path d="M9 4h6l-1 6 3 3v2H7v-2l3-3z" />
-      <path d="M12 15v5" />
-    </svg>
-  );
-}

@@ -16,7 +16,7 @@ export function SendErrorNotice({
       role="alert"
       data-testid="send-error"
       data-code={error.code}
-      className="flex flex-wrap items-start gap-3 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900"
+      className="flex flex-wrap items-start gap-3 rounded-lg border border-red-200 dark:border-red-900 bg-red-50 dark:bg-red-950/40 px-4 py-3 text-sm text-red-900 dark:text-red-200"
     >
       <div className="min-w-0 flex-1">
         <p className="font-medium">The reply failed</p>
@@ -27,7 +27,7 @@ export function SendErrorNotice({
           type="button"
           onClick={onRetry}
           disabled={retryDisabled}
-          className="rounded-md border border-red-300 bg-white px-3 py-1 text-sm font-medium text-red-800 hover:bg-red-100 disabled:opacity-50"
+          className="rounded-md border border-red-300 dark:border-red-800 bg-white dark:bg-zinc-900 px-3 py-1 text-sm font-medium text-red-800 dark:text-red-300 hover:bg-red-100 dark:hover:bg-red-900/40 disabled:opacity-50"
         >
           Retry
         </button>

@@ -11,7 +11,7 @@ export function SendNotices({ notices }: { notices: Notice[] }) {
           key={i}
           data-testid="send-notice"
           data-kind={n.kind}
-          className="rounded-md bg-zinc-100 px-3 py-1.5 text-xs text-zinc-600"
+          className="rounded-md bg-zinc-100 dark:bg-zinc-800 px-3 py-1.5 text-xs text-zinc-600 dark:text-zinc-400"
         >
           {n.message}
         </li>

@@ -3,8 +3,10 @@
 // age, checkpoints and size; search by words, project and dates; projects are managed
 // here too.
 import { useEffect, useState } from "react";
+import { Clock, Folder, X } from "lucide-react";
 import type { SessionSummaryJson } from "@/lib/api/types";
 import { compactTokens, relativeTime } from "@/lib/client/format";
+import { previewText } from "@/lib/client/message-text";
 import { PICKER_LIMIT, useLaunchStore } from "@/lib/client/launch-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useEscapeKey } from "@/components/useEscapeKey";
@@ -43,16 +45,16 @@ function PickerDialog() {
   };
 
   return (
-    <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-zinc-900/30 p-4 sm:pt-16">
+    <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-zinc-900/30 dark:bg-black/60 p-4 sm:pt-16">
       <div
         role="dialog"
         aria-modal="true"
         aria-labelledby="picker-title"
         data-testid="session-picker"
-        className="w-full max-w-2xl rounded-xl border border-zinc-200 bg-white shadow-2xl"
+        className="w-full max-w-2xl rounded-xl border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 shadow-2xl"
       >
-        <div className="flex items-center justify-between border-b border-zinc-200 px-5 py-3">
-          <h2 id="picker-title" className="text-base font-semibold text-zinc-900">
+        <div className="flex items-center justify-between border-b border-zinc-200 dark:border-zinc-800 px-5 py-3">
+          <h2 id="picker-title" className="text-base font-semibold text-zinc-900 dark:text-zinc-100">
             Resume Session
           </h2>
           <button
@@ -60,12 +62,12 @@ function PickerDialog() {
             aria-label="Close"
             data-testid="picker-close"
             onClick={() => store.closePicker()}
-            className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100"
+            className="rounded px-1.5 text-zinc-500 dark:text-zinc-400 hover:bg-zinc-100 dark:hover:bg-zinc-800"
           >
-            ✕
+            <X aria-hidden className="h-4 w-4" />
           </button>
         </div>
-        <div className="space-y-2 border-b border-zinc-100 px-5 py-3">
+        <div className="space-y-2 border-b border-zinc-100 dark:border-zinc-800 px-5 py-3">
           <div className="flex flex-wrap gap-2">
             <input
               type="search"
@@ -74,14 +76,14 @@ function PickerDialog() {
               placeholder="Search titles and messages…"
               value={query}
               onChange={(e) => setQuery(e.target.value)}
-              className="min-w-[12rem] flex-1 rounded-md border border-zinc-300 px-2.5 py-1.5 text-sm outline-none focus:border-zinc-400 focus:ring-2 focus:ring-sky-200"
+              className="min-w-[12rem] flex-1 rounded-md border border-zinc-300 dark:border-zinc-700 px-2.5 py-1.5 text-sm outline-none focus:border-zinc-400 dark:focus:border-zinc-600 focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
             />
             <select
               data-testid="picker-project"
               aria-label="Filter by project"
               value={filter.projectId}
               onChange={(e) => applyFilter({ projectId: e.target.value, limit: PICKER_LIMIT })}
-              className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-700"
+              className="rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1.5 text-sm text-zinc-700 dark:text-zinc-300"
             >
               <option value="">All projects</option>
               {projects.map((p) => (
@@ -91,21 +93,21 @@ function PickerDialog() {
               ))}
             </select>
           </div>
-          <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-600">
+          <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
             <DateInput label="From" testId="picker-from" value={filter.from} onChange={(from) => applyFilter({ from })} />
             <DateInput label="To" testId="picker-to" value={filter.to} onChange={(to) => applyFilter({ to })} />
             <ProjectManager />
           </div>
         </div>
         {error && (
-          <p role="alert" className="mx-5 mt-3 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-800">
+          <p role="alert" className="mx-5 mt-3 rounded-md bg-red-50 dark:bg-red-950/40 px-2 py-1.5 text-xs text-red-800 dark:text-red-300">
             {error}
           </p>
         )}
         <div className="max-h-[55vh] overflow-y-auto px-5 py-3">
-          <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-500">Recent sessions</h3>
+          <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">Recent sessions</h3>
           {!loading && rows.length === 0 && !error && (
-            <p className="py-4 text-center text-sm text-zinc-500" data-testid="picker-empty">
+            <p className="py-4 text-center text-sm text-zinc-500 dark:text-zinc-400" data-testid="picker-empty">
               {filter.q || filter.projectId || filter.from || filter.to
                 ? "No sessions match."
                 : "No sessions yet: start one and it will be here next time."}
@@ -117,7 +119,7 @@ function PickerDialog() {
             ))}
           </ul>
         </div>
-        <div className="flex items-center justify-between border-t border-zinc-200 px-5 py-3">
+        <div className="flex items-center justify-between border-t border-zinc-200 dark:border-zinc-800 px-5 py-3">
           <button
             type="button"
             data-testid="picker-new"
@@ -125,7 +127,7 @@ function PickerDialog() {
               store.closePicker();
               useSessionsStore.getState().select(null);
             }}
-            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700"
+            className="rounded-md bg-zinc-900 dark:bg-zinc-100 px-3 py-1.5 text-sm font-medium text-white dark:text-zinc-900 hover:bg-zinc-700 dark:hover:bg-zinc-300"
           >
             Start new session
           </button>
@@ -134,7 +136,7 @@ function PickerDialog() {
               type="button"
               data-testid="picker-more"
               onClick={() => applyFilter({ limit: 200 })}
-              className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-50"
+              className="rounded-md border border-zinc-300 dark:border-zinc-700 px-3 py-1.5 text-sm text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800"
             >
               View all sessions
             </button>
@@ -164,7 +166,7 @@ function DateInput({
         data-testid={testId}
         value={value}
         onChange={(e) => onChange(e.target.value)}
-        className="rounded border border-zinc-300 px-1.5 py-0.5"
+        className="rounded border border-zinc-300 dark:border-zinc-700 px-1.5 py-0.5"
       />
     </label>
   );
@@ -174,19 +176,20 @@ function PickerRow({ row }: { row: SessionSummaryJson }) {
   const store = useLaunchStore.getState();
   const when = row.last_message_at ?? row.updated_at;
   return (
-    <li data-testid="picker-row" data-session-id={row.id} className="rounded-lg border border-zinc-200 p-3 hover:border-zinc-300">
+    <li data-testid="picker-row" data-session-id={row.id} className="rounded-lg border border-zinc-200 dark:border-zinc-800 p-3 hover:border-zinc-300 dark:hover:border-zinc-700">
       <div className="flex items-baseline gap-2">
-        <span aria-hidden>📁</span>
-        <span className="min-w-0 truncate text-sm font-medium text-zinc-900" data-testid="picker-title">
+        <Folder aria-hidden className="h-4 w-4 shrink-0 translate-y-0.5 text-zinc-400 dark:text-zinc-500" />
+        <span className="min-w-0 truncate text-sm font-medium text-zinc-900 dark:text-zinc-100" data-testid="picker-title">
           {row.project_name ? `${row.project_name} - ` : ""}
           {row.title || "Untitled session"}
         </span>
       </div>
       {row.last_message_preview && (
-        <p className="mt-0.5 truncate pl-6 text-xs text-zinc-600">Last: &ldquo;{row.last_message_preview}&rdquo;</p>
+        <p className="mt-0.5 truncate pl-6 text-xs text-zinc-600 dark:text-zinc-400">Last: &ldquo;{previewText(row.last_message_preview)}&rdquo;</p>
       )}
-      <p className="mt-0.5 pl-6 text-[11px] text-zinc-500">
-        🕐 {relativeTime(when)} • {row.checkpoint_count} checkpoint{row.checkpoint_count === 1 ? "" : "s"} •{" "}
+      <p className="mt-0.5 pl-6 text-[11px] text-zinc-500 dark:text-zinc-400">
+        <Clock aria-hidden className="mr-1 inline h-3 w-3 -translate-y-px" />
+        {relativeTime(when)} • {row.checkpoint_count} checkpoint{row.checkpoint_count === 1 ? "" : "s"} •{" "}
         {compactTokens(row.current_tokens)} tokens
       </p>
       <div className="mt-2 flex gap-2 pl-6">
@@ -194,7 +197,7 @@ function PickerRow({ row }: { row: SessionSummaryJson }) {
           type="button"
           data-testid="picker-resume"
           onClick={() => void store.openSession(row.id, { resume: true })}
-          className="rounded-md bg-zinc-900 px-2.5 py-1 text-xs font-medium text-white hover:bg-zinc-700"
+          className="rounded-md bg-zinc-900 dark:bg-zinc-100 px-2.5 py-1 text-xs font-medium text-white dark:text-zinc-900 hover:bg-zinc-700 dark:hover:bg-zinc-300"
         >
           Resume Latest
         </button>
@@ -202,7 +205,7 @@ function PickerRow({ row }: { row: SessionSummaryJson }) {
           type="button"
           data-testid="picker-browse"
           onClick={() => void store.openSession(row.id, { browse: true })}
-          className="rounded-md border border-zinc-300 px-2.5 py-1 text-xs text-zinc-700 hover:bg-zinc-50"
+          className="rounded-md border border-zinc-300 dark:border-zinc-700 px-2.5 py-1 text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800"
         >
           Browse Checkpoints
         </button>
@@ -237,13 +240,13 @@ function ProjectManager() {
           placeholder="New project"
           value={name}
           onChange={(e) => setName(e.target.value)}
-          className="w-32 rounded border border-zinc-300 px-1.5 py-0.5"
+          className="w-32 rounded border border-zinc-300 dark:border-zinc-700 px-1.5 py-0.5"
         />
         <button
           type="submit"
           data-testid="project-create"
           disabled={!name.trim()}
-          className="rounded border border-zinc-300 px-1.5 py-0.5 hover:bg-zinc-50 disabled:opacity-50"
+          className="rounded border border-zinc-300 dark:border-zinc-700 px-1.5 py-0.5 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-50"
         >
           Add
         </button>
@@ -257,7 +260,7 @@ function ProjectManager() {
               const next = window.prompt("Rename project", selected.name);
               if (next && next.trim() && next.trim() !== selected.name) void store.renameProject(selectedId, next);
             }}
-            className="rounded border border-zinc-300 px-1.5 py-0.5 hover:bg-zinc-50"
+            className="rounded border border-zinc-300 dark:border-zinc-700 px-1.5 py-0.5 hover:bg-zinc-50 dark:hover:bg-zinc-800"
           >
             Rename
           </button>
@@ -267,14 +270,14 @@ function ProjectManager() {
             onClick={() => {
               if (window.confirm(`Delete project "${selected.name}"? Its sessions are kept.`)) void store.deleteProject(selectedId);
             }}
-            className="rounded border border-zinc-300 px-1.5 py-0.5 text-red-700 hover:bg-red-50"
+            className="rounded border border-zinc-300 dark:border-zinc-700 px-1.5 py-0.5 text-red-700 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40"
           >
             Delete
           </button>
         </>
       )}
       {projectError && (
-        <span role="alert" data-testid="project-error" className="basis-full text-right text-red-700">
+        <span role="alert" data-testid="project-error" className="basis-full text-right text-red-700 dark:text-red-400">
           {projectError}
         </span>
       )}

@@ -1,10 +1,12 @@
 "use client";
 // The session list: start a new session or reopen an earlier one.
+import { Plus, Search } from "lucide-react";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
 import { useLaunchStore } from "@/lib/client/launch-store";
 import { AccountFooter } from "@/components/AccountFooter";
+import { ThemeToggle } from "@/components/ThemeToggle";
 import { DashboardLink } from "@/components/dashboard/DashboardLink";
 
 export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
@@ -21,7 +23,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
   return (
     <nav aria-label="Sessions" className="flex h-full flex-col">
       <div className="flex items-center justify-between gap-2 px-4 pb-3 pt-4">
-        <span className="text-sm font-semibold tracking-tight text-zinc-900">Threadkeeper</span>
+        <span className="text-sm font-semibold tracking-tight text-zinc-900 dark:text-zinc-100">Threadkeeper</span>
         <button
           type="button"
           data-testid="new-session"
@@ -30,9 +32,10 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
             void create().then(onNavigate, () => undefined);
           }}
           disabled={creating || sending}
-          className="whitespace-nowrap rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-700 hover:bg-zinc-50 disabled:opacity-50"
+          className="inline-flex items-center gap-1 whitespace-nowrap rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1 text-xs font-medium text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-50"
         >
-          + New
+          <Plus aria-hidden className="h-3.5 w-3.5" />
+          New
         </button>
       </div>
       <div className="px-4 pb-2">
@@ -44,19 +47,20 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
             onNavigate?.();
           }}
           disabled={sending}
-          className="w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-left text-xs text-zinc-700 hover:bg-zinc-50 disabled:opacity-50"
+          className="flex w-full items-center gap-1.5 rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2.5 py-1.5 text-left text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-50"
         >
-          🔎 Sessions: search, resume, projects
+          <Search aria-hidden className="h-3.5 w-3.5 shrink-0" />
+          Search sessions &amp; projects
         </button>
       </div>
       {error && (
-        <p role="alert" className="mx-4 mb-2 rounded-md bg-red-50 px-2 py-1.5 text-xs text-red-800">
+        <p role="alert" className="mx-4 mb-2 rounded-md bg-red-50 dark:bg-red-950/40 px-2 py-1.5 text-xs text-red-800 dark:text-red-300">
           {error}
         </p>
       )}
       <ul className="flex-1 space-y-0.5 overflow-y-auto px-2 pb-4" data-testid="session-list">
         {loaded && sessions.length === 0 && !error && (
-          <li className="px-2 py-2 text-xs text-zinc-500">No sessions yet. Type a message to start one.</li>
+          <li className="px-2 py-2 text-xs text-zinc-500 dark:text-zinc-400">No sessions yet. Type a message to start one.</li>
         )}
         {sessions.map((s) => {
           const current = s.id === currentId;
@@ -73,11 +77,11 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
                   onNavigate?.();
                 }}
                 className={`w-full rounded-md px-2 py-2 text-left transition-colors disabled:opacity-60 ${
-                  current ? "bg-zinc-200/80 text-zinc-900" : "text-zinc-700 hover:bg-zinc-100"
+                  current ? "bg-zinc-200/80 dark:bg-zinc-800 text-zinc-900 dark:text-zinc-100" : "text-zinc-700 dark:text-zinc-300 hover:bg-zinc-100 dark:hover:bg-zinc-800"
                 }`}
               >
                 <span className="block truncate text-sm">{s.title || "Untitled session"}</span>
-                <span className="block text-[11px] text-zinc-500">
+                <span className="block text-[11px] text-zinc-500 dark:text-zinc-400">
                   {s.message_count} message{s.message_count === 1 ? "" : "s"}
                   {s.last_message_at || s.updated_at ? ` · ${relativeTime(s.last_message_at ?? s.updated_at)}` : ""}
                 </span>
@@ -86,8 +90,15 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
           );
         })}
       </ul>
+      <div className="flex items-center justify-between gap-2 border-t border-zinc-200 dark:border-zinc-800 px-4 py-2.5">
+        <span className="text-xs text-zinc-500 dark:text-zinc-400">Theme</span>
+        <ThemeToggle />
+      </div>
       <DashboardLink />
       <AccountFooter />
+      <a href="/docs" data-testid="api-docs-link" className="block border-t border-zinc-200 px-4 py-2 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900">
+        API docs
+      </a>
     </nav>
   );
 }

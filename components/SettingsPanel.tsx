@@ -153,7 +153,7 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
 
   // Failing to load leaves no form, so the same alert then stands in its place.
   const errorAlert = error && (
-    <p role="alert" data-testid="settings-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+    <p role="alert" data-testid="settings-error" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
       {error}
     </p>
   );
@@ -163,22 +163,22 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
       title="Context settings"
       testId="settings-panel"
       closeLabel="Close settings"
-      className="max-w-sm gap-4 bg-white"
+      className="max-w-sm gap-4 bg-white dark:bg-zinc-900"
       onClose={onClose}
     >
-      <p className="text-xs text-zinc-500">
+      <p className="text-xs text-zinc-500 dark:text-zinc-400">
         For this session{loaded && Object.keys(loaded.settings).length === 0 ? " (using your defaults)" : ""}.
       </p>
-      {!draft && !error && <p className="text-sm text-zinc-500">Loading…</p>}
+      {!draft && !error && <p className="text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>}
       {draft && (
         <form onSubmit={save} noValidate className="flex flex-col gap-4">
           <PercentField name="threshold" value={draft.threshold} onChange={(threshold) => update({ threshold })} />
           <PercentField name="reservation" value={draft.reservation} onChange={(reservation) => update({ reservation })} />
           <PercentField name="safety" value={draft.safety} onChange={(safety) => update({ safety })} />
           <ModelField value={draft.model} onChange={(model) => update({ model })} />
-          <fieldset className="flex flex-col gap-4 border-t border-zinc-200 pt-4">
+          <fieldset className="flex flex-col gap-4 border-t border-zinc-200 dark:border-zinc-800 pt-4">
             <legend className="sr-only">Compaction</legend>
-            <h3 className="text-sm font-semibold text-zinc-900">Compaction</h3>
+            <h3 className="text-sm font-semibold text-zinc-900 dark:text-zinc-100">Compaction</h3>
             <CheckboxField
               label="Compact automatically"
               hint="Condense older turns into a summary when usage reaches the threshold. Off: the oldest turns slide out instead."
@@ -197,19 +197,19 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
           </fieldset>
           {errorAlert}
           {saved && (
-            <p role="status" className="text-sm text-emerald-700">
+            <p role="status" className="text-sm text-emerald-700 dark:text-emerald-400">
               Saved.
             </p>
           )}
           <div className="flex justify-end gap-2">
-            <button type="button" onClick={onClose} className="rounded-md px-3 py-1.5 text-sm text-zinc-600 hover:bg-zinc-100">
+            <button type="button" onClick={onClose} className="rounded-md px-3 py-1.5 text-sm text-zinc-600 dark:text-zinc-400 hover:bg-zinc-100 dark:hover:bg-zinc-800">
               Close
             </button>
             <button
               type="submit"
               data-testid="settings-save"
               disabled={saving}
-              className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 disabled:bg-zinc-300"
+              className="rounded-md bg-zinc-900 dark:bg-zinc-100 px-3 py-1.5 text-sm font-medium text-white dark:text-zinc-900 hover:bg-zinc-700 dark:hover:bg-zinc-300 disabled:bg-zinc-300 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-500"
             >
               {saving ? "Saving…" : "Save"}
             </button>
@@ -234,7 +234,7 @@ function PercentField({ name, value, onChange }: { name: PercentKey; value: stri
   const { label, hint, min, max } = PERCENT_FIELDS[name];
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-zinc-800">
+      <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
         {label}
       </label>
       <div className="flex items-center gap-2">
@@ -249,11 +249,11 @@ function PercentField({ name, value, onChange }: { name: PercentKey; value: stri
           value={value}
           onChange={(e) => onChange(e.target.value)}
           aria-describedby={`${id}-hint`}
-          className="w-24 rounded-md border border-zinc-300 px-2 py-1 text-sm tabular-nums focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
+          className="w-24 rounded-md border border-zinc-300 dark:border-zinc-700 px-2 py-1 text-sm tabular-nums focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
         />
-        <span className="text-sm text-zinc-500">%</span>
+        <span className="text-sm text-zinc-500 dark:text-zinc-400">%</span>
       </div>
-      <p id={`${id}-hint`} className="text-xs text-zinc-500">
+      <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
         {hint} {min}–{max}%.
       </p>
     </div>
@@ -276,7 +276,7 @@ function ModelField({
   const known = MODELS.some((m) => m.id === value);
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-zinc-800">
+      <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
         {label}
       </label>
       <select
@@ -284,7 +284,7 @@ function ModelField({
         data-testid={testId}
         value={value}
         onChange={(e) => onChange(e.target.value)}
-        className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
+        className="rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1.5 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
       >
         {!known && <option value={value}>{value}</option>}
         {MODELS.map((m) => (
@@ -320,13 +320,13 @@ function CheckboxField({
         checked={checked}
         onChange={(e) => onChange(e.target.checked)}
         aria-describedby={`${id}-hint`}
-        className="mt-0.5 h-4 w-4 rounded border-zinc-300 accent-zinc-900"
+        className="mt-0.5 h-4 w-4 rounded border-zinc-300 dark:border-zinc-700 accent-zinc-900 dark:accent-zinc-100"
       />
       <div className="flex flex-col gap-0.5">
-        <label htmlFor={id} className="text-sm font-medium text-zinc-800">
+        <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
           {label}
         </label>
-        <p id={`${id}-hint`} className="text-xs text-zinc-500">
+        <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
           {hint}
         </p>
       </div>
@@ -350,7 +350,7 @@ function TemplateField({
   const known = templates.some((t) => t.id === value);
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-zinc-800">
+      <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
         Summary template
       </label>
       <select
@@ -359,7 +359,7 @@ function TemplateField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-describedby={`${id}-hint`}
-        className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
+        className="rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1.5 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
       >
         {!known && <option value={value}>{templates.length === 0 ? value : `${value} (not found)`}</option>}
         {presets.length > 0 && (
@@ -381,7 +381,7 @@ function TemplateField({
           </optgroup>
         )}
       </select>
-      <p id={`${id}-hint`} className="text-xs text-zinc-500">
+      <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
         How summaries are written. /compact --preset name overrides it once.
       </p>
     </div>
@@ -444,12 +444,12 @@ function TemplatesSection({
   }
 
   return (
-    <section className="flex flex-col gap-3 border-t border-zinc-200 pt-4" aria-labelledby={`${nameId}-title`}>
-      <h3 id={`${nameId}-title`} className="text-sm font-semibold text-zinc-900">
+    <section className="flex flex-col gap-3 border-t border-zinc-200 dark:border-zinc-800 pt-4" aria-labelledby={`${nameId}-title`}>
+      <h3 id={`${nameId}-title`} className="text-sm font-semibold text-zinc-900 dark:text-zinc-100">
         Templates
       </h3>
       {loadError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800">
+        <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-xs text-red-800 dark:text-red-300">
           Could not load templates: {loadError}
         </p>
       )}
@@ -466,7 +466,7 @@ function TemplatesSection({
                 aria-label={`Delete template ${t.name}`}
                 disabled={deleting === t.id}
                 onClick={() => void remove(t)}
-                className="rounded px-2 py-0.5 text-xs text-red-700 hover:bg-red-50 disabled:opacity-50"
+                className="rounded px-2 py-0.5 text-xs text-red-700 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 disabled:opacity-50"
               >
                 {deleting === t.id ? "Deleting…" : "Delete"}
               </button>
@@ -474,10 +474,10 @@ function TemplatesSection({
           ))}
         </ul>
       ) : (
-        <p className="text-xs text-zinc-500">No templates of your own yet. Presets: general, debugging, code review, architecture.</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">No templates of your own yet. Presets: general, debugging, code review, architecture.</p>
       )}
       <form onSubmit={save} noValidate className="flex flex-col gap-2">
-        <label htmlFor={nameId} className="text-xs font-medium text-zinc-700">
+        <label htmlFor={nameId} className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
           Name
         </label>
         <input
@@ -486,9 +486,9 @@ function TemplatesSection({
           value={name}
           maxLength={100}
           onChange={(e) => setName(e.target.value)}
-          className="rounded-md border border-zinc-300 px-2 py-1 text-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
+          className="rounded-md border border-zinc-300 dark:border-zinc-700 px-2 py-1 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
         />
-        <label htmlFor={bodyId} className="text-xs font-medium text-zinc-700">
+        <label htmlFor={bodyId} className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
           Instructions for the summary
         </label>
         <textarea
@@ -498,15 +498,15 @@ function TemplatesSection({
           rows={5}
           onChange={(e) => setBody(e.target.value)}
           placeholder="e.g. Summarize the conversation for a data migration: keep table names, row counts, failed queries and the rollback plan."
-          className="resize-y rounded-md border border-zinc-300 px-2 py-1 text-sm focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200"
+          className="resize-y rounded-md border border-zinc-300 dark:border-zinc-700 px-2 py-1 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
         />
         {error && (
-          <p role="alert" data-testid="template-error" className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800">
+          <p role="alert" data-testid="template-error" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-xs text-red-800 dark:text-red-300">
             {error}
           </p>
         )}
         {notice && (
-          <p role="status" data-testid="template-notice" className="text-xs text-emerald-700">
+          <p role="status" data-testid="template-notice" className="text-xs text-emerald-700 dark:text-emerald-400">
             {notice}
           </p>
         )}
@@ -515,7 +515,7 @@ function TemplatesSection({
             type="submit"
             data-testid="template-save"
             disabled={busy}
-            className="rounded-md border border-zinc-300 px-3 py-1 text-sm font-medium text-zinc-800 hover:bg-zinc-50 disabled:opacity-50"
+            className="rounded-md border border-zinc-300 dark:border-zinc-700 px-3 py-1 text-sm font-medium text-zinc-800 dark:text-zinc-200 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-50"
           >
             {busy ? "Saving…" : "Save template"}
           </button>

@@ -1,7 +1,8 @@
 "use client";
 // The drawer that settings and memory open in: a modal dialog on the right that takes
-// focus, and closes on Escape, on its ✕ button or on a press outside it.
+// focus, and closes on Escape, on its close button or on a press outside it.
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { X } from "lucide-react";
 import { useEscapeKey } from "@/components/useEscapeKey";
 
 export function SidePanel({
@@ -28,7 +29,7 @@ export function SidePanel({
   useEscapeKey(onClose);
 
   return (
-    <div className="fixed inset-0 z-40 flex justify-end bg-zinc-900/20" onMouseDown={onClose}>
+    <div className="fixed inset-0 z-40 flex justify-end bg-zinc-900/20 dark:bg-black/60" onMouseDown={onClose}>
       <div
         ref={panel}
         role="dialog"
@@ -40,7 +41,7 @@ export function SidePanel({
         className={`flex h-full w-full flex-col overflow-y-auto p-5 shadow-xl outline-none ${className}`}
       >
         <div className="flex items-center justify-between">
-          <h2 id={titleId} className="text-base font-semibold text-zinc-900">
+          <h2 id={titleId} className="text-base font-semibold text-zinc-900 dark:text-zinc-100">
             {title}
           </h2>
           <button
@@ -48,9 +49,9 @@ export function SidePanel({
             data-testid={closeTestId}
             onClick={onClose}
             aria-label={closeLabel}
-            className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800"
+            className="rounded p-1 text-zinc-500 dark:text-zinc-400 hover:bg-zinc-100 dark:hover:bg-zinc-800 hover:text-zinc-800 dark:hover:text-zinc-200"
           >
-            ✕
+            <X aria-hidden className="h-4 w-4" />
           </button>
         </div>
         {children}

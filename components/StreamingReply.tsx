@@ -1,8 +1,12 @@
 "use client";
 // The reply while it streams: words appear as deltas arrive, with a caret until it is saved.
-import { MessageText } from "@/components/MessageText";
+import { useDeferredValue } from "react";
+import { MarkdownText } from "@/components/markdown/MarkdownText";
 
 export function StreamingReply({ text }: { text: string }) {
+  // Parsing a long reply on every delta can fall behind a fast stream; a deferred value
+  // lets React skip to the newest text instead of rendering each one in turn.
+  const shown = useDeferredValue(text);
   return (
     <article
       data-testid="streaming-reply"
@@ -13,14 +17,14 @@ export function StreamingReply({ text }: { text: string }) {
       aria-label="Claude is replying"
       className="flex flex-col items-start gap-1"
     >
-      <span className="text-xs font-medium text-zinc-700">Claude</span>
-      <div className="max-w-[min(100%,46rem)] rounded-2xl border border-zinc-200 bg-white px-4 py-2.5 text-zinc-900 shadow-sm">
-        {text ? (
-          <MessageText text={text} caret />
+      <span className="text-xs font-medium text-zinc-700 dark:text-zinc-300">Claude</span>
+      <div className="max-w-[min(100%,46rem)] rounded-2xl border border-zinc-200 bg-white px-4 py-2.5 text-zinc-900 shadow-sm dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100">
+        {shown ? (
+          <MarkdownText text={shown} streaming />
         ) : (
-          <span className="flex items-center gap-2 text-sm text-zinc-500">
+          <span className="flex items-center gap-2 text-sm text-zinc-500 dark:text-zinc-400">
             Thinking
-            <span className="inline-block h-4 w-1.5 animate-tk-pulse rounded-sm bg-zinc-400" aria-hidden />
+            <span className="tk-caret" aria-hidden />
           </span>
         )}
       </div>

@@ -12,8 +12,9 @@ const USED_COLOUR: Record<ContextStatusLevel, string> = {
   critical: "bg-red-500",
 };
 
-// Hatching tells the safety buffer apart from the reply reservation without a legend.
-const HATCH = "repeating-linear-gradient(135deg, rgb(212 212 216) 0 3px, rgb(244 244 245) 3px 6px)";
+// Hatching tells the safety buffer apart from the reply reservation without a legend; its
+// two tones come from globals.css so they follow the theme.
+const HATCH = "repeating-linear-gradient(135deg, var(--tk-hatch-a) 0 3px, var(--tk-hatch-b) 3px 6px)";
 
 /** Pulse once usage is this close (in percentage points) to the compaction threshold. */
 const PULSE_MARGIN = 10;
@@ -52,7 +53,7 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
         if (e.key === "Escape") setOpen(false);
       }}
     >
-      <span className="hidden text-xs font-medium text-zinc-500 sm:inline">Context</span>
+      <span className="hidden text-xs font-medium text-zinc-500 dark:text-zinc-400 sm:inline">Context</span>
       <div
         role="meter"
         aria-label="Context window usage"
@@ -60,7 +61,7 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
         aria-valuemax={100}
         aria-valuenow={Math.round(percent)}
         aria-valuetext={status ? `${percentLabel(percent)} of capacity used` : "No session"}
-        className="relative flex h-2.5 w-32 shrink-0 overflow-hidden rounded-full bg-zinc-100 ring-1 ring-inset ring-zinc-200 sm:w-56 lg:w-72"
+        className="relative flex h-2.5 w-32 shrink-0 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800 ring-1 ring-inset ring-zinc-200 dark:ring-zinc-700 sm:w-56 lg:w-72"
       >
         <div
           data-testid="token-bar-used"
@@ -75,19 +76,19 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
           style={{ width: fraction(status?.safety_tokens ?? 0, windowTokens), backgroundImage: HATCH }}
         />
         <div
-          className="h-full bg-zinc-300 transition-[width] duration-500 ease-out"
+          className="h-full bg-zinc-300 dark:bg-zinc-600 transition-[width] duration-500 ease-out"
           style={{ width: fraction(status?.reserved_tokens ?? 0, windowTokens) }}
         />
         {thresholdAt !== null && (
           <div
             data-testid="token-bar-threshold"
             aria-hidden
-            className="absolute inset-y-0 w-0.5 -translate-x-1/2 bg-zinc-700/70 transition-[left] duration-500"
+            className="absolute inset-y-0 w-0.5 -translate-x-1/2 bg-zinc-700/70 dark:bg-zinc-300/70 transition-[left] duration-500"
             style={{ left: `${Math.min(100, thresholdAt * 100)}%` }}
           />
         )}
       </div>
-      <span className="whitespace-nowrap text-xs tabular-nums text-zinc-600" data-testid="token-bar-label">
+      <span className="whitespace-nowrap text-xs tabular-nums text-zinc-600 dark:text-zinc-400" data-testid="token-bar-label">
         {status
           ? `${percentLabel(percent)} · ${compactTokens(status.current_tokens)} / ${compactTokens(status.capacity_tokens)}`
           : "—"}

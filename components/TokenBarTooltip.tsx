@@ -1,7 +1,7 @@
 "use client";
 // Exact figures behind the token bar, and how much of "used" the API actually measured.
 import type { ContextBreakdown, ContextStatusJson } from "@/lib/api/types";
-import { exactTokens, percentLabel } from "@/lib/client/format";
+import { exactTokens, percentLabel, usd } from "@/lib/client/format";
 
 const CATEGORIES: { key: keyof ContextBreakdown; label: string }[] = [
   { key: "system", label: "System prompt" },
@@ -15,20 +15,20 @@ const CATEGORIES: { key: keyof ContextBreakdown; label: string }[] = [
 function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (
     <div className="flex justify-between gap-4">
-      <dt className="text-zinc-500">{label}</dt>
-      <dd className={`tabular-nums ${strong ? "font-semibold text-zinc-900" : "text-zinc-700"}`}>{value}</dd>
+      <dt className="text-zinc-500 dark:text-zinc-400">{label}</dt>
+      <dd className={`tabular-nums ${strong ? "font-semibold text-zinc-900 dark:text-zinc-100" : "text-zinc-700 dark:text-zinc-300"}`}>{value}</dd>
     </div>
   );
 }
 
 function MeasurementNote({ status }: { status: ContextStatusJson }) {
   if (status.measured) {
-    return <p className="text-emerald-700">Measured by the API</p>;
+    return <p className="text-emerald-700 dark:text-emerald-400">Measured by the API</p>;
   }
   return (
     <div className="space-y-0.5">
-      <p className="text-amber-700">Estimated locally (calibration ×{status.calibration_factor.toFixed(2)})</p>
-      <p className="text-zinc-500">
+      <p className="text-amber-700 dark:text-amber-400">Estimated locally (calibration ×{status.calibration_factor.toFixed(2)})</p>
+      <p className="text-zinc-500 dark:text-zinc-400">
         {exactTokens(status.measured_tokens)} measured by the API + {exactTokens(status.estimated_tokens)} estimated since
       </p>
     </div>
@@ -42,9 +42,9 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
       id={id}
       role="tooltip"
       data-testid="token-bar-tooltip"
-      className="absolute right-0 top-full z-30 mt-2 w-72 rounded-lg border border-zinc-200 bg-white p-3 text-xs shadow-lg animate-tk-appear"
+      className="absolute right-0 top-full z-30 mt-2 w-72 rounded-lg border border-zinc-200 bg-white p-3 text-xs shadow-lg animate-tk-appear dark:border-zinc-700 dark:bg-zinc-900"
     >
-      <p className="mb-2 font-medium text-zinc-900">
+      <p className="mb-2 font-medium text-zinc-900 dark:text-zinc-100">
         {exactTokens(status.current_tokens)} / {exactTokens(status.capacity_tokens)} tokens (
         {percentLabel(status.usage_percent)})
       </p>
@@ -58,12 +58,12 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
         <Row label="Messages remaining" value={`≈ ${exactTokens(status.estimated_messages_remaining)}`} />
         <Row label="Compaction at" value={percentLabel(status.threshold_percent)} />
       </dl>
-      <p className="mb-1 mt-3 font-medium text-zinc-900">Breakdown</p>
+      <p className="mb-1 mt-3 font-medium text-zinc-900 dark:text-zinc-100">Breakdown</p>
       <dl className="space-y-1">
         {CATEGORIES.map(({ key, label }) => (
           <div key={key}>
             <Row label={label} value={exactTokens(status.breakdown[key])} />
-            <div className="mt-0.5 h-1 rounded-full bg-zinc-100">
+            <div className="mt-0.5 h-1 rounded-full bg-zinc-100 dark:bg-zinc-800">
               <div
                 className="h-1 rounded-full bg-sky-400"
                 style={{ width: `${Math.min(100, (status.breakdown[key] / total) * 100)}%` }}
@@ -72,7 +72,12 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
           </div>
         ))}
       </dl>
-      <div className="mt-3 border-t border-zinc-100 pt-2">
+      <p className="mb-1 mt-3 font-medium text-zinc-900 dark:text-zinc-100">Cost of this session</p>
+      <dl className="space-y-0.5" data-testid="token-bar-cost">
+        <Row label="So far" value={usd(status.cost_usd)} strong />
+        <Row label="Input read from cache" value={`${Math.round(status.cache_read_share * 100)}%`} />
+      </dl>
+      <div className="mt-3 border-t border-zinc-100 pt-2 dark:border-zinc-800">
         <MeasurementNote status={status} />
       </div>
     </div>

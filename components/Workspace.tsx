@@ -38,19 +38,19 @@ export function Workspace() {
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
 
   return (
-    <div className="flex h-dvh bg-zinc-50 text-zinc-900">
-      <aside className="hidden w-64 shrink-0 border-r border-zinc-200 bg-zinc-100/60 md:block">
+    <div className="flex h-dvh bg-zinc-50 dark:bg-zinc-950 text-zinc-900 dark:text-zinc-100">
+      <aside className="hidden w-64 shrink-0 border-r border-zinc-200 dark:border-zinc-800 bg-zinc-100/60 dark:bg-zinc-900/60 md:block">
         <SessionSidebar />
       </aside>
       {sidebarOpen && (
         <div className="fixed inset-0 z-40 flex md:hidden" onClick={closeSidebar}>
-          <aside className="h-full w-72 bg-zinc-50 shadow-xl" onClick={(e) => e.stopPropagation()}>
+          <aside className="h-full w-72 bg-zinc-50 dark:bg-zinc-900 shadow-xl" onClick={(e) => e.stopPropagation()}>
             <SessionSidebar onNavigate={closeSidebar} />
           </aside>
-          <div className="flex-1 bg-zinc-900/20" />
+          <div className="flex-1 bg-zinc-900/20 dark:bg-black/60" />
         </div>
       )}
-      <main className="flex min-w-0 flex-1 flex-col">
+      <main className="@container flex min-w-0 flex-1 flex-col">
         <ChatHeader onOpenSettings={() => setSettingsOpen(true)} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
         <MessageList />
         <Composer />

@@ -17,6 +17,8 @@ const schema = z.object({
   THREADKEEPER_SUMMARY_CHUNK_TOKENS: z.coerce.number().int().min(1000).optional(),
   // Prompt-cache breakpoints on every request unless "off" (the cost benchmark's baseline).
   THREADKEEPER_PROMPT_CACHING: z.enum(["on", "off"]).optional(),
+  // First webhook retry delay (doubling per attempt, up to an hour).
+  THREADKEEPER_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).optional(),
   // SaaS mode: Supabase Auth. The NEXT_PUBLIC_ names are accepted as fallbacks (and as the
   // browser's view of the project when it differs); the browser gets them at request time.
   SUPABASE_URL: z.string().url().optional(),

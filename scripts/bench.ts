@@ -4,8 +4,8 @@
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, usage; default: all); BENCH_MEMORY_* as in scripts/bench/memory.ts,
-// BENCH_USAGE_* as in scripts/bench/usage.ts.
+// context, compaction, sessions, memory, auth, cost, audit, usage; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
@@ -14,12 +14,14 @@ import { benchSessions, printSessions, sessionsJson } from "./bench/sessions";
 import { benchMemory, memoryJson, printMemory } from "./bench/memory";
 import { benchContext, type ContextBenchResult } from "./bench/context";
 import { authJson, benchAuth, printAuth } from "./bench/auth";
+import { benchCost, costJson, printCost } from "./bench/cost";
+import { auditJson, benchAudit, printAudit } from "./bench/audit";
 import { benchUsage, printUsage, usageJson } from "./bench/usage";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "usage"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "usage"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -146,6 +148,10 @@ async function main(): Promise<void> {
     if (sessions) printSessions(sessions);
     const auth = only.has("auth") ? await benchAuth(db, pool, ours) : null;
     if (auth) printAuth(auth);
+    const cost = only.has("cost") ? await benchCost(db, pool) : null;
+    if (cost) printCost(cost);
+    const auditLog = only.has("audit") ? await benchAudit(db, pool, ours) : null;
+    if (auditLog) printAudit(auditLog);
     // Its own database (100K memories); getDb() points back to `db` afterwards.
     const memory = only.has("memory") ? await benchMemory(db) : null;
     if (memory) printMemory(memory);
@@ -174,6 +180,8 @@ async function main(): Promise<void> {
       sessions: sessions ? sessionsJson(sessions) : null,
       memory: memory ? memoryJson(memory) : null,
       auth: auth ? authJson(auth) : null,
+      cost: cost ? costJson(cost) : null,
+      audit: auditLog ? auditJson(auditLog) : null,
       usage: usage ? usageJson(usage) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };

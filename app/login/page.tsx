@@ -12,10 +12,10 @@ export default function Page() {
       footer={
         <>
           <p>
-            No account yet? <Link href="/signup" className="font-medium text-zinc-900 underline-offset-2 hover:underline">Create one</Link>
+            No account yet? <Link href="/signup" className="font-medium text-zinc-900 dark:text-zinc-100 underline-offset-2 hover:underline">Create one</Link>
           </p>
           <p>
-            <Link href="/reset-password" className="font-medium text-zinc-900 underline-offset-2 hover:underline">Forgot your password?</Link>
+            <Link href="/reset-password" className="font-medium text-zinc-900 dark:text-zinc-100 underline-offset-2 hover:underline">Forgot your password?</Link>
           </p>
         </>
       }

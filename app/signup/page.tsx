@@ -12,7 +12,7 @@ export default function Page() {
       footer={
         <>
           <p>
-            Already have an account? <Link href="/login" className="font-medium text-zinc-900 underline-offset-2 hover:underline">Sign in</Link>
+            Already have an account? <Link href="/login" className="font-medium text-zinc-900 dark:text-zinc-100 underline-offset-2 hover:underline">Sign in</Link>
           </p>
         </>
       }

@@ -11,7 +11,7 @@ export default function Page() {
       footer={
         <>
           <p>
-            <Link href="/reset-password" className="font-medium text-zinc-900 underline-offset-2 hover:underline">Request a new link</Link> · <Link href="/login" className="font-medium text-zinc-900 underline-offset-2 hover:underline">Sign in</Link>
+            <Link href="/reset-password" className="font-medium text-zinc-900 dark:text-zinc-100 underline-offset-2 hover:underline">Request a new link</Link> · <Link href="/login" className="font-medium text-zinc-900 dark:text-zinc-100 underline-offset-2 hover:underline">Sign in</Link>
           </p>
         </>
       }

@@ -44,7 +44,7 @@ export function UpdatePasswordForm() {
     window.location.assign("/");
   }
 
-  if (stage === "checking") return <p className="text-sm text-zinc-500">Checking your link…</p>;
+  if (stage === "checking") return <p className="text-sm text-zinc-500 dark:text-zinc-400">Checking your link…</p>;
   if (stage === "invalid") {
     return (
       <FormError message="This link has expired or was already used. Request a new one below." />

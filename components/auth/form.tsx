@@ -9,10 +9,10 @@ import { useEffect, useState, type InputHTMLAttributes, type ReactNode } from "r
 export function Field({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <label className="block text-sm">
-      <span className="mb-1 block font-medium text-zinc-700">{label}</span>
+      <span className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">{label}</span>
       <input
         {...input}
-        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-sm outline-none placeholder:text-zinc-400 focus:border-zinc-500 focus:ring-2 focus:ring-zinc-200 disabled:bg-zinc-50"
+        className="block w-full rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-3 py-2 text-sm text-zinc-900 dark:text-zinc-100 shadow-sm outline-none placeholder:text-zinc-400 dark:placeholder:text-zinc-500 focus:border-zinc-500 dark:focus:border-zinc-400 focus:ring-2 focus:ring-zinc-200 dark:focus:ring-zinc-700 disabled:bg-zinc-50 dark:disabled:bg-zinc-950"
       />
     </label>
   );
@@ -26,7 +26,7 @@ export function SubmitButton({ busy, children, busyLabel }: { busy: boolean; chi
     <button
       type="submit"
       disabled={busy || !ready}
-      className="w-full rounded-md bg-zinc-900 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-zinc-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-zinc-900 disabled:opacity-60"
+      className="w-full rounded-md bg-zinc-900 dark:bg-zinc-100 px-3 py-2 text-sm font-medium text-white dark:text-zinc-900 shadow-sm hover:bg-zinc-800 dark:hover:bg-zinc-300 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-zinc-900 dark:focus-visible:outline-zinc-100 disabled:opacity-60"
     >
       {busy ? busyLabel : children}
     </button>
@@ -36,7 +36,7 @@ export function SubmitButton({ busy, children, busyLabel }: { busy: boolean; chi
 export function FormError({ message }: { message: string | null }) {
   if (!message) return null;
   return (
-    <p role="alert" data-testid="auth-error" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+    <p role="alert" data-testid="auth-error" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
       {message}
     </p>
   );
@@ -44,7 +44,7 @@ export function FormError({ message }: { message: string | null }) {
 
 export function FormNotice({ children }: { children: ReactNode }) {
   return (
-    <p role="status" data-testid="auth-notice" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+    <p role="status" data-testid="auth-notice" className="rounded-md bg-emerald-50 dark:bg-emerald-950/40 px-3 py-2 text-sm text-emerald-900 dark:text-emerald-200">
       {children}
     </p>
   );

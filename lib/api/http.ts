@@ -1,11 +1,13 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { authenticate, type Caller } from "@/lib/auth";
+import { recordSignIn } from "@/lib/audit/sign-in";
 import { authMode } from "@/lib/auth/config";
 import { authEnv } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
+import { requestContextOf, runWithRequest } from "./request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
 import type { ApiErrorJson } from "./types";
 
@@ -39,11 +41,19 @@ function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
 export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Promise<Response>) {
   return async (req: Request, ctx: C): Promise<Response> => {
     let res: Response;
+    let requestId: string | null = null;
     try {
-      res = await handler(req, ctx, await edgeChecks(req));
+      const caller = await edgeChecks(req);
+      const context = requestContextOf(req, { type: "user", id: caller.userId, name: caller.email });
+      requestId = context.requestId;
+      res = await runWithRequest(context, async () => {
+        if (caller.signInId) await recordSignIn(caller.userId, caller.signInId, caller.via);
+        return handler(req, ctx, caller);
+      });
     } catch (err) {
       res = errorResponse(err);
     }
+    if (requestId) res.headers.set("x-request-id", requestId);
     return withSecurityHeaders(res);
   };
 }

@@ -1,3 +1,4 @@
+import type { CacheBreak } from "@/lib/context/prompt-cache";
 // JSON shapes of the REST API (snake_case, PRD field names). Shared by route handlers and the UI.
 import type { ContentBlock, MessageStatus, Role } from "@/lib/context/types";
 
@@ -39,6 +40,15 @@ export interface SessionJson {
   forked_from_checkpoint_id: string | null;
   /** default | heuristic | llm | user: how the title was made. */
   title_source: string;
+}
+
+/** GET /api/session/{id}: a session with its checkpoints (newest first) and its fork relations. */
+export interface SessionDetailJson {
+  session: SessionJson;
+  checkpoints: CheckpointJson[];
+  parent: { id: string; title: string } | null;
+  forked_from: { id: string; label: string | null; created_at: string } | null;
+  forks: { id: string; title: string; forked_from_checkpoint_id: string | null }[];
 }
 
 /** A row of the session picker. */
@@ -97,6 +107,10 @@ export interface MessageJson {
   status: MessageStatus;
   /** False when the message has slid out of Claude's view. */
   in_window: boolean;
+  /** On a user message: the earlier turn it edits and replaces (that turn stays, as an earlier version). */
+  supersedes_turn: number | null;
+  /** On an assistant message: a regenerated reply; the turn's replies before it are earlier versions. */
+  restarts_turn: boolean;
   created_at: string;
 }
 
@@ -241,6 +255,8 @@ export interface CompactionJson {
   cost_usd: number;
   /** Why a fallback ran, when one did. */
   fallback_reason: string | null;
+  /** What the compaction did to the prompt cache; null for compactions from before it was recorded. */
+  cache: CacheBreak | null;
   can_undo: boolean;
   created_at: string;
 }

@@ -12,6 +12,8 @@ export interface Caller {
   userId: string;
   email: string | null;
   via: AuthMethod;
+  /** SaaS mode: the sign-in the token belongs to. */
+  signInId?: string | null;
 }
 
 const LOCAL_CALLER: Caller = Object.freeze({ userId: LOCAL_USER_ID, email: null, via: "local" });

@@ -6,6 +6,8 @@ import type { SupabaseAuthConfig } from "./config";
 export interface VerifiedToken {
   userId: string;
   email: string | null;
+  /** The Supabase sign-in this token belongs to (its `session_id` claim), for the audit log. */
+  signInId: string | null;
 }
 
 // One key set per JWKS URL for the process (on globalThis so Next.js's duplicated module
@@ -44,7 +46,11 @@ export async function verifyAccessToken(token: string, cfg: SupabaseAuthConfig):
     throw verificationError(err);
   }
   if (typeof payload.sub !== "string" || !UUID.test(payload.sub)) throw unauthorized("invalid_token", "The access token names no user.");
-  return { userId: payload.sub.toLowerCase(), email: typeof payload.email === "string" ? payload.email : null };
+  return {
+    userId: payload.sub.toLowerCase(),
+    email: typeof payload.email === "string" ? payload.email : null,
+    signInId: typeof payload.session_id === "string" && UUID.test(payload.session_id) ? payload.session_id : null,
+  };
 }
 
 function verificationError(err: unknown): AppError {

@@ -3,7 +3,9 @@
 import { withUser } from "@/lib/db";
 import { turnMessages } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";
+import { redactSecrets } from "@/lib/context/redact";
 import { log } from "@/lib/log";
+import { queueEvent } from "@/lib/webhooks/events";
 import { autoCheckpoint } from "./checkpoints";
 import { compactSession, type CompactOutcome } from "./compact";
 import { contextStatus, loadContext } from "./context";
@@ -55,6 +57,7 @@ export async function afterTurn(h: TurnHandle, emit: Emit): Promise<void> {
   } catch (err) {
     log.error("[threadkeeper] automatic compaction failed", err);
     emit({ event: "notice", data: { kind: "compaction_failed", message: "Automatic compaction failed; the window will slide instead." } });
+    await queueEvent(h.userId, "compaction.failed", { session_id: h.sessionId, trigger: "auto", error: errorMessage(err) });
   }
 }
 
@@ -81,12 +84,30 @@ export function reportCompaction(outcome: CompactOutcome, emit: Emit): void {
   }
 }
 
-export async function emitStatus(h: TurnHandle, emit: Emit): Promise<void> {
+/**
+ * The status after the turn; `usageBefore` (percent of capacity before this turn's message)
+ * tells integrations when the turn carried the session across the compaction threshold.
+ */
+export async function emitStatus(h: TurnHandle, emit: Emit, usageBefore: number | null): Promise<void> {
   try {
-    emit({ event: "status", data: await statusOf(h.userId, h.sessionId) });
+    const status = await statusOf(h.userId, h.sessionId);
+    emit({ event: "status", data: status });
+    if (usageBefore !== null && usageBefore < status.threshold_percent && status.usage_percent >= status.threshold_percent) {
+      await queueEvent(h.userId, "context.threshold_crossed", {
+        session_id: h.sessionId,
+        usage_percent: status.usage_percent,
+        threshold_percent: status.threshold_percent,
+        current_tokens: status.current_tokens,
+        capacity_tokens: status.capacity_tokens,
+      });
+    }
   } catch (e) {
     log.error("[threadkeeper] status after send failed", e);
   }
+}
+
+function errorMessage(err: unknown): string {
+  return redactSecrets(err instanceof Error ? err.message : String(err)).slice(0, 500);
 }
 
 export async function statusOf(userId: string, sessionId: string) {

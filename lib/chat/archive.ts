@@ -1,6 +1,6 @@
 import type { MemoryJson } from "@/lib/api/types";
 import { conflict } from "@/lib/errors";
-import { summarizeSession } from "./compact";
+import { summarizeSession } from "./summary-writer";
 import { rememberSummary } from "./memory";
 
 /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/api/types";
 import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
+import { audit } from "@/lib/audit/record";
 import { redactSecrets } from "@/lib/context/redact";
 import { withUser, type Tx } from "@/lib/db";
 import {
@@ -40,6 +41,11 @@ async function saveCheckpointTx(
   const status = contextStatus(await loadContext(tx, userId, session));
   const row = await insertCheckpoint(tx, userId, session.id, { ...c, tokenCount: status.current_tokens });
   await pruneCheckpoints(tx, session.id, keep());
+  await audit(tx, userId, {
+    action: "checkpoint.created",
+    target: { type: "checkpoint", id: row.id },
+    metadata: { session_id: session.id, trigger: c.trigger, tags: c.tags, label: c.label, token_count: row.token_count },
+  });
   return row;
 }
 
@@ -100,7 +106,10 @@ export async function recentCheckpointList(userId: string, limit: number) {
 }
 
 export async function removeCheckpoint(userId: string, id: string): Promise<void> {
-  await withUser(userId, (tx) => deleteCheckpoint(tx, userId, id));
+  await withUser(userId, async (tx) => {
+    await deleteCheckpoint(tx, userId, id);
+    await audit(tx, userId, { action: "checkpoint.deleted", target: { type: "checkpoint", id } });
+  });
 }
 
 /**
@@ -150,6 +159,11 @@ export async function restoreCheckpoint(userId: string, id: string): Promise<{ s
       tokens: cp.summary_tokens,
       throughTurn: cp.summary_through_turn,
       windowStartTurn: cp.window_start_turn,
+    });
+    await audit(tx, userId, {
+      action: "checkpoint.restored",
+      target: { type: "checkpoint", id: cp.id },
+      metadata: { session_id: src.id, fork_session_id: fork.id, through_seq: cp.through_seq },
     });
     return { session: sessionJson(await getSession(tx, userId, fork.id)), checkpoint: checkpointJson(cp) };
   });

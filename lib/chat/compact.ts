@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { audit } from "@/lib/audit/record";
 import type { CompactionJson, CompactionTrigger, ContextStatusJson } from "@/lib/api/types";
 import {
   compactionBudgets,
   detailsBudget,
-  extractiveSummary,
   extractMustKeep,
   isThrashing,
   planCompaction,
@@ -12,43 +12,37 @@ import {
   toTranscriptTurns,
   verifySummary,
 } from "@/lib/context/compaction";
+import { autoCompactThresholdPercent, cacheBreak, isCacheWarm } from "@/lib/context/prompt-cache";
 import { redactSecrets } from "@/lib/context/redact";
+import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns, type Turn } from "@/lib/context/turns";
-import { withUser, type Tx } from "@/lib/db";
+import { withUser } from "@/lib/db";
 import {
   checkManualCooldown,
   claimManualCooldown,
   getCompaction,
   insertCompaction,
   installSummary,
-  listCompactions,
   recentAutoTurns,
   setCompactionStatus,
-  type CompactionRow,
 } from "@/lib/db/compactions";
 import { tailMessages } from "@/lib/db/messages";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
-import { getTemplate } from "@/lib/db/templates";
-import { env } from "@/lib/env";
 import { conflict } from "@/lib/errors";
-import { anthropicClient, type LlmUsage } from "@/lib/llm/client";
 import { recordLlmCall } from "@/lib/db/llm-calls";
 import { costUsd, requireModel } from "@/lib/llm/models";
-import { summarize } from "@/lib/llm/summarizer";
 import { log } from "@/lib/log";
+import { calibrate } from "@/lib/tokens/calibration";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { contextStatus, loadContext, summaryBlock, type SessionContext } from "./context";
+import { contextStatus, loadContext, summaryBlock } from "./context";
+import { compactionJson } from "./compaction-log";
+import { templateBody, writeSummary } from "./summary-writer";
 import { preCompactionCheckpoint } from "./checkpoints";
 import { rememberSummary } from "./memory";
 import { acquireLease, release } from "./lease";
 
 const MANUAL_COOLDOWN_S = 30;
-const SUMMARY_TIMEOUT_MS = 20_000;
-/** Largest transcript sent to the summarizer in one call; longer ones are summarized in parts. */
-const DEFAULT_CHUNK_TOKENS = 60_000;
 const PREVIEW_CHARS = 280;
-/** An archive's memory is loaded into later sessions beside others: it stays short. */
-const MEMORY_SUMMARY_MAX_TOKENS = 1_500;
 
 export const compactSchema = z
   .object({
@@ -111,7 +105,7 @@ async function compactHoldingLease(
   const session = ctx.session;
   // Checked before reading any history, because this runs after every turn.
   if (opts.trigger === "auto" && !ctx.settings.auto_compact) return { kind: "skipped", reason: "disabled", status };
-  if (opts.trigger !== "error_recovery" && !opts.force && status.usage_percent < status.threshold_percent) {
+  if (opts.trigger !== "error_recovery" && !opts.force && status.usage_percent < thresholdFor(opts.trigger, status, session)) {
     return { kind: "skipped", reason: "below_threshold", status };
   }
   const state = await withUser(userId, async (tx) => {
@@ -140,7 +134,8 @@ async function compactHoldingLease(
     opts.targetRaw === undefined
       ? budgets.keepBudget
       : Math.max(0, opts.targetRaw - session.system_tokens - session.memory_tokens - session.pinned_tokens - budgets.summaryMaxTokens);
-  const turns = groupTurns(state.messages);
+  // Earlier versions (edited turns, regenerated replies) are not part of the story to condense.
+  const turns = groupTurns(dropReplaced(state.messages));
   const plan = planCompaction({ turns, keepBudget: opts.trigger === "manual" ? manualKeepBudget(turns, keepBudget) : keepBudget });
   if (!plan) return { kind: "skipped", reason: "nothing_to_compact", status };
   // Claimed only once there is something to do, so a refused /compact costs no cooldown.
@@ -227,12 +222,23 @@ async function compactHoldingLease(
     const after = contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId)));
     const durationMs = Math.round(performance.now() - started);
     const reduction = status.current_tokens > 0 ? (1 - after.current_tokens / status.current_tokens) * 100 : 0;
-    await tx.query(`update compaction_logs set post_tokens = $2, reduction_percent = $3, duration_ms = $4 where id = $1`, [
-      row.id,
-      after.current_tokens,
-      Math.round(reduction * 10) / 10,
-      durationMs,
-    ]);
+    await audit(tx, userId, {
+      action: "compaction.applied",
+      target: { type: "compaction", id: row.id },
+      metadata: { session_id: sessionId, trigger: opts.trigger, method, pre_tokens: status.current_tokens, post_tokens: after.current_tokens },
+    });
+    const cache = cacheBreak({
+      lastRequestAt: session.measured_at,
+      now: new Date(),
+      stableTokens: calibrate(session.system_tokens + session.memory_tokens, ctx.calibration.factor),
+      preTokens: status.current_tokens,
+      postTokens: after.current_tokens,
+      price: ctx.model.price,
+    });
+    await tx.query(
+      `update compaction_logs set post_tokens = $2, reduction_percent = $3, duration_ms = $4, cache_break = $5 where id = $1`,
+      [row.id, after.current_tokens, Math.round(reduction * 10) / 10, durationMs, JSON.stringify(cache)],
+    );
     return { row: await getCompaction(tx, userId, row.id), status: after };
   });
   if (applied.row.summary) {
@@ -249,101 +255,13 @@ async function compactHoldingLease(
 }
 
 /**
- * The session's whole story as one verified summary, its active summary extended by every
- * turn since, written like a compaction's but changing nothing: what archiving keeps. Null
- * when the session has said nothing yet.
+ * Automatic compaction runs at the threshold, or earlier once the prompt cache has gone cold
+ * (the session was idle past its lifetime), when condensing throws nothing cached away.
+ * Sessions never measured (offline) have no cache to judge and keep the plain threshold.
  */
-export async function summarizeSession(userId: string, sessionId: string): Promise<{ session: SessionRow; summary: string | null }> {
-  const { ctx, template, messages } = await withUser(userId, async (tx) => {
-    const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionId));
-    return {
-      ctx,
-      template: await templateBody(tx, userId, ctx.settings.compaction_template),
-      messages: await tailMessages(tx, sessionId, ctx.session.summary_through_turn + 1),
-    };
-  });
-  const session = ctx.session;
-  const turns = groupTurns(messages);
-  if (turns.length === 0) return { session, summary: session.summary_text };
-  const transcript = toTranscriptTurns(turns);
-  const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
-  const written = await writeSummary(ctx, {
-    model: requireModel(ctx.settings.summary_model).id,
-    template,
-    transcript,
-    items,
-    instructions: null,
-    maxTokens: MEMORY_SUMMARY_MAX_TOKENS,
-  });
-  // Unlike a compaction's, this summary need not be smaller than what it stands for.
-  const verified = verifySummary(written.text, items, { detailsBudget: MEMORY_SUMMARY_MAX_TOKENS, countTokens: estimateTextTokens });
-  return { session, summary: verified.text };
-}
-
-interface Written {
-  text: string;
-  method: "llm" | "extractive";
-  usage: LlmUsage | null;
-  fallbackReason: string | null;
-}
-
-/** Claude writes the summary; if it cannot (offline, error, timeout), the extractive summary stands in. */
-async function writeSummary(
-  ctx: SessionContext,
-  input: {
-    model: string;
-    template: string;
-    transcript: ReturnType<typeof toTranscriptTurns>;
-    items: ReturnType<typeof extractMustKeep>;
-    instructions: string | null;
-    maxTokens: number;
-  },
-): Promise<Written> {
-  const client = anthropicClient();
-  let fallbackReason = "offline: no ANTHROPIC_API_KEY is set";
-  if (client) {
-    try {
-      const r = await summarize(client, {
-        model: input.model,
-        template: input.template,
-        previousSummary: ctx.session.summary_text,
-        turns: input.transcript,
-        instructions: input.instructions,
-        maxTokens: input.maxTokens,
-        chunkTokens: chunkTokens(),
-        timeoutMs: summaryTimeoutMs(),
-        countTokens: estimateTextTokens,
-      });
-      return { text: r.text, method: "llm", usage: r.usage, fallbackReason: null };
-    } catch (err) {
-      fallbackReason = redactSecrets(`summarizer failed: ${err instanceof Error ? err.message : String(err)}`);
-      log.warn(`[threadkeeper] ${fallbackReason}; using the extractive summary`);
-    }
-  }
-  const text = extractiveSummary({
-    // The turns come redacted (toTranscriptTurns); a summary from before redaction may not.
-    previousSummary: redactSecrets(ctx.session.summary_text),
-    turns: input.transcript,
-    items: input.items,
-    maxTokens: input.maxTokens,
-    countTokens: estimateTextTokens,
-  });
-  return { text, method: "extractive", usage: null, fallbackReason };
-}
-
-function summaryTimeoutMs(): number {
-  return env().THREADKEEPER_SUMMARY_TIMEOUT_MS ?? SUMMARY_TIMEOUT_MS;
-}
-
-function chunkTokens(): number {
-  return env().THREADKEEPER_SUMMARY_CHUNK_TOKENS ?? DEFAULT_CHUNK_TOKENS;
-}
-
-async function templateBody(tx: Tx, userId: string, id: string): Promise<string> {
-  if (isPreset(id)) return PRESETS[id].body;
-  const saved = await getTemplate(tx, userId, id);
-  // A deleted template falls back to the default rather than blocking compaction.
-  return saved?.body ?? PRESETS.general.body;
+function thresholdFor(trigger: CompactionTrigger, status: ContextStatusJson, session: SessionRow): number {
+  if (trigger !== "auto" || session.measured_at === null) return status.threshold_percent;
+  return autoCompactThresholdPercent(status.threshold_percent, isCacheWarm(session.measured_at, new Date()));
 }
 
 /**
@@ -372,7 +290,8 @@ export async function compactNow(
     instructions: redactSecrets(input.instructions ?? null),
     template: input.preset ?? input.template_id ?? null,
   });
-  if (outcome.kind === "compacted") return outcome;
+  // Exactly the documented answer: the outcome's own `kind` is internal.
+  if (outcome.kind === "compacted") return { compaction: outcome.compaction, status: outcome.status };
   if (outcome.reason === "below_threshold") {
     throw conflict(
       "below_threshold",
@@ -381,85 +300,4 @@ export async function compactNow(
     );
   }
   throw conflict("nothing_to_compact", "There are no older unprotected turns to condense yet.");
-}
-
-export async function compactionHistory(userId: string, sessionId: string): Promise<CompactionJson[]> {
-  return withUser(userId, async (tx) => {
-    await getSession(tx, userId, sessionId);
-    const rows = await listCompactions(tx, userId, sessionId);
-    const latest = rows.at(-1);
-    return rows.map((r) => compactionJson(r, r === latest));
-  });
-}
-
-/** Restores the state before the session's latest compaction, if it still fits the window. */
-export async function undoCompaction(
-  userId: string,
-  compactionId: string,
-): Promise<{ compaction: CompactionJson; status: ContextStatusJson }> {
-  const sessionId = await withUser(userId, async (tx) => (await getCompaction(tx, userId, compactionId)).session_id);
-  const leaseId = await acquireLease(userId, sessionId);
-  try {
-    return await withUser(userId, async (tx) => {
-      const row = await getCompaction(tx, userId, compactionId);
-      await getSession(tx, userId, sessionId, true); // locks the row
-      const latest = (await listCompactions(tx, userId, sessionId)).at(-1);
-      if (row.status !== "applied" || latest?.id !== row.id) {
-        throw conflict("cannot_undo", "Only the session's latest compaction can be undone");
-      }
-      const prev = row.prev_compaction_id ? await getCompaction(tx, userId, row.prev_compaction_id) : null;
-      await installSummary(tx, sessionId, {
-        summaryId: prev?.id ?? null,
-        text: prev?.summary ?? null,
-        tokens: prev?.summary_tokens ?? 0,
-        throughTurn: prev?.through_turn ?? 0,
-        windowStartTurn: row.prev_window_start_turn,
-      });
-      const status = contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId)));
-      if (status.current_tokens > status.capacity_tokens) {
-        // Thrown inside the transaction, so the restore above is rolled back.
-        throw conflict("cannot_undo", "The conversation has grown since; the state before this compaction no longer fits the window.", {
-          would_be_tokens: status.current_tokens,
-          capacity_tokens: status.capacity_tokens,
-        });
-      }
-      await setCompactionStatus(tx, row.id, "reverted");
-      if (prev && prev.status === "superseded") await setCompactionStatus(tx, prev.id, "applied");
-      return { compaction: compactionJson(await getCompaction(tx, userId, row.id), false), status };
-    });
-  } finally {
-    await release(userId, sessionId, leaseId);
-  }
-}
-
-function compactionJson(r: CompactionRow, isLatest: boolean): CompactionJson {
-  return {
-    id: r.id,
-    session_id: r.session_id,
-    trigger: r.trigger,
-    method: r.method,
-    status: r.status,
-    pre_tokens: r.pre_tokens,
-    post_tokens: r.post_tokens,
-    reduction_percent: r.reduction_percent,
-    messages_condensed: r.messages_condensed,
-    from_turn: r.from_turn,
-    through_turn: r.through_turn,
-    at_seq: r.at_seq,
-    summary_preview: r.summary_preview,
-    summary: r.summary,
-    summary_tokens: r.summary_tokens,
-    items_total: r.items_total,
-    retention_rate: Math.round(r.retention_rate * 1000) / 1000,
-    preserved_items: r.preserved_items,
-    omitted_items: r.omitted_items,
-    model: r.model,
-    template: r.template,
-    instructions: r.instructions,
-    duration_ms: r.duration_ms,
-    cost_usd: r.cost_usd,
-    fallback_reason: r.fallback_reason,
-    can_undo: isLatest && r.status === "applied",
-    created_at: r.created_at.toISOString(),
-  };
 }

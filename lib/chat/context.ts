@@ -2,6 +2,7 @@ import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/api/t
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";
 import { breakdownOf, computeStatus, measuredOf } from "@/lib/context/status";
+import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns } from "@/lib/context/turns";
 import type { EngineMessage } from "@/lib/context/types";
 import { selectWindow, type WindowSelection } from "@/lib/context/window";
@@ -81,6 +82,14 @@ export function contextStatus(ctx: SessionContext, now = new Date()): ContextSta
   });
 }
 
+/** Share of capacity a slide frees beyond what the request needs, so the cached prefix lasts. */
+export const SLIDE_SLACK = 0.1;
+
+export function slideLimits(ctx: SessionContext): { capacity: number; slideTarget: number } {
+  const capacity = ctx.capacity.capacity;
+  return { capacity, slideTarget: Math.floor(capacity * (1 - SLIDE_SLACK)) };
+}
+
 export interface AssembledWindow {
   selection: WindowSelection;
   messages: EngineMessage[];
@@ -96,19 +105,22 @@ export async function assembleWindow(
   tx: Tx,
   ctx: SessionContext,
   factor: number,
-  capacity = ctx.capacity.capacity,
+  capacity?: number,
 ): Promise<AssembledWindow> {
   const s = ctx.session;
   const [pinnedRows, tailRows] = await Promise.all([
     pinnedMessages(tx, s.id, s.window_start_turn),
     tailMessages(tx, s.id, s.window_start_turn),
   ]);
+  // Earlier versions (edited turns, regenerated replies) take no room in the window.
+  const visible = dropReplaced([...pinnedRows, ...tailRows]);
   const selection = selectWindow({
-    pinned: groupTurns(pinnedRows),
-    tail: groupTurns(tailRows),
+    pinned: groupTurns(visible.filter((m) => m.turnSeq < s.window_start_turn)),
+    tail: groupTurns(visible.filter((m) => m.turnSeq >= s.window_start_turn)),
     fixedTokens: fixedRawTokens(s),
     calibration: factor,
-    capacity,
+    // An explicit capacity is overflow recovery's target: slide exactly to it.
+    ...(capacity === undefined ? slideLimits(ctx) : { capacity }),
   });
   let tailTokens = 0;
   let pinnedTokens = 0;

@@ -2,6 +2,7 @@ import { withUser } from "@/lib/db";
 import { flushStreaming } from "@/lib/db/messages";
 import { log } from "@/lib/log";
 import { renewLease } from "./lease";
+import { stopRequested } from "./stop";
 import type { TurnHandle } from "./turn-handle";
 
 const FLUSH_INTERVAL_MS = 1_000;
@@ -13,8 +14,9 @@ export interface StreamState {
 }
 
 /**
- * Saves the partial reply at least every second, so a crash loses at most about a second
- * of it, and keeps the turn lease alive meanwhile. Writes are chained, never concurrent.
+ * Saves the partial reply at least every second, so a crash loses at most about a second of
+ * it, keeps the turn lease alive meanwhile, and notices a stop asked for on another instance.
+ * Writes are chained, never concurrent.
  */
 export function startFlusher(h: TurnHandle, stream: StreamState) {
   let chain: Promise<void> = Promise.resolve();
@@ -27,6 +29,7 @@ export function startFlusher(h: TurnHandle, stream: StreamState) {
             await flushStreaming(tx, stream.id, [{ type: "text", text: stream.text }], stream.text);
           }
           await renewLease(tx, h.sessionId, h.leaseId);
+          if (!h.stop.signal.aborted && (await stopRequested(tx, h.sessionId))) h.stop.abort();
         }),
       )
       .catch((e: unknown) => log.error("[threadkeeper] flush failed; retrying next second", e));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { audit } from "@/lib/audit/record";
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
 import { extractMustKeep, type MustKeepItem } from "@/lib/context/compaction";
 import { redactDeep, redactSecrets } from "@/lib/context/redact";
@@ -96,9 +97,16 @@ export async function rememberSummary(
     ttlDays: await ttlDays(userId),
   };
   return withUser(userId, async (tx) => {
-    if (source === "compaction") return memoryJson(await upsertCompactionMemory(tx, userId, memory));
+    if (source === "compaction") {
+      const row = await upsertCompactionMemory(tx, userId, memory);
+      await audit(tx, userId, { action: "memory.saved", target: { type: "memory", id: row.id }, metadata: { source, session_id: session.id } });
+      return memoryJson(row);
+    }
     await tx.query(`update sessions set archived_at = now() where id = $1`, [session.id]);
-    return memoryJson(await insertMemory(tx, userId, memory));
+    const row = await insertMemory(tx, userId, memory);
+    await audit(tx, userId, { action: "session.archived", target: { type: "session", id: session.id }, metadata: { memory_id: row.id } });
+    await audit(tx, userId, { action: "memory.saved", target: { type: "memory", id: row.id }, metadata: { source, session_id: session.id } });
+    return memoryJson(row);
   });
 }
 
@@ -113,22 +121,22 @@ export async function saveMemory(userId: string, raw: z.infer<typeof saveMemoryS
   });
   const { vector, model } = await embedOne(input.summary, "document");
   const ttl = await ttlDays(userId);
-  return withUser(userId, async (tx) =>
-    memoryJson(
-      await insertMemory(tx, userId, {
-        projectId: project,
-        sessionId: input.session_id ?? null,
-        source: "manual",
-        summary: input.summary,
-        keyDecisions: input.key_decisions,
-        codeReferences: input.code_references,
-        tags: input.tags,
-        embedding: vector,
-        embeddingModel: model,
-        ttlDays: ttl,
-      }),
-    ),
-  );
+  return withUser(userId, async (tx) => {
+    const row = await insertMemory(tx, userId, {
+      projectId: project,
+      sessionId: input.session_id ?? null,
+      source: "manual",
+      summary: input.summary,
+      keyDecisions: input.key_decisions,
+      codeReferences: input.code_references,
+      tags: input.tags,
+      embedding: vector,
+      embeddingModel: model,
+      ttlDays: ttl,
+    });
+    await audit(tx, userId, { action: "memory.saved", target: { type: "memory", id: row.id }, metadata: { source: "manual", session_id: row.session_id } });
+    return memoryJson(row);
+  });
 }
 
 /**
@@ -196,6 +204,7 @@ export async function setLoadedDropped(userId: string, sessionId: string, memory
   return withUser(userId, async (tx) => {
     await getSession(tx, userId, sessionId);
     await setDropped(tx, userId, sessionId, memoryId, dropped);
+    await audit(tx, userId, { action: dropped ? "memory.dropped" : "memory.restored", target: { type: "memory", id: memoryId }, metadata: { session_id: sessionId } });
     const loaded = await loadedMemories(tx, userId, sessionId);
     const block = memoryBlock(loaded.filter((l) => !l.dropped).map((l) => renderMemory(l.memory)));
     await tx.query(`update sessions set memory_text = $2, memory_tokens = $3 where id = $1`, [
@@ -222,6 +231,15 @@ export const memories = {
       return (await memoriesOfProject(tx, userId, projectId)).map(memoryJson);
     }),
   get: (userId: string, id: string) => withUser(userId, async (tx) => memoryJson(await getMemory(tx, userId, id))),
-  pin: (userId: string, id: string, pinned: boolean) => withUser(userId, async (tx) => memoryJson(await setPinned(tx, userId, id, pinned))),
-  remove: (userId: string, id: string) => withUser(userId, (tx) => deleteMemory(tx, userId, id)),
+  pin: (userId: string, id: string, pinned: boolean) =>
+    withUser(userId, async (tx) => {
+      const row = await setPinned(tx, userId, id, pinned);
+      await audit(tx, userId, { action: pinned ? "memory.pinned" : "memory.unpinned", target: { type: "memory", id } });
+      return memoryJson(row);
+    }),
+  remove: (userId: string, id: string) =>
+    withUser(userId, async (tx) => {
+      await deleteMemory(tx, userId, id);
+      await audit(tx, userId, { action: "memory.deleted", target: { type: "memory", id } });
+    }),
 };

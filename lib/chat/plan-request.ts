@@ -6,7 +6,9 @@ import { getSession, recordMeasurement } from "@/lib/db/sessions";
 import { putCalibration } from "@/lib/db/settings";
 import { AppError } from "@/lib/errors";
 import { anthropicClient, countTokens } from "@/lib/llm/client";
+import { redactSecrets } from "@/lib/context/redact";
 import { log } from "@/lib/log";
+import { queueEvent } from "@/lib/webhooks/events";
 import { updateFactor } from "@/lib/tokens/calibration";
 import { reportCompaction } from "./after-turn";
 import { compactSession } from "./compact";
@@ -33,6 +35,7 @@ export async function recoverFromOverflow(
     reportCompaction(outcome, emit);
   } catch (err) {
     log.error("[threadkeeper] compaction during overflow recovery failed; sliding instead", err);
+    await queueEvent(h.userId, "compaction.failed", { session_id: h.sessionId, trigger: "error_recovery", error: redactSecrets(String(err)).slice(0, 500) });
   }
   emit({
     event: "notice",
@@ -62,7 +65,7 @@ export async function planRequest(
   let { ctx, win } = await withUser(h.userId, async (tx) => {
     const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
     const factor = ctx.calibration.factor;
-    const capacity = opts.targetRaw === undefined ? ctx.capacity.capacity : Math.floor(opts.targetRaw * factor);
+    const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
     return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
   });
   let dropped = win.selection.droppedTurnSeqs.length;

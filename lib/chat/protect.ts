@@ -1,4 +1,5 @@
 import type { MessageJson } from "@/lib/api/types";
+import { audit } from "@/lib/audit/record";
 import { withUser } from "@/lib/db";
 import { messageJson, setProtected } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";
@@ -14,6 +15,11 @@ export async function protectMessage(userId: string, messageId: string, value: b
     const session = await getSession(tx, userId, row.session_id, true);
     await refreshPinnedTokens(tx, session);
     const window = await windowJson(tx, session);
+    await audit(tx, userId, {
+      action: value ? "message.protected" : "message.unprotected",
+      target: { type: "message", id: messageId },
+      metadata: { session_id: row.session_id, turn_seq: row.turn_seq },
+    });
     return messageJson(row, row.turn_seq >= window.cutoff_turn_seq || window.pinned_turn_seqs.includes(row.turn_seq));
   });
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { audit } from "@/lib/audit/record";
+import { enqueueEvent } from "@/lib/webhooks/events";
 import type { ContextStatusJson, MessageJson, RecoveryJson, SessionJson } from "@/lib/api/types";
 import { withUser } from "@/lib/db";
 import { checkpointJson, latestCheckpoint } from "@/lib/db/checkpoints";
@@ -47,10 +49,13 @@ export async function resumeSession(
     await dismissRecovery(tx, userId, id);
     const { rows } = await listMessages(tx, userId, id, undefined, 1);
     const last = rows[0];
+    const interrupted = last && last.role === "assistant" && last.status !== "complete";
+    await audit(tx, userId, { action: "session.resumed", target: { type: "session", id }, metadata: { interrupted: !!interrupted } });
+    if (interrupted) await enqueueEvent(tx, userId, "session.recovered", { session_id: id, interrupted_message_id: last.id });
     return {
       session: sessionJson(session),
       status: contextStatus(await loadContext(tx, userId, session)),
-      interrupted_message: last && last.role === "assistant" && last.status !== "complete" ? messageJson(last, true) : null,
+      interrupted_message: interrupted ? messageJson(last, true) : null,
     };
   });
 }

@@ -5,15 +5,33 @@ import { getSession } from "@/lib/db/sessions";
 import { conflict } from "@/lib/errors";
 import { statusOf } from "./after-turn";
 
-export async function lastUserMessage(tx: Tx, userId: string, sessionId: string) {
+/**
+ * The user message of the session's last turn, to answer again. A retry needs its reply to be
+ * missing or broken; a regenerate needs a reply to replace (complete or not).
+ */
+export async function lastUserMessage(tx: Tx, userId: string, sessionId: string, mode: "retry" | "regenerate") {
   const session = await getSession(tx, userId, sessionId);
   const turn = await turnMessages(tx, sessionId, session.last_turn_seq);
   const last = turn[turn.length - 1];
   const first = turn[0];
-  if (!first || first.role !== "user" || (last && last.role === "assistant" && last.status === "complete")) {
+  if (!first || first.role !== "user") throw conflict(`nothing_to_${mode}`, "The session has no message to answer yet");
+  if (mode === "retry" && last && last.role === "assistant" && last.status === "complete") {
     throw conflict("nothing_to_retry", "The last message already has a complete reply");
   }
+  if (mode === "regenerate" && !turn.some((m) => m.role === "assistant")) {
+    throw conflict("nothing_to_regenerate", "The last message has no reply to regenerate yet; send it again with retry");
+  }
   return first;
+}
+
+/** The turn an edit replaces: only the session's last user message can be edited. */
+export async function editedTurn(tx: Tx, userId: string, sessionId: string, messageId: string): Promise<number> {
+  const session = await getSession(tx, userId, sessionId);
+  const [first] = await turnMessages(tx, sessionId, session.last_turn_seq);
+  if (!first || first.id !== messageId) {
+    throw conflict("not_last_message", "Only the last message you sent can be edited", { last_message_id: first?.id ?? null });
+  }
+  return first.turn_seq;
 }
 
 /** The saved outcome of an earlier request with this idempotency key, replayed as events. */

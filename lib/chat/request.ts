@@ -21,15 +21,20 @@ export function promptCachingEnabled(): boolean {
 }
 
 /**
- * `currentTurn`: the turn being answered again, whose interrupted reply the new one replaces.
+ * `current`: the turn being answered again (retry: its interrupted reply is replaced;
+ * regenerate: all its replies are).
  * The stable system part (prompt and memories) comes before the summary so a compaction,
  * which rewrites the summary, still reads the part before it from the cache.
  */
-export function buildRequest(ctx: SessionContext, window: readonly EngineMessage[], currentTurn: number | null): BuiltRequest {
+export function buildRequest(
+  ctx: SessionContext,
+  window: readonly EngineMessage[],
+  current: { turn: number; regenerate: boolean } | null,
+): BuiltRequest {
   const s = ctx.session;
   const base = s.system_prompt + (s.memory_text ?? "");
   const summary = s.summary_text ? summaryBlock(s.summary_text) : "";
-  const messages = toApiMessages(dropSuperseded(window, currentTurn));
+  const messages = toApiMessages(dropSuperseded(window, current));
   const factor = ctx.calibration.factor;
   const plan = promptCachingEnabled()
     ? planCacheBreakpoints({

@@ -13,6 +13,7 @@ import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
 import { offlineReply, streamOffline } from "@/lib/llm/offline";
 import { log } from "@/lib/log";
+import { calibrate } from "@/lib/tokens/calibration";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { afterTurn, emitStatus, loadMemories, nameSession } from "./after-turn";
 import { llmError } from "./errors";
@@ -20,7 +21,8 @@ import { startFlusher, type StreamState } from "./flusher";
 import { acquireLease, release } from "./lease";
 import { planRequest, recordMeasured, recoverFromOverflow } from "./plan-request";
 import { buildRequest, type BuiltRequest } from "./request";
-import { lastUserMessage, replayFor } from "./replay";
+import { editedTurn, lastUserMessage, replayFor } from "./replay";
+import { clearStop, registerTurn } from "./stop";
 import { MAX_TOOL_ROUNDS, runToolUses } from "./tools";
 import type { Emit, TurnHandle } from "./turn-handle";
 
@@ -37,12 +39,20 @@ export const sendSchema = z
     content: z.string().trim().min(1, "must not be empty").optional(),
     /** Answer the last user message again (after an error or interrupted reply). */
     retry: z.literal(true).optional(),
+    /** Answer the last user message anew; the earlier reply stays as an earlier version. */
+    regenerate: z.literal(true).optional(),
+    /** With `content`: an edit of this message (the last user message), which it replaces. */
+    edit_of: z.string().uuid().optional(),
     idempotency_key: z.string().min(1).max(200).optional(),
   })
   .strict()
-  .refine((b) => (b.content === undefined) !== (b.retry === undefined), {
-    message: "Send either 'content' or 'retry: true'",
+  .refine((b) => [b.content, b.retry, b.regenerate].filter((x) => x !== undefined).length === 1, {
+    message: "Send exactly one of 'content', 'retry: true' or 'regenerate: true'",
     path: ["content"],
+  })
+  .refine((b) => b.edit_of === undefined || b.content !== undefined, {
+    message: "'edit_of' needs the edited 'content'",
+    path: ["edit_of"],
   });
 
 export type SendInput = z.infer<typeof sendSchema>;
@@ -73,8 +83,11 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
     const saved = await withUser(userId, async (tx) => {
       // Checked again under the lease: a concurrent duplicate may have just finished.
       if (input.idempotency_key && (await findByIdempotencyKey(tx, userId, sessionId, input.idempotency_key))) return null;
-      if (input.retry) return lastUserMessage(tx, userId, sessionId);
+      if (input.retry) return lastUserMessage(tx, userId, sessionId, "retry");
+      if (input.regenerate) return lastUserMessage(tx, userId, sessionId, "regenerate");
+      const edited = input.edit_of ? await editedTurn(tx, userId, sessionId, input.edit_of) : undefined;
       const content: ContentBlock[] = [{ type: "text", text: input.content ?? "" }];
+      await clearStop(tx, sessionId);
       return appendMessage(tx, userId, sessionId, {
         role: "user",
         content,
@@ -83,6 +96,7 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
         status: "complete",
         startsTurn: startsTurn("user", content),
         idempotencyKey: input.idempotency_key,
+        supersedesTurn: edited,
       });
     });
     if (!saved) {
@@ -91,10 +105,12 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
       if (replay) return replay;
       throw conflict("request_in_progress", "A request with this idempotency key is in progress");
     }
-    const handle: TurnHandle = { userId, sessionId, leaseId, userMessage: saved };
+    if (input.retry || input.regenerate) await withUser(userId, (tx) => clearStop(tx, sessionId));
+    const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
+    const handle: TurnHandle = { userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() };
     return {
       kind: "turn",
-      run: (emit, opts) => runTurn(handle, emit, input.retry === true, opts?.detachFollowUp ?? false),
+      run: (emit, opts) => runTurn(handle, emit, mode, opts?.detachFollowUp ?? false),
     };
   } catch (err) {
     await release(userId, sessionId, leaseId);
@@ -117,17 +133,25 @@ export async function sendAndCollect(prepared: PreparedSend): Promise<SendResult
   return result;
 }
 
-async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp: boolean): Promise<void> {
+type TurnMode = "new" | "retry" | "regenerate";
+
+const STOPPED = new AppError(499, "stopped", "Stopped before the reply was complete.");
+
+async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp: boolean): Promise<void> {
   const client = anthropicClient();
   const stream: StreamState = { id: null, text: "", dirty: false };
   const flusher = startFlusher(h, stream);
+  const unregister = registerTurn(h.sessionId, h.stop);
   let answered = false;
+  let usageBefore: number | null = null;
   emit({ event: "user_message", data: messageJson(h.userMessage, true) });
   try {
-    if (h.userMessage.turn_seq === 1 && !retry) await loadMemories(h, emit);
-    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+    if (h.userMessage.turn_seq === 1 && mode === "new") await loadMemories(h, emit);
+    for (let round = 0; round < MAX_TOOL_ROUNDS && !h.stop.signal.aborted; round++) {
       let { ctx, win } = await planRequest(h, client, emit, { autoCompact: true });
-      const currentTurn = retry && round === 0 ? h.userMessage.turn_seq : null;
+      // Where the session stood before this turn's message, for the threshold event.
+      usageBefore ??= ((win.selection.calibratedTokens - calibrate(h.userMessage.token_count, ctx.calibration.factor)) / ctx.capacity.capacity) * 100;
+      const current = mode !== "new" && round === 0 ? { turn: h.userMessage.turn_seq, regenerate: mode === "regenerate" } : null;
       const assistant = await withUser(h.userId, (tx) =>
         appendMessage(tx, h.userId, h.sessionId, {
           role: "assistant",
@@ -137,6 +161,7 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp
           status: "streaming",
           startsTurn: false,
           model: ctx.model.id,
+          restartsTurn: current?.regenerate ?? false,
         }),
       );
       Object.assign(stream, { id: assistant.id, text: "", dirty: false });
@@ -149,9 +174,9 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp
       let built: BuiltRequest | null = null;
       const firstRaw = win.rawTokens;
       for (let attempt = 1; !reply; attempt++) {
-        built = buildRequest(ctx, win.messages, currentTurn);
+        built = buildRequest(ctx, win.messages, current);
         try {
-          reply = await callModel(client, built.request, onText);
+          reply = await callModel(client, built.request, onText, h.stop.signal);
         } catch (err) {
           // Our estimate said it fits but Claude disagrees: shrink by a quarter and retry (FR-004).
           if (!isPromptTooLong(err) || attempt > MAX_OVERFLOW_ATTEMPTS || stream.text !== "") throw err;
@@ -201,9 +226,10 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp
       );
       emit({ event: "user_message", data: messageJson(toolMessage, true) });
     }
-    answered = true;
+    answered = !h.stop.signal.aborted;
   } catch (err) {
-    const error = llmError(err);
+    const stopped = h.stop.signal.aborted;
+    const error = stopped ? STOPPED : llmError(err);
     await flusher.settle();
     if (stream.id) {
       const partial: ContentBlock[] = stream.text ? [{ type: "text", text: stream.text }] : [];
@@ -223,12 +249,14 @@ async function runTurn(h: TurnHandle, emit: Emit, retry: boolean, detachFollowUp
       });
       if (kept) emit({ event: "assistant_message", data: messageJson(kept, true) });
     }
-    emit({ event: "error", data: { error: { code: error.code, message: error.message, details: error.details } } });
+    // A stop is what the user asked for, not a failure: the kept reply says it was stopped.
+    if (!stopped) emit({ event: "error", data: { error: { code: error.code, message: error.message, details: error.details } } });
   } finally {
+    unregister();
     await flusher.stop();
     // Also after a retried first turn; a session that already has a title keeps it.
     if (answered && h.userMessage.turn_seq === 1) await nameSession(h);
-    await emitStatus(h, emit);
+    await emitStatus(h, emit, usageBefore);
   }
   // The reply is out and the composer is free again; the checkpoint and compaction follow
   // while the lease is still held, so the next send waits for them rather than racing them.
@@ -243,10 +271,14 @@ async function callModel(
   client: ReturnType<typeof anthropicClient>,
   request: LlmRequest,
   onText: (delta: string) => void,
+  signal: AbortSignal,
 ): Promise<LlmReply> {
-  if (client) return streamReply(client, request, onText);
+  if (client) return streamReply(client, request, onText, signal);
   const system = request.system.map((b) => b.text).join("");
   const { text } = offlineReply({ messages: request.messages, system, model: request.model });
-  for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) onText(chunk);
+  for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) {
+    signal.throwIfAborted();
+    onText(chunk);
+  }
   return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
 }

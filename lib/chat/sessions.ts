@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { ContextSettings, MessagesPageJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/api/types";
+import { audit } from "@/lib/audit/record";
+import type { ContextSettings, MessagesPageJson, SessionDetailJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/api/types";
 import { checkpointJson, listCheckpoints } from "@/lib/db/checkpoints";
 import { getProject } from "@/lib/db/projects";
 import { recentSessionSummaries } from "@/lib/db/session-picker";
@@ -57,6 +58,7 @@ export async function createSession(userId: string, input: z.infer<typeof create
       systemPrompt,
       systemTokens: estimateSystemTokens(systemPrompt),
     });
+    await audit(tx, userId, { action: "session.created", target: { type: "session", id: row.id }, metadata: { model: row.model } });
     return sessionJson(row);
   });
 }
@@ -109,6 +111,7 @@ export async function putSettings(
       const next = { ...user, ...patch };
       await checkSettings(tx, userId, resolveSettings(defaultModelId(), next, {}));
       await putUserSettings(tx, userId, next);
+      await audit(tx, userId, { action: "settings.updated", target: { type: "user_settings", id: userId }, metadata: { changed: patch } });
       return;
     }
     const session = await getSession(tx, userId, sessionId, true);
@@ -116,6 +119,7 @@ export async function putSettings(
     const next = { ...session.settings, ...rest };
     await checkSettings(tx, userId, resolveSettings(defaultModelId(), user, { ...next, model: model ?? session.model }));
     await updateSessionSettings(tx, userId, sessionId, { settings: next, model: model ?? session.model });
+    await audit(tx, userId, { action: "settings.updated", target: { type: "session", id: sessionId }, metadata: { changed: patch } });
   });
   return getSettings(userId, sessionId);
 }
@@ -161,7 +165,7 @@ export async function pickerSessions(userId: string, q: z.infer<typeof recentQue
 }
 
 /** A session with its checkpoints (newest first) and its fork relations. */
-export async function sessionDetail(userId: string, id: string) {
+export async function sessionDetail(userId: string, id: string): Promise<SessionDetailJson> {
   return withUser(userId, async (tx) => {
     const session = await getSession(tx, userId, id);
     const parent = session.parent_session_id
@@ -203,5 +207,6 @@ export async function removeSession(userId: string, id: string): Promise<void> {
   await withUser(userId, async (tx) => {
     await handOverToForks(tx, userId, id);
     await deleteSession(tx, userId, id);
+    await audit(tx, userId, { action: "session.deleted", target: { type: "session", id } });
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { audit } from "@/lib/audit/record";
 import type { TemplateJson } from "@/lib/api/types";
 import { PRESETS } from "@/lib/context/compaction/templates";
 import { withUser } from "@/lib/db";
@@ -19,11 +20,20 @@ export async function allTemplates(userId: string): Promise<TemplateJson[]> {
 }
 
 export async function saveTemplate(userId: string, input: z.infer<typeof templateSchema>): Promise<TemplateJson> {
-  const row = await withUser(userId, (tx) => insertTemplate(tx, userId, input));
+  const row = await withUser(userId, async (tx) => {
+    const saved = await insertTemplate(tx, userId, input);
+    if (saved) await audit(tx, userId, { action: "template.created", target: { type: "template", id: saved.id }, metadata: { name: saved.name } });
+    return saved;
+  });
   if (!row) throw conflict("duplicate_name", `You already have a template named "${input.name}"`);
   return { id: row.id, name: row.name, body: row.body, preset: false };
 }
 
 export async function removeTemplate(userId: string, id: string): Promise<void> {
-  if (!(await withUser(userId, (tx) => deleteTemplate(tx, userId, id)))) throw notFound("Template", id);
+  const deleted = await withUser(userId, async (tx) => {
+    const done = await deleteTemplate(tx, userId, id);
+    if (done) await audit(tx, userId, { action: "template.deleted", target: { type: "template", id } });
+    return done;
+  });
+  if (!deleted) throw notFound("Template", id);
 }

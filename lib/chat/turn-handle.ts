@@ -9,4 +9,6 @@ export interface TurnHandle {
   sessionId: string;
   leaseId: string;
   userMessage: MessageRow;
+  /** Aborted when the user stops the reply (on this instance or, through the session row, another). */
+  stop: AbortController;
 }

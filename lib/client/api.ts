@@ -199,7 +199,12 @@ export async function deleteTemplate(id: string): Promise<void> {
 }
 
 /** A new message, or `retry` to have the last user message answered again without repeating it. */
-export type SendBody = { content: string } | { retry: true };
+export type SendBody = { content: string; edit_of?: string } | { retry: true } | { regenerate: true };
+
+/** Asks the server to stop the reply being written in the session (202; 409 when none is). */
+export async function stopReply(sessionId: string): Promise<void> {
+  await send(`/api/session/${enc(sessionId)}/stop`, { method: "POST" });
+}
 
 /**
  * Posts a message and yields the reply's events as they stream. The idempotency key lets

@@ -4,8 +4,17 @@
 // because an automatic compaction may follow in the background and report its divider.
 import { create } from "zustand";
 import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent, WindowJson } from "@/lib/api/types";
+export { activeCompaction } from "@/lib/client/conversation-helpers";
 import * as api from "@/lib/client/api";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
+import {
+  compactFeedback,
+  lastTypedUserText,
+  merge,
+  newIdempotencyKey,
+  upsertCompaction,
+  type CommandFeedback,
+} from "@/lib/client/conversation-helpers";
 import { useMemoryStore } from "@/lib/client/memory-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
@@ -33,12 +42,7 @@ export interface SendFailure extends ApiErrorInfo {
 }
 
 /** What a slash command answered, shown above the composer rather than as a chat message. */
-export interface CommandFeedback {
-  tone: "info" | "error";
-  /** The server's error code, or "ok". */
-  code: string;
-  message: string;
-}
+export type { CommandFeedback } from "@/lib/client/conversation-helpers";
 
 /** One POST of a message (or a retry) and what its stream has told us so far. */
 interface Attempt {
@@ -86,6 +90,14 @@ interface ConversationState {
   loadOlder(): Promise<void>;
   send(text: string): Promise<void>;
   retry(): Promise<void>;
+  /** Stops the reply being written; what was written is kept, marked interrupted. */
+  stop(): Promise<void>;
+  /** Answers the last message anew; the earlier reply stays as an earlier version. */
+  regenerate(): Promise<void>;
+  /** Resends the last message changed; the original turn stays as an earlier version. */
+  editLast(messageId: string, text: string): Promise<void>;
+  /** A stop was asked for and the stream has not ended yet. */
+  stopping: boolean;
   toggleProtect(message: MessageJson): Promise<void>;
   /** Condenses older turns now (the /compact command). */
   compact(request?: api.CompactRequest): Promise<void>;
@@ -93,74 +105,6 @@ interface ConversationState {
   setCommandFeedback(feedback: CommandFeedback | null): void;
   /** Saves a checkpoint of the open session (/save-progress, /checkpoint). */
   saveCheckpoint(label?: string): Promise<void>;
-}
-
-/** The server's rule for which turns Claude still sees (see WindowJson). */
-function isInWindow(turnSeq: number, window: WindowJson): boolean {
-  return turnSeq >= window.cutoff_turn_seq || window.pinned_turn_seqs.includes(turnSeq);
-}
-
-/**
- * Merges messages by id (incoming wins) in seq order. Messages the server did not just
- * send get their in_window flag recomputed, because a slide or a compaction changes it
- * for old messages that are never re-fetched.
- */
-function merge(existing: MessageJson[], incoming: MessageJson[], window: WindowJson | null): MessageJson[] {
-  const fresh = new Set(incoming.map((m) => m.id));
-  const byId = new Map<string, MessageJson>();
-  for (const m of existing) {
-    byId.set(m.id, window && !fresh.has(m.id) ? { ...m, in_window: isInWindow(m.turn_seq, window) } : m);
-  }
-  for (const m of incoming) byId.set(m.id, m);
-  return [...byId.values()].sort((a, b) => a.seq - b.seq);
-}
-
-/** Inserts or replaces one compaction, oldest first. */
-function upsertCompaction(list: CompactionJson[], c: CompactionJson): CompactionJson[] {
-  const others = list.filter((x) => x.id !== c.id);
-  // A newer applied compaction replaces the summary: only it can be undone now.
-  const adjusted =
-    c.status === "applied" ? others.map((x) => (x.can_undo ? { ...x, can_undo: false } : x)) : others;
-  return [...adjusted, c].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.at_seq - b.at_seq);
-}
-
-/** The newest applied compaction: messages up to its at_seq are condensed into the summary. */
-export function activeCompaction(compactions: CompactionJson[]): CompactionJson | null {
-  for (let i = compactions.length - 1; i >= 0; i--) if (compactions[i].status === "applied") return compactions[i];
-  return null;
-}
-
-/** Text of the newest user message that a person typed (tool results are not retried). */
-function lastTypedUserText(messages: MessageJson[]): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (m.role === "user" && !m.content.some((b) => b.type === "tool_result")) return m.text;
-  }
-  return null;
-}
-
-function newIdempotencyKey(): string {
-  if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
-  return `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}
-
-/** The words shown when /compact is refused or fails. */
-function compactFeedback(error: ApiErrorInfo): CommandFeedback {
-  if (error.code === "rate_limited") {
-    const seconds = api.retryAfterSeconds(error);
-    return {
-      tone: "info",
-      code: error.code,
-      message: seconds ? `You can compact again in ${seconds} s.` : "You can compact again in a few seconds.",
-    };
-  }
-  if (error.code === "below_threshold" || error.code === "nothing_to_compact") {
-    return { tone: "info", code: error.code, message: error.message };
-  }
-  if (error.code === "session_busy") {
-    return { tone: "info", code: error.code, message: "Claude is still busy with this session; try /compact again in a moment." };
-  }
-  return { tone: "error", code: error.code, message: `Compaction failed: ${error.message}` };
 }
 
 /**
@@ -186,6 +130,7 @@ const SESSION_START = {
   commandFeedback: null,
   undoing: {},
   undoError: null,
+  stopping: false,
 } satisfies Partial<ConversationState>;
 
 export const useConversationStore = create<ConversationState>()((set, get) => {
@@ -338,6 +283,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     } finally {
       const hadStatus = a.released;
       releaseComposer(a);
+      if (isOpen(sessionId)) set({ stopping: false });
       if (a.background && isOpen(sessionId)) set({ autoCompacting: false });
       await refreshTail(sessionId);
       // Without the stream's status event the bar would show the state before this send.
@@ -430,6 +376,34 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       if (!sessionId || !text) return;
       set({ phase: "sending", pendingText: null, streamingText: "", notices: [], sendError: null });
       await run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { retry: true });
+    },
+
+    async stop() {
+      const { sessionId, phase, stopping } = get();
+      if (!sessionId || phase === "idle" || stopping) return;
+      set({ stopping: true });
+      try {
+        await api.stopReply(sessionId);
+      } catch {
+        // 409: the reply had just finished, and its stream ends on its own; otherwise Stop can be pressed again.
+        if (isOpen(sessionId)) set({ stopping: false });
+      }
+    },
+
+    async regenerate() {
+      const { messages, sessionId, phase } = get();
+      const text = lastTypedUserText(messages);
+      if (!sessionId || !text || phase !== "idle" || get().compacting) return;
+      set({ phase: "sending", pendingText: null, streamingText: "", notices: [], sendError: null, commandFeedback: null });
+      await run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { regenerate: true });
+    },
+
+    async editLast(messageId, rawText) {
+      const text = rawText.trim();
+      const { sessionId, phase } = get();
+      if (!sessionId || !text || phase !== "idle" || get().compacting) return;
+      set({ phase: "sending", pendingText: text, streamingText: "", notices: [], sendError: null, commandFeedback: null });
+      await run({ sessionId, text, saved: false, finished: false, released: false, background: false }, { content: text, edit_of: messageId });
     },
 
     async toggleProtect(message) {

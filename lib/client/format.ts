@@ -39,3 +39,10 @@ export function relativeTime(iso: string | null, now: number = Date.now()): stri
   if (s < 7 * 86_400) return `${Math.floor(s / 86_400)} d ago`;
   return new Date(t).toLocaleDateString();
 }
+
+/** $0 → "$0.00", 0.0042 → "$0.0042", 1.234 → "$1.23": small costs keep two significant digits. */
+export function usd(x: number): string {
+  if (x === 0) return "$0.00";
+  if (Math.abs(x) < 0.01) return `$${x.toPrecision(2)}`;
+  return `$${x.toFixed(2)}`;
+}

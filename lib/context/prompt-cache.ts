@@ -106,3 +106,80 @@ function approxRawTokens(content: readonly ContentBlock[]): number {
   }
   return Math.ceil(chars / 4);
 }
+
+/** A cached prefix lives five minutes after its last use (the API's default lifetime). */
+export const CACHE_TTL_MS = 5 * 60 * 1000;
+
+/** USD per million tokens, as in the model registry. */
+interface CachePrices {
+  cacheWritePerMTok: number;
+  cacheReadPerMTok: number;
+}
+
+export interface CacheBreakInput {
+  /** When the session's last request was sent; its prefix is cached until CACHE_TTL_MS after. */
+  lastRequestAt: Date | null;
+  now: Date;
+  /** Tokens before the summary (tools, system prompt, memories): still read from the cache afterwards. */
+  stableTokens: number;
+  preTokens: number;
+  postTokens: number;
+  price: CachePrices;
+}
+
+/** What a compaction (or slide) does to the prompt cache: stored with the compaction. */
+export interface CacheBreak {
+  /** The cache held the current prefix, so changing it throws a paid-for entry away. */
+  warm: boolean;
+  /** Tokens the next request writes to the cache again. */
+  rewrite_tokens: number;
+  /** Extra cost of the next request compared with not compacting (negative: it saves at once). */
+  break_cost_usd: number;
+  /** Saved on every later request, which reads the shorter prefix. */
+  saving_per_turn_usd: number;
+  /** Requests until the savings repay the break; 0 when it pays at once. */
+  payback_turns: number;
+}
+
+export function isCacheWarm(lastRequestAt: Date | null, now: Date): boolean {
+  return lastRequestAt !== null && now.getTime() - lastRequestAt.getTime() < CACHE_TTL_MS;
+}
+
+/**
+ * The price of changing the prefix. Warm: without compacting, the next request would read the
+ * whole prefix; after it, it reads the stable part and writes the rest again. Cold: the next
+ * request writes its whole prefix either way, so the shorter one is cheaper at once.
+ */
+export function cacheBreak(input: CacheBreakInput): CacheBreak {
+  const write = input.price.cacheWritePerMTok / 1e6;
+  const read = input.price.cacheReadPerMTok / 1e6;
+  const warm = isCacheWarm(input.lastRequestAt, input.now);
+  const stable = Math.min(input.stableTokens, input.postTokens);
+  const rewrite = warm ? input.postTokens - stable : input.postTokens;
+  const breakCost = warm ? rewrite * write + stable * read - input.preTokens * read : (input.postTokens - input.preTokens) * write;
+  const saving = Math.max(0, input.preTokens - input.postTokens) * read;
+  const payback = breakCost <= 0 ? 0 : saving > 0 ? Math.ceil(breakCost / saving) : Number.POSITIVE_INFINITY;
+  return {
+    warm,
+    rewrite_tokens: rewrite,
+    break_cost_usd: round6(breakCost),
+    saving_per_turn_usd: round6(saving),
+    payback_turns: Number.isFinite(payback) ? payback : -1,
+  };
+}
+
+/**
+ * Automatic compaction waits for the threshold while the cache is warm (condensing earlier
+ * would throw away a cached prefix that is still cheap to read), but after a pause long
+ * enough for the cache to expire nothing is lost by condensing now: it starts this many
+ * points of capacity before the threshold.
+ */
+export const COLD_CACHE_EARLY_POINTS = 10;
+
+export function autoCompactThresholdPercent(thresholdPercent: number, warm: boolean): number {
+  return warm ? thresholdPercent : Math.max(0, thresholdPercent - COLD_CACHE_EARLY_POINTS);
+}
+
+function round6(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

@@ -1,19 +1,53 @@
+// Earlier versions stay in the history (it is append-only) but not in what Claude is sent:
+// a turn the user edited, replies a regenerated reply replaced, and interrupted replies that
+// a retry answered again.
 import type { EngineMessage } from "./types";
 
 /**
- * Drops interrupted assistant messages that a later reply of the same turn replaces (a
- * retry), and those of `currentTurn`, which the request being built is about to replace.
- * Without this the API would see the broken partial reply merged with the new one.
+ * Drops turns replaced by an edit (a later user message names them in `supersedesTurn`) and,
+ * within a turn, every reply before its latest regenerated one (`restartsTurn`); the user
+ * message that starts the turn stays. Runs before window selection, so what is replaced
+ * counts for nothing.
  */
-export function dropSuperseded(messages: readonly EngineMessage[], currentTurn: number | null): EngineMessage[] {
+export function dropReplaced(messages: readonly EngineMessage[]): EngineMessage[] {
+  const replacedTurns = new Set<number>();
+  const restartSeq = new Map<number, number>();
+  const firstSeq = new Map<number, number>();
+  for (const m of messages) {
+    if (m.supersedesTurn) replacedTurns.add(m.supersedesTurn);
+    if (m.restartsTurn) restartSeq.set(m.turnSeq, m.seq);
+    if (!firstSeq.has(m.turnSeq)) firstSeq.set(m.turnSeq, m.seq);
+  }
+  if (replacedTurns.size === 0 && restartSeq.size === 0) return messages.slice();
+  return messages.filter((m) => {
+    if (replacedTurns.has(m.turnSeq)) return false;
+    const restart = restartSeq.get(m.turnSeq);
+    return restart === undefined || m.seq >= restart || m.seq === firstSeq.get(m.turnSeq);
+  });
+}
+
+/**
+ * For the request being built: drops interrupted assistant messages that a later reply of the
+ * same turn replaces (a retry), and those of `current.turn`, which this request is about to
+ * replace; with `current.regenerate`, every reply of that turn (only its user message stays).
+ * Without this the API would see a broken partial reply merged with the new one.
+ */
+export function dropSuperseded(
+  messages: readonly EngineMessage[],
+  current: { turn: number; regenerate: boolean } | null,
+): EngineMessage[] {
   const lastAssistantSeq = new Map<number, number>();
-  for (const m of messages) if (m.role === "assistant") lastAssistantSeq.set(m.turnSeq, m.seq);
-  return messages.filter(
-    (m) =>
-      !(
-        m.role === "assistant" &&
-        m.status !== "complete" &&
-        (m.turnSeq === currentTurn || (lastAssistantSeq.get(m.turnSeq) ?? m.seq) > m.seq)
-      ),
-  );
+  const firstSeq = new Map<number, number>();
+  for (const m of messages) {
+    if (m.role === "assistant") lastAssistantSeq.set(m.turnSeq, m.seq);
+    if (!firstSeq.has(m.turnSeq)) firstSeq.set(m.turnSeq, m.seq);
+  }
+  return messages.filter((m) => {
+    if (current?.regenerate && m.turnSeq === current.turn) return m.seq === firstSeq.get(m.turnSeq);
+    return !(
+      m.role === "assistant" &&
+      m.status !== "complete" &&
+      (m.turnSeq === current?.turn || (lastAssistantSeq.get(m.turnSeq) ?? m.seq) > m.seq)
+    );
+  });
 }

@@ -26,6 +26,10 @@ export interface EngineMessage {
   tokenCount: number;
   protected: boolean;
   status: MessageStatus;
+  /** A user message that edits (and replaces) this earlier turn. */
+  supersedesTurn?: number | null;
+  /** A regenerated reply: the turn's replies before it are replaced. */
+  restartsTurn?: boolean;
 }
 
 /** A message as sent to the Messages API. */

@@ -12,6 +12,13 @@ export interface WindowInput {
   fixedTokens: number;
   calibration: number;
   capacity: number;
+  /**
+   * Once turns must slide, slide until the request is at most this (calibrated; default
+   * `capacity`). Sliding a little further than needed keeps the start of the message list
+   * the same for the next several turns, so they read it from the prompt cache instead of
+   * each slide rewriting it.
+   */
+  slideTarget?: number;
 }
 
 export interface WindowSelection {
@@ -43,7 +50,9 @@ export function selectWindow(input: WindowInput): WindowSelection {
   const passedProtected: Turn[] = [];
   const droppedTurnSeqs: number[] = [];
   let start = 0;
-  while (start < tail.length - 1 && calibrate(raw, calibration) > capacity) {
+  let limit = capacity;
+  while (start < tail.length - 1 && calibrate(raw, calibration) > limit) {
+    limit = Math.min(input.slideTarget ?? capacity, capacity);
     const turn = tail[start];
     if (turn.protected) passedProtected.push(turn);
     else {

@@ -1,3 +1,4 @@
+import type { CacheBreak } from "@/lib/context/prompt-cache";
 import type { CompactionMethod, CompactionStatus, CompactionTrigger, PreservedItemJson } from "@/lib/api/types";
 import { AppError, notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
@@ -32,15 +33,17 @@ export interface CompactionRow {
   duration_ms: number;
   cost_usd: number;
   fallback_reason: string | null;
+  /** Set once the compaction is installed: what it did to the prompt cache. */
+  cache_break: CacheBreak | null;
   created_at: Date;
 }
 
 const COLUMNS = `id, session_id, trigger, method, status, from_turn, through_turn, at_seq, at_turn, prev_compaction_id,
   prev_window_start_turn, summary, summary_tokens, summary_preview, items_total, retention_rate, preserved_items,
   omitted_items, pre_tokens, post_tokens, reduction_percent, messages_condensed, model, template, instructions,
-  duration_ms, cost_usd, fallback_reason, created_at`;
+  duration_ms, cost_usd, fallback_reason, cache_break, created_at`;
 
-export type NewCompaction = Omit<CompactionRow, "id" | "status" | "created_at"> & { usage: unknown };
+export type NewCompaction = Omit<CompactionRow, "id" | "status" | "created_at" | "cache_break"> & { usage: unknown };
 
 export async function insertCompaction(tx: Tx, userId: string, c: NewCompaction): Promise<CompactionRow> {
   const [row] = await tx.query<CompactionRow>(

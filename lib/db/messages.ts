@@ -18,10 +18,13 @@ export interface MessageRow {
   protected: boolean;
   status: MessageStatus;
   idempotency_key: string | null;
+  supersedes_turn: number | null;
+  restarts_turn: boolean;
   created_at: Date;
 }
 
-const COLUMNS = `id, session_id, seq, turn_seq, role, content, text, token_count, protected, status, idempotency_key, created_at`;
+const COLUMNS = `id, session_id, seq, turn_seq, role, content, text, token_count, protected, status, idempotency_key,
+  supersedes_turn, restarts_turn, created_at`;
 
 const PREVIEW_CHARS = 200;
 /** Read beyond a preview's end, so that a key starting inside it is whole when it is redacted. */
@@ -44,6 +47,10 @@ export interface NewMessage {
   startsTurn: boolean;
   idempotencyKey?: string | null;
   model?: string;
+  /** An edit: the earlier turn this user message replaces. */
+  supersedesTurn?: number;
+  /** A regenerated reply, replacing the turn's earlier replies. */
+  restartsTurn?: boolean;
 }
 
 /**
@@ -62,8 +69,9 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
   );
   if (!slot) throw notFound("Session", sessionId);
   const [row] = await tx.query<MessageRow>(
-    `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model)
-     values ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9, $10, $11) returning ${COLUMNS}`,
+    `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model,
+       supersedes_turn, restarts_turn)
+     values ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9, $10, $11, $12, $13) returning ${COLUMNS}`,
     [
       sessionId,
       userId,
@@ -76,6 +84,8 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
       m.status,
       m.idempotencyKey ?? null,
       m.model ?? null,
+      m.supersedesTurn ?? null,
+      m.restartsTurn ?? false,
     ],
   );
   return row;
@@ -168,7 +178,8 @@ export async function listMessages(
 // per-column conversion dominated the time (about 3x slower for a 5,000-message window),
 // and the engine needs only these fields.
 const ENGINE_JSON = `coalesce(json_agg(json_build_object('seq', seq, 'turnSeq', turn_seq, 'role', role,
-  'content', content, 'tokenCount', token_count, 'protected', protected, 'status', status) order by seq), '[]')::text`;
+  'content', content, 'tokenCount', token_count, 'protected', protected, 'status', status,
+  'supersedesTurn', supersedes_turn, 'restartsTurn', restarts_turn) order by seq), '[]')::text`;
 
 async function engineMessages(tx: Tx, where: string, params: unknown[]): Promise<EngineMessage[]> {
   const [row] = await tx.query<{ doc: string }>(`select ${ENGINE_JSON} as doc from session_messages($1) where ${where}`, params);
@@ -253,6 +264,8 @@ export function messageJson(row: MessageRow, inWindow: boolean): MessageJson {
     protected: row.protected,
     status: row.status,
     in_window: inWindow,
+    supersedes_turn: row.supersedes_turn,
+    restarts_turn: row.restarts_turn,
     created_at: row.created_at.toISOString(),
   };
 }

@@ -47,13 +47,17 @@ export async function streamReply(
   client: Anthropic,
   req: LlmRequest,
   onText: (delta: string) => void,
+  signal?: AbortSignal,
 ): Promise<LlmReply> {
-  const stream = client.messages.stream({
+  const stream = client.messages.stream(
+    {
     model: req.model,
     system: req.system.length > 0 ? req.system : undefined,
     max_tokens: req.maxTokens,
     messages: req.messages as Anthropic.MessageParam[],
-  });
+    },
+    { signal },
+  );
   stream.on("text", (delta) => onText(delta));
   const final = await stream.finalMessage();
   return {

@@ -1,6 +1,6 @@
 // Context benchmarks: status, window assembly and counting one new message, ours (stored
 // counts, session counters, window-only reads) against the naive recount-everything way.
-import { assembleWindow, fixedRawTokens, loadContext, type AssembledWindow } from "@/lib/chat/context";
+import { assembleWindow, fixedRawTokens, loadContext, slideLimits, type AssembledWindow } from "@/lib/chat/context";
 import { getStatus } from "@/lib/chat/sessions";
 import { groupTurns } from "@/lib/context/turns";
 import { selectWindow } from "@/lib/context/window";
@@ -114,7 +114,7 @@ export async function benchContext(
         tail: groupTurns(tail),
         fixedTokens: fixedRawTokens(ctx.session),
         calibration: ctx.calibration.factor,
-        capacity: ctx.capacity.capacity,
+        ...slideLimits(ctx),
       }),
     opts.ours,
   );

@@ -1,7 +1,7 @@
 // The naive way, for comparison: recount the whole history from the stored text on every
 // request, as a design without stored per-message counts and session counters would.
 import type { ContextStatusJson } from "@/lib/api/types";
-import { contextStatus, fixedRawTokens, loadContext } from "@/lib/chat/context";
+import { contextStatus, fixedRawTokens, loadContext, slideLimits } from "@/lib/chat/context";
 import { groupTurns, type Turn } from "@/lib/context/turns";
 import { withUser } from "@/lib/db";
 import { tailMessages } from "@/lib/db/messages";
@@ -33,20 +33,23 @@ export interface NaiveWindow {
 
 /**
  * Window by loading all messages, re-encoding each, grouping turns and taking whole turns
- * from the newest backwards until capacity (the first turn is always kept).
+ * from the newest backwards until capacity, or until the slide target once anything must slide
+ * (the first turn is always kept).
  */
 export async function naiveWindow(userId: string, sessionId: string): Promise<NaiveWindow> {
   return withUser(userId, async (tx) => {
     const session = await getSession(tx, userId, sessionId);
     const ctx = await loadContext(tx, userId, session);
     const factor = ctx.calibration.factor;
-    const capacity = ctx.capacity.capacity;
+    const limits = slideLimits(ctx);
     const rows = await tailMessages(tx, sessionId, 1);
     const turns = groupTurns(
       rows.map((m) => ({ ...m, tokenCount: estimateMessageTokens(m.role, m.content) })),
     );
     const first = turns.length > 0 && turns[0].protected ? [turns[0]] : [];
     let raw = fixedRawTokens(session) + first.reduce((n, t) => n + t.tokens, 0);
+    const everything = raw + turns.slice(first.length).reduce((n, t) => n + t.tokens, 0);
+    const capacity = calibrate(everything, factor) > limits.capacity ? limits.slideTarget : limits.capacity;
     const newestFirst: Turn[] = [];
     for (let i = turns.length - 1; i >= first.length; i--) {
       const t = turns[i];

@@ -56,6 +56,9 @@ test("a reply streams in, the token bar moves, and a reload shows the same conve
   await expect(tooltip).toContainText("Capacity");
   await expect(tooltip).toContainText("140,000");
   await expect(tooltip).toContainText(/Measured by the API|Estimated locally/);
+  // Two replies from the fake API were billed: the session's cost is shown, never $0.00.
+  await expect(page.getByTestId("token-bar-cost")).toContainText(/So far\s*\$0\.0*[1-9]/);
+  await expect(page.getByTestId("token-bar-cost")).toContainText(/Input read from cache\s*\d+%/);
 
   await page.reload();
   await expect(messages(page)).toHaveCount(4);

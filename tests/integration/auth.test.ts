@@ -1,6 +1,7 @@
 // SaaS mode end to end at the route level: the real supabase-js signs users up against the
 // fake Supabase Auth server, and the app verifies their tokens against its JWKS.
 import { describe, expect, it } from "vitest";
+import * as auditRoute from "@/app/api/audit/route";
 import * as sessionRoute from "@/app/api/session/route";
 import { req, useHarness } from "./harness";
 import { sessionCookie, signUp, useSaas } from "./saas";
@@ -129,5 +130,19 @@ describe("SaaS mode: every request a verified user", () => {
     } finally {
       process.env.SUPABASE_PUBLISHABLE_KEY = key;
     }
+  });
+});
+
+describe("sign-in in the audit log", () => {
+  it("records a sign-in once, the first time one of its tokens reaches the server", async () => {
+    const user = await signUp(saas, "audited");
+    for (let i = 0; i < 3; i++) {
+      const res = await sessionRoute.GET(req("GET", "/api/session", undefined, { ...user.bearer, "user-agent": "curl/8" }), undefined);
+      expect(res.status).toBe(200);
+    }
+    const res = await auditRoute.GET(req("GET", "/api/audit?action=auth.signed_in", undefined, user.bearer), undefined);
+    const { events } = (await res.json()) as { events: { actor: { id: string; name: string }; metadata: { via: string }; user_agent: string }[] };
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actor: { id: user.id, name: user.email }, metadata: { via: "bearer" }, user_agent: "curl/8" });
   });
 });

@@ -269,3 +269,40 @@ describe("templates", () => {
     expect((await list()).some((t) => t.id === template.id)).toBe(false);
   });
 });
+
+describe("compaction and the prompt cache", () => {
+  it("waits for the threshold while the cache is warm, condenses early once it went cold, and records the cache cost", async () => {
+    const id = await filledSession();
+    const st = await contextStatus(id);
+    // The threshold just above the session's fill: within the early margin, not past it.
+    await putSettings(id, { auto_compact: true, compaction_threshold: Math.round(st.usage_percent + 5) / 100 });
+    h.fake.enqueue({ kind: "reply", text: "Warm." });
+    const warm = await readSse(await postMessage(id, { content: "Still here?" }));
+    expect(ofType(warm, "compaction")).toEqual([]);
+    await idle(h, id);
+
+    // Ten minutes without a request: the cached prefix has expired, so condensing loses nothing.
+    await h.db.transaction((tx) => tx.query("update sessions set measured_at = now() - interval '10 minutes' where id = $1", [id]));
+    h.fake.enqueue({ kind: "reply", text: "### Session Summary\nBuilding the sync service." }, { kind: "reply", text: "Back." });
+    const cold = await readSse(await postMessage(id, { content: "Back after a break." }));
+    const [c] = ofType(cold, "compaction");
+    expect(c).toMatchObject({ trigger: "auto", status: "applied" });
+    expect(c.cache).toMatchObject({ warm: false, payback_turns: 0 });
+    expect(c.cache?.break_cost_usd).toBeLessThan(0);
+    expect(c.cache?.rewrite_tokens).toBe(c.post_tokens);
+    // The record keeps it.
+    expect((await compactions(id)).at(-1)?.cache).toEqual(c.cache);
+  });
+
+  it("a manual compaction right after a reply records that it broke a warm cache and when that pays back", async () => {
+    const id = await filledSession();
+    h.fake.enqueue({ kind: "reply", text: "### Session Summary\nBuilding the sync service." });
+    const res = await compact({ session_id: id });
+    expect(res.status).toBe(201);
+    const { compaction } = (await res.json()) as { compaction: CompactionJson };
+    expect(compaction.cache?.warm).toBe(true);
+    expect(compaction.cache?.rewrite_tokens).toBeGreaterThan(0);
+    expect(compaction.cache?.rewrite_tokens).toBeLessThan(compaction.post_tokens);
+    expect(compaction.cache?.payback_turns).toBeGreaterThan(0);
+  });
+});

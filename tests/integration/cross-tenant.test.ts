@@ -28,6 +28,7 @@ interface Ids {
   memory: string;
   project: string;
   template: string;
+  webhook: string;
   bSession: string;
 }
 
@@ -60,8 +61,17 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/messages", method: "GET", expect: "not_found", params: sid },
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: () => ({ content: "hijack" }) },
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: () => ({ retry: true }) },
+  { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: () => ({ regenerate: true }) },
+  { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: (i) => ({ content: "edit", edit_of: i.message }) },
+  { route: "/api/session/[id]/stop", method: "POST", expect: "not_found", params: sid },
   { route: "/api/session/[id]/resume", method: "POST", expect: "not_found", params: sid },
   { route: "/api/session/recent", method: "GET", expect: "own", query: () => `?q=${MARK}` },
+  { route: "/api/audit", method: "GET", expect: "own" },
+  { route: "/api/webhooks", method: "GET", expect: "own" },
+  { route: "/api/webhooks", method: "POST", expect: "own", body: () => ({ url: "https://hooks.example.org/b", events: ["memory.saved"] }) },
+  { route: "/api/webhooks/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.webhook }) },
+  { route: "/api/webhooks/[id]/deliveries", method: "GET", expect: "not_found", params: (i) => ({ id: i.webhook }) },
+  { route: "/api/audit", method: "GET", expect: "own", query: (i) => `?target_id=${i.session}` },
   { route: "/api/session/recent", method: "GET", expect: "own", query: (i) => `?project_id=${i.project}` },
   { route: "/api/session/recover", method: "POST", expect: "own", body: () => ({}) },
   { route: "/api/session/recover", method: "POST", expect: "not_found", body: (i) => ({ dismiss_session_id: i.session }) },
@@ -110,6 +120,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/usage", method: "GET", expect: "not_found", query: (i) => `?session_id=${i.session}&group_by=turn` },
   { route: "/api/usage", method: "GET", expect: "not_found", query: (i) => `?group_by=session&session_id=${i.session}` },
   { route: "/api/usage/summary", method: "GET", expect: "own" },
+  // The document describes the API and holds no user data.
+  { route: "/api/openapi.json", method: "GET", expect: "own" },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
 ];
 
@@ -152,7 +164,7 @@ function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Re
 
 /** Ids that name nothing: for requests that must fail before reaching any object. */
 const NO_IDS = Object.fromEntries(
-  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-00000000000${i}`]),
+  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "webhook", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-00000000000${i}`]),
 ) as unknown as Ids;
 
 const label = (a: Attempt) => `${a.method} ${a.route}${a.query ? " " + a.query(NO_IDS).split("=")[0] : ""}`;
@@ -185,6 +197,7 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
   const checkpoint = ((await as(a, "POST", "/api/checkpoint/save", { body: () => ({ session_id: session, label: MARK }) }, ids)).checkpoint as { id: string }).id;
   const memory = ((await as(a, "POST", "/api/memory/session", { body: () => ({ summary: `${MARK} launch plans`, session_id: session, project_id: project }) }, ids)).memory as { id: string }).id;
   const template = ((await as(a, "POST", "/api/context/templates", { body: () => ({ name: MARK, body: `Summarize the ${MARK} work in detail.` }) }, ids)).template as { id: string }).id;
+  const webhook = ((await as(a, "POST", "/api/webhooks", { body: () => ({ url: `https://hooks.example.com/${MARK}`, events: ["checkpoint.created"] }) })).webhook as { id: string }).id;
   // The offline responder bills nothing: A's usage is recorded as a paid reply would be.
   await withUser(a.id, (tx) =>
     recordLlmCall(tx, a.id, {
@@ -198,7 +211,7 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
       capacityTokens: 76_000,
     }),
   );
-  return { session, message, checkpoint, compaction, memory, project, template };
+  return { session, message, checkpoint, compaction, memory, project, template, webhook };
 }
 
 /** Every row of A's in every table with a user_id, as text: any change B causes shows. */

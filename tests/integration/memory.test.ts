@@ -29,7 +29,13 @@ async function search(query: string, extra: object = {}): Promise<MemoryHitJson[
   return (await body<{ memories: MemoryHitJson[] }>(await searchRoute.POST(req("POST", "/api/memory/search", { query, ...extra }), undefined))).memories;
 }
 
-const lastMessagesCall = () => h.fake.requests.filter((r) => r.path === "/v1/messages" && (r.body as { stream?: boolean }).stream).at(-1)?.body as { system: string };
+/** The last chat request, its system blocks joined into the text Claude reads. */
+const lastMessagesCall = () => {
+  const body = h.fake.requests.filter((r) => r.path === "/v1/messages" && (r.body as { stream?: boolean }).stream).at(-1)?.body as {
+    system: { text: string }[];
+  };
+  return { system: body.system.map((b) => b.text).join("") };
+};
 
 describe("memories", () => {
   it("are saved at every compaction, one per session following its latest summary", async () => {

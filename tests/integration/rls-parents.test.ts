@@ -28,6 +28,7 @@ interface OfA {
   checkpoint: string;
   memory: string;
   fork: string;
+  webhook: string;
 }
 /** B's own rows: the ones B re-points, and B's own parents for the control runs. */
 interface OfB {
@@ -41,6 +42,9 @@ interface OfB {
   checkpoint: string;
   memory: string;
   memory2: string;
+  webhook: string;
+  webhook2: string;
+  delivery: string;
 }
 let a: OfA;
 let b: OfB;
@@ -110,7 +114,15 @@ async function seedUser(user: string) {
     await inheritHistory(tx, user, fork, session, 1);
     await setProtected(tx, user, message, true, fork);
     await tx.query(`update sessions set summary_id = $2 where id = $1`, [session, compactionId]);
-    return { project, session, other, fork, message, second, compaction: compactionId, checkpoint, memory: memoryId, memory2 };
+    const hook = async () =>
+      (await tx.query<{ id: string }>(`insert into webhooks (url, events, secret) values ('https://hooks.example.com/x', '{memory.saved}', 'a-long-enough-secret') returning id`))[0].id;
+    const webhook = await hook();
+    const webhook2 = await hook();
+    const [{ id: delivery }] = await tx.query<{ id: string }>(
+      `insert into webhook_deliveries (webhook_id, event, payload) values ($1, 'memory.saved', '{}') returning id`,
+      [webhook],
+    );
+    return { project, session, other, fork, message, second, compaction: compactionId, checkpoint, memory: memoryId, memory2, webhook, webhook2, delivery };
   });
 }
 
@@ -166,6 +178,11 @@ interface Case {
 }
 
 const INSERTS: Case[] = [
+  {
+    table: "webhook_deliveries", column: "webhook_id", what: "a delivery queued on A's webhook",
+    sql: () => `insert into webhook_deliveries (webhook_id, event, payload) values ($1, 'memory.saved', '{}')`,
+    foreign: (a) => a.webhook, own: (b) => b.webhook2,
+  },
   {
     table: "messages", column: "session_id", what: "a message into A's session, at A's next seq",
     sql: () => `insert into messages (session_id, seq, turn_seq, role, content, text) values ($1, 3, 2, 'user', '[]', 'hijack')`,
@@ -261,6 +278,8 @@ const INSERTS: Case[] = [
 
 /** B re-points one of B's own rows at a parent (no user filter: RLS alone decides). */
 const UPDATES: Case[] = [
+  { table: "webhook_deliveries", column: "webhook_id", what: "B's delivery moved onto A's webhook",
+    sql: (b) => `update webhook_deliveries set webhook_id = $1 where id = '${b.delivery}'`, foreign: (a) => a.webhook, own: (b) => b.webhook2 },
   { table: "messages", column: "session_id", what: "B's streaming reply moved into A's session",
     sql: (b) => `update messages set session_id = $1 where id = '${b.streaming}'`, foreign: (a) => a.session, own: (b) => b.other },
   { table: "sessions", column: "project_id", what: "B's session moved into A's project",
@@ -320,6 +339,7 @@ const OWNS: Record<string, string> = {
   session_checkpoints: "owns_checkpoint",
   session_memories: "owns_memory",
   messages: "owns_message",
+  webhooks: "owns_webhook",
 };
 
 describe("row-level security checks every row a new or changed row points at", () => {

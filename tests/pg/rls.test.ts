@@ -25,6 +25,7 @@ interface Seeded {
   fork: string;
   message: string;
   memory: string;
+  webhook: string;
 }
 
 /**
@@ -84,6 +85,21 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
        values ($1, 1, 'chat', 'claude-haiku-4-5', 100, 10, 0.00015)`,
       [s.session],
     ),
+  audit_log: (tx, s) =>
+    tx.query(
+      `insert into audit_log (action, actor_type, target_type, target_id, metadata)
+       values ('session.created', 'user', 'session', $1, '{"note":"A secret plan"}')`,
+      [s.session],
+    ),
+  webhooks: (tx, s) =>
+    tx.query("insert into webhooks (id, url, events, secret) values ($1, 'https://hooks.example.com/a', '{checkpoint.created}', 'a-signing-secret-of-a')", [
+      s.webhook,
+    ]),
+  webhook_deliveries: (tx, s) =>
+    tx.query(`insert into webhook_deliveries (webhook_id, event, payload) values ($1, 'checkpoint.created', '{"note":"A secret plan"}')`, [s.webhook]),
+  // The rollups below are written by llm_calls' statement trigger when its seed runs (as A).
+  llm_usage_day_models: async () => {},
+  llm_usage_day_sessions: async () => {},
   llm_usage_daily: (tx, s) =>
     tx.query(
       `insert into llm_usage_daily (day, session_id, model, kind, requests, input_tokens, output_tokens, cost_usd)
@@ -103,6 +119,7 @@ const seededIds: Seeded = {
   fork: randomUUID(),
   message: randomUUID(),
   memory: randomUUID(),
+  webhook: randomUUID(),
 };
 
 /**
@@ -128,6 +145,7 @@ const PARENT_REFS: [string, string, string][] = [
   ["sessions", "parent_session_id", "sessions"],
   ["sessions", "project_id", "projects"],
   ["sessions", "summary_id", "compaction_logs"],
+  ["webhook_deliveries", "webhook_id", "webhooks"],
 ];
 
 /** The SQLSTATE of a failed statement (postgres.js puts it on the error's `code`). */
@@ -341,7 +359,7 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
   describe("a row may point only at its own user's rows", () => {
     // User C owns a full set of rows of its own and tries to point them (or copies of them) at A's.
     const USER_C = randomUUID();
-    const seededC: Seeded = { project: randomUUID(), session: randomUUID(), fork: randomUUID(), message: randomUUID(), memory: randomUUID() };
+    const seededC: Seeded = { project: randomUUID(), session: randomUUID(), fork: randomUUID(), message: randomUUID(), memory: randomUUID(), webhook: randomUUID() };
     const rowsOfC = new Map<string, Record<string, unknown>>();
     /** C's reply still streaming: the one message whose session_id the append-only trigger lets change. */
     const streamingOfC = randomUUID();

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { breakpointCount, markMessages, MAX_BREAKPOINTS, planCacheBreakpoints, systemBlocks } from "@/lib/context/prompt-cache";
+import {
+  autoCompactThresholdPercent,
+  breakpointCount,
+  cacheBreak,
+  CACHE_TTL_MS,
+  COLD_CACHE_EARLY_POINTS,
+  isCacheWarm,
+  markMessages,
+  MAX_BREAKPOINTS,
+  planCacheBreakpoints,
+  systemBlocks,
+} from "@/lib/context/prompt-cache";
 import type { ApiMessage } from "@/lib/context/types";
 
 const text = (role: "user" | "assistant", chars: number): ApiMessage => ({ role, content: [{ type: "text", text: "x".repeat(chars) }] });
@@ -63,5 +74,36 @@ describe("marking the request", () => {
       { type: "text", text: "<summary>" },
     ]);
     expect(systemBlocks("", "", { base: true, summary: true, messages: [] })).toEqual([]);
+  });
+});
+
+describe("what changing the prefix costs", () => {
+  const price = { cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 };
+  const now = new Date("2026-11-23T12:00:00Z");
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+
+  it("a warm cache: the rewrite costs once, the shorter prefix repays it after some turns", () => {
+    const b = cacheBreak({ lastRequestAt: ago(60_000), now, stableTokens: 5_000, preTokens: 120_000, postTokens: 45_000, price });
+    expect(b.warm).toBe(true);
+    expect(b.rewrite_tokens).toBe(40_000);
+    // 40K written at $3.75/M + 5K read at $0.30/M − 120K read at $0.30/M.
+    expect(b.break_cost_usd).toBeCloseTo(0.15 + 0.0015 - 0.036, 6);
+    expect(b.saving_per_turn_usd).toBeCloseTo(0.0225, 6);
+    expect(b.payback_turns).toBe(6);
+  });
+
+  it("a cold cache (over five minutes since the last request): compacting pays at once", () => {
+    const b = cacheBreak({ lastRequestAt: ago(6 * 60_000), now, stableTokens: 5_000, preTokens: 120_000, postTokens: 45_000, price });
+    expect(b.warm).toBe(false);
+    expect(b.break_cost_usd).toBeLessThan(0);
+    expect(b.payback_turns).toBe(0);
+    expect(cacheBreak({ lastRequestAt: null, now, stableTokens: 0, preTokens: 10, postTokens: 5, price }).warm).toBe(false);
+  });
+
+  it("automatic compaction starts earlier only when the cache is cold", () => {
+    expect(autoCompactThresholdPercent(80, true)).toBe(80);
+    expect(autoCompactThresholdPercent(80, false)).toBe(80 - COLD_CACHE_EARLY_POINTS);
+    expect(isCacheWarm(ago(CACHE_TTL_MS - 1), now)).toBe(true);
+    expect(isCacheWarm(ago(CACHE_TTL_MS), now)).toBe(false);
   });
 });

@@ -96,3 +96,27 @@ describe("selectWindow", () => {
     expect(tail).toEqual(copy);
   });
 });
+
+describe("sliding further than needed, for the prompt cache", () => {
+  const turn = (turnSeq: number, tokens: number) => ({ turnSeq, tokens, protected: false, messages: [] });
+  const tail = Array.from({ length: 10 }, (_, i) => turn(i + 1, 100));
+
+  it("slides nothing while the request fits capacity, however close", () => {
+    const s = selectWindow({ pinned: [], tail, fixedTokens: 0, calibration: 1, capacity: 1000, slideTarget: 800 });
+    expect(s.droppedTurnSeqs).toEqual([]);
+  });
+
+  it("once a slide is needed, slides down to the target so the next turns keep the same start", () => {
+    const s = selectWindow({ pinned: [], tail: [...tail, turn(11, 100)], fixedTokens: 0, calibration: 1, capacity: 1000, slideTarget: 800 });
+    expect(s.droppedTurnSeqs).toEqual([1, 2, 3]);
+    expect(s.calibratedTokens).toBe(800);
+    // The next turn fits under capacity again without another slide.
+    const next = selectWindow({ pinned: [], tail: [...tail.slice(3), turn(11, 100), turn(12, 100)], fixedTokens: 0, calibration: 1, capacity: 1000, slideTarget: 800 });
+    expect(next.droppedTurnSeqs).toEqual([]);
+  });
+
+  it("never treats a target above capacity as permission to exceed it", () => {
+    const s = selectWindow({ pinned: [], tail: [...tail, turn(11, 100)], fixedTokens: 0, calibration: 1, capacity: 1000, slideTarget: 5000 });
+    expect(s.calibratedTokens).toBeLessThanOrEqual(1000);
+  });
+});

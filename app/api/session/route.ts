@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { json, parseBody, parseQuery, route } from "@/lib/api/http";
+import { sessionListQuery as listQuery } from "@/lib/api/requests";
 import { createSession, createSessionSchema, recentSessions } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";
@@ -8,8 +8,6 @@ export const POST = route(async (req, _, caller) => {
   const body = await parseBody(req, createSessionSchema, 64 * 1024);
   return json({ session: await createSession(caller.userId, body) }, 201);
 });
-
-const listQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }).strict();
 
 export const GET = route(async (req, _, caller) => {
   const q = parseQuery(req, listQuery);

@@ -1,11 +1,10 @@
-import { z } from "zod";
-import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseParams, route } from "@/lib/api/http";
+import { idParams as params } from "@/lib/api/requests";
 import { checkpointDetail, removeCheckpoint } from "@/lib/chat/checkpoints";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
-const params = z.object({ id: uuid });
 
 export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);

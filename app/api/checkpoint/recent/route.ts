@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { json, parseQuery, route } from "@/lib/api/http";
+import { recentCheckpointsQuery } from "@/lib/api/requests";
 import { recentCheckpointList } from "@/lib/chat/checkpoints";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (req, _, caller) => {
-  const q = parseQuery(req, z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) }).strict());
+  const q = parseQuery(req, recentCheckpointsQuery);
   return json({ checkpoints: await recentCheckpointList(caller.userId, q.limit) });
 });

@@ -1,10 +1,8 @@
-import { z } from "zod";
-import { json, parseBody, parseQuery, route, uuid } from "@/lib/api/http";
-import { getSettings, putSettings, settingsSchema } from "@/lib/chat/sessions";
+import { json, parseBody, parseQuery, route } from "@/lib/api/http";
+import { putSettingsSchema, sessionScopeQuery as scope } from "@/lib/api/requests";
+import { getSettings, putSettings } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";
-
-const scope = z.object({ session_id: uuid.optional() }).strict();
 
 export const GET = route(async (req, _, caller) => {
   const q = parseQuery(req, scope);
@@ -13,7 +11,7 @@ export const GET = route(async (req, _, caller) => {
 
 export const PUT = route(async (req, _, caller) => {
   const q = parseQuery(req, scope);
-  const body = await parseBody(req, settingsSchema.extend({ session_id: uuid.optional() }), 16 * 1024);
+  const body = await parseBody(req, putSettingsSchema, 16 * 1024);
   const { session_id, ...patch } = body;
   return json(await putSettings(caller.userId, session_id ?? q.session_id, patch));
 });

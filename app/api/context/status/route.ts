@@ -1,10 +1,10 @@
-import { z } from "zod";
-import { json, parseQuery, route, uuid } from "@/lib/api/http";
+import { json, parseQuery, route } from "@/lib/api/http";
+import { statusQuery } from "@/lib/api/requests";
 import { getStatus } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";
 
 export const GET = route(async (req, _, caller) => {
-  const q = parseQuery(req, z.object({ session_id: uuid }).strict());
+  const q = parseQuery(req, statusQuery);
   return json(await getStatus(caller.userId, q.session_id));
 });

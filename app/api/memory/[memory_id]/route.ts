@@ -1,11 +1,10 @@
-import { z } from "zod";
-import { json, parseBody, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseBody, parseParams, route } from "@/lib/api/http";
+import { memoryIdParams as params, pinSchema } from "@/lib/api/requests";
 import { memories } from "@/lib/chat/memory";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ memory_id: string }> };
-const params = z.object({ memory_id: uuid });
 
 export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { memory_id } = parseParams(await ctx.params, params);
@@ -15,7 +14,7 @@ export const GET = route<Ctx>(async (req, ctx, caller) => {
 /** Pin (never expires, ranks higher) or unpin. */
 export const PATCH = route<Ctx>(async (req, ctx, caller) => {
   const { memory_id } = parseParams(await ctx.params, params);
-  const body = await parseBody(req, z.object({ pinned: z.boolean() }).strict(), 1024);
+  const body = await parseBody(req, pinSchema, 1024);
   return json({ memory: await memories.pin(caller.userId, memory_id, body.pinned) });
 });
 

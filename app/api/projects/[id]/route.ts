@@ -1,11 +1,10 @@
-import { z } from "zod";
-import { json, parseBody, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseBody, parseParams, route } from "@/lib/api/http";
+import { idParams as params } from "@/lib/api/requests";
 import { projects, projectSchema } from "@/lib/chat/projects";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
-const params = z.object({ id: uuid });
 
 export const PATCH = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);

@@ -1,11 +1,10 @@
-import { z } from "zod";
-import { json, parseBody, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseBody, parseParams, route } from "@/lib/api/http";
+import { idParams as params } from "@/lib/api/requests";
 import { patchSessionSchema, removeSession, sessionDetail, updateSession } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
-const params = z.object({ id: uuid });
 
 /** The session with its checkpoints and fork relations. */
 export const GET = route<Ctx>(async (req, ctx, caller) => {

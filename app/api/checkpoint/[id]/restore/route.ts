@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseParams, route } from "@/lib/api/http";
+import { idParams } from "@/lib/api/requests";
 import { restoreCheckpoint } from "@/lib/chat/checkpoints";
 
 export const dynamic = "force-dynamic";
@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
 export const POST = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
+  const { id } = parseParams(await ctx.params, idParams);
   return json(await restoreCheckpoint(caller.userId, id), 201);
 });

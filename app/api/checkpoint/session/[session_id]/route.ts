@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseParams, route } from "@/lib/api/http";
+import { sessionIdParams } from "@/lib/api/requests";
 import { sessionCheckpoints } from "@/lib/chat/checkpoints";
 
 export const dynamic = "force-dynamic";
@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ session_id: string }> };
 
 export const GET = route<Ctx>(async (req, ctx, caller) => {
-  const { session_id } = parseParams(await ctx.params, z.object({ session_id: uuid }));
+  const { session_id } = parseParams(await ctx.params, sessionIdParams);
   return json({ checkpoints: await sessionCheckpoints(caller.userId, session_id) });
 });

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { parseParams, route, uuid } from "@/lib/api/http";
+import { parseParams, route } from "@/lib/api/http";
+import { idParams } from "@/lib/api/requests";
 import { removeTemplate } from "@/lib/chat/templates";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
 export const DELETE = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
+  const { id } = parseParams(await ctx.params, idParams);
   await removeTemplate(caller.userId, id);
   return new Response(null, { status: 204 });
 });

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseParams, route } from "@/lib/api/http";
+import { sessionIdParams } from "@/lib/api/requests";
 import { memories } from "@/lib/chat/memory";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +8,6 @@ type Ctx = { params: Promise<{ session_id: string }> };
 
 /** Memories saved from this session, and those loaded into it. */
 export const GET = route<Ctx>(async (req, ctx, caller) => {
-  const { session_id } = parseParams(await ctx.params, z.object({ session_id: uuid }));
+  const { session_id } = parseParams(await ctx.params, sessionIdParams);
   return json(await memories.ofSession(caller.userId, session_id));
 });

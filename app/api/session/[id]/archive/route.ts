@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseParams, route } from "@/lib/api/http";
+import { idParams } from "@/lib/api/requests";
 import { archiveSession } from "@/lib/chat/archive";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +8,6 @@ type Ctx = { params: Promise<{ id: string }> };
 
 /** Archives the session, keeping what it established as a memory. */
 export const POST = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
+  const { id } = parseParams(await ctx.params, idParams);
   return json({ memory: await archiveSession(caller.userId, id) }, 201);
 });

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { json, parseBody, parseParams, parseQuery, route, uuid } from "@/lib/api/http";
+import { json, parseBody, parseParams, parseQuery, route } from "@/lib/api/http";
+import { idParams as params, messagesPageQuery as pageQuery } from "@/lib/api/requests";
 import { sseResponse } from "@/lib/api/sse";
 import { maxMessageBytes, prepareSend, sendAndCollect, sendSchema } from "@/lib/chat/send";
 import { messagesPage } from "@/lib/chat/sessions";
@@ -7,14 +7,6 @@ import { messagesPage } from "@/lib/chat/sessions";
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string }> };
-const params = z.object({ id: uuid });
-
-const pageQuery = z
-  .object({
-    before_seq: z.coerce.number().int().min(1).optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(100),
-  })
-  .strict();
 
 export const GET = route<Ctx>(async (req, ctx, caller) => {
   const { id } = parseParams(await ctx.params, params);

@@ -1,11 +1,10 @@
-import { z } from "zod";
-import { json, parseParams, route, uuid } from "@/lib/api/http";
+import { json, parseParams, route } from "@/lib/api/http";
+import { sessionMemoryParams as params } from "@/lib/api/requests";
 import { setLoadedDropped } from "@/lib/chat/memory";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ id: string; memory_id: string }> };
-const params = z.object({ id: uuid, memory_id: uuid });
 
 /** Drops a loaded memory from this session's context. */
 export const DELETE = route<Ctx>(async (req, ctx, caller) => {

@@ -1,0 +1,39 @@
+"use client";
+// Claude's replies and summaries as GitHub-flavoured markdown with highlighted code.
+//
+// Safety: raw HTML in the text is shown as text, never parsed (no rehype-raw), and every
+// link and image address passes react-markdown's defaultUrlTransform, which empties
+// javascript:, data:, vbscript: and other non-web addresses.
+//
+// Memoized on the text: a saved message parses once, so a streaming token re-renders only
+// the reply that is streaming, never the whole history.
+import { memo } from "react";
+import Markdown, { defaultUrlTransform, type Options } from "react-markdown";
+import rehypeHighlight, { type Options as HighlightOptions } from "rehype-highlight";
+import remarkGfm from "remark-gfm";
+import { markdownElements } from "@/components/markdown/elements";
+import { rehypeStreamingCaret } from "@/components/markdown/streaming-caret";
+
+type Plugins = NonNullable<Options["rehypePlugins"]>;
+
+const REMARK_PLUGINS: Plugins = [remarkGfm];
+// Only code blocks that name their language are highlighted: guessing costs a pass of
+// every grammar over the code, and guesses wrong on logs and prose.
+const HIGHLIGHT: HighlightOptions = { detect: false };
+const REHYPE_PLUGINS: Plugins = [[rehypeHighlight, HIGHLIGHT]];
+const REHYPE_STREAMING: Plugins = [...REHYPE_PLUGINS, rehypeStreamingCaret];
+
+export const MarkdownText = memo(function MarkdownText({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  return (
+    <div className="tk-markdown min-w-0 break-words text-sm leading-relaxed" data-testid="markdown">
+      <Markdown
+        remarkPlugins={REMARK_PLUGINS}
+        rehypePlugins={streaming ? REHYPE_STREAMING : REHYPE_PLUGINS}
+        components={markdownElements}
+        urlTransform={defaultUrlTransform}
+      >
+        {text}
+      </Markdown>
+    </div>
+  );
+});

@@ -1,0 +1,186 @@
+// Operations -> OpenAPI 3.1. Everything a route group does not say is derived here the same
+// way for every operation: parameters from the schemas it parses, the errors its inputs and
+// the edge imply, the security requirements from its scope.
+import type { z } from "zod";
+import { E, EXACT_CODE_STATUSES, type ErrorCase } from "./errors";
+import type { Operation, OperationGroup, SuccessResponse } from "./registry";
+import { SchemaCollector, componentRef } from "./schemas";
+import { SECURITY_SCHEMES, securityOf } from "./security";
+import { apiError } from "./shapes/errors";
+import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ReferenceObject, ResponseObject } from "./types";
+
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description: string;
+}
+
+export function buildDocument(groups: OperationGroup[], info: DocumentInfo): OpenApiDocument {
+  const schemas = new SchemaCollector();
+  schemas.convert(apiError, "output");
+  const paths: Record<string, PathItemObject> = {};
+  const ids = new Set<string>();
+  for (const group of groups) {
+    for (const op of group.operations) {
+      if (ids.has(op.operationId)) throw new Error(`operationId ${op.operationId} is used twice`);
+      ids.add(op.operationId);
+      const item = (paths[op.path] ??= {});
+      const method = op.method.toLowerCase() as Lowercase<Operation["method"]>;
+      if (item[method]) throw new Error(`${op.method} ${op.path} is listed twice`);
+      item[method] = operationObject(op, group.tag, schemas);
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info,
+    servers: [{ url: "/", description: "This server" }],
+    tags: groups.map((g) => ({ name: g.tag, description: g.description })),
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: { schemas: schemas.schemas(), responses: SHARED_ERRORS, securitySchemes: SECURITY_SCHEMES },
+  };
+}
+
+function operationObject(op: Operation, tag: string, schemas: SchemaCollector): OperationObject {
+  const parameters = [
+    ...pathParameters(op, schemas),
+    ...(op.query ? objectParameters(op.query, "query", schemas) : []),
+    ...(op.headers ?? []).map((h): ParameterObject => ({
+      name: h.name,
+      in: "header",
+      required: false,
+      description: h.description,
+      schema: schemas.convert(h.schema, "input"),
+    })),
+  ];
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [tag],
+    ...(parameters.length ? { parameters } : {}),
+    ...(op.body ? { requestBody: requestBody(op.body, schemas) } : {}),
+    responses: { ...successResponses(op.responses, schemas), ...errorResponses(errorCases(op)) },
+    security: securityOf(op),
+  };
+}
+
+function pathParameters(op: Operation, schemas: SchemaCollector): ParameterObject[] {
+  const named = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const declared = op.params ? Object.keys(op.params.shape) : [];
+  if ([...named].sort().join() !== [...declared].sort().join()) {
+    throw new Error(`${op.method} ${op.path}: path names {${named.join(", ")}} but params declare ${declared.join(", ") || "none"}`);
+  }
+  return op.params ? objectParameters(op.params, "path", schemas) : [];
+}
+
+function objectParameters(schema: z.ZodObject, where: "path" | "query", schemas: SchemaCollector): ParameterObject[] {
+  const json = schemas.convert(schema, "input");
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const s: JsonSchema = typeof property === "boolean" ? {} : property;
+    return { name, in: where, required: where === "path" || required.has(name), schema: s };
+  });
+}
+
+function requestBody(schema: z.ZodType, schemas: SchemaCollector): NonNullable<OperationObject["requestBody"]> {
+  // parseBody reads an empty body as {}: the body is optional exactly when {} is valid.
+  return { required: !schema.safeParse({}).success, content: { "application/json": { schema: schemas.convert(schema, "input") } } };
+}
+
+function successResponses(responses: Record<number, SuccessResponse>, schemas: SchemaCollector): Record<string, ResponseObject> {
+  const out: Record<string, ResponseObject> = {};
+  for (const [status, r] of Object.entries(responses)) {
+    const content: ResponseObject["content"] = {};
+    if (r.json) content["application/json"] = { schema: schemas.convert(r.json, "output") };
+    if (r.csv) content["text/csv"] = { schema: { type: "string", description: r.csv } };
+    if (r.events) {
+      content["text/event-stream"] = {
+        schema: {
+          type: "array",
+          items: schemas.convert(r.events, "output"),
+          description: "The stream's frames in order, each `event: <event>` and `data: <data as JSON>` followed by a blank line.",
+        },
+      };
+    }
+    out[status] = { description: r.description, ...(Object.keys(content).length ? { content } : {}) };
+  }
+  return out;
+}
+
+/** The edge and the caller (every route), what the inputs imply, then the operation's own. */
+function errorCases(op: Operation): ErrorCase[] {
+  const cases: ErrorCase[] = [E.unauthenticated, E.invalidToken, E.tokenExpired, E.invalidApiKey, E.forbiddenHost, E.insufficientScope];
+  if (op.method !== "GET") cases.push(E.csrfRejected);
+  if (op.params) cases.push(E.notFound);
+  if (op.query || op.body) cases.push(E.invalidRequest);
+  if (op.body) cases.push(E.malformedJson, E.payloadTooLarge);
+  cases.push(...(op.errors ?? []), E.internal, E.authUnavailable);
+  return cases;
+}
+
+const REASONS: Record<number, string> = {
+  400: "Bad request",
+  401: "Not signed in",
+  403: "Forbidden",
+  404: "Not found",
+  409: "Conflict",
+  413: "Too large",
+  429: "Too many requests",
+  500: "Internal error",
+  502: "Claude failed",
+  503: "Unavailable",
+};
+
+function errorResponses(cases: ErrorCase[]): Record<string, ResponseObject | ReferenceObject> {
+  const byStatus = new Map<number, ErrorCase[]>();
+  for (const c of cases) {
+    const list = byStatus.get(c.status) ?? [];
+    if (!list.some((known) => known.code === c.code)) list.push(c);
+    byStatus.set(c.status, list);
+  }
+  const out: Record<string, ResponseObject | ReferenceObject> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) out[String(status)] = shared(errorResponse(status, list));
+  return out;
+}
+
+function errorResponse(status: number, list: ErrorCase[]): ResponseObject {
+  const headers = Object.fromEntries(
+    list.flatMap((c) => Object.entries(c.headers ?? {})).map(([name, description]) => [
+      name,
+      { description, schema: { type: name === "Retry-After" ? "integer" : "string" } as JsonSchema },
+    ]),
+  );
+  const exact = EXACT_CODE_STATUSES.has(status);
+  return {
+    description: [`${REASONS[status] ?? "Error"}${exact ? "" : " (codes include)"}:`, ...list.map((c) => `- \`${c.code}\`: ${c.meaning}`)].join("\n"),
+    ...(Object.keys(headers).length ? { headers } : {}),
+    content: { "application/json": { schema: exact ? withCodes(list.map((c) => c.code)) : componentRef("ApiError") } },
+  };
+}
+
+// The error answers most operations share, once in components/responses: an operation
+// whose answer for a status is exactly one of these refers to it instead of repeating it.
+const SHARED_ERRORS: Record<string, ResponseObject> = {
+  InvalidQuery: errorResponse(400, [E.invalidRequest]),
+  InvalidBody: errorResponse(400, [E.invalidRequest, E.malformedJson]),
+  Unauthorized: errorResponse(401, [E.unauthenticated, E.invalidToken, E.tokenExpired, E.invalidApiKey]),
+  Forbidden: errorResponse(403, [E.forbiddenHost, E.insufficientScope]),
+  ForbiddenWrite: errorResponse(403, [E.forbiddenHost, E.insufficientScope, E.csrfRejected]),
+  NotFound: errorResponse(404, [E.notFound]),
+  PayloadTooLarge: errorResponse(413, [E.payloadTooLarge]),
+  InternalError: errorResponse(500, [E.internal]),
+  AuthUnavailable: errorResponse(503, [E.authUnavailable]),
+};
+
+function shared(response: ResponseObject): ResponseObject | ReferenceObject {
+  const key = JSON.stringify(response);
+  const name = Object.keys(SHARED_ERRORS).find((n) => JSON.stringify(SHARED_ERRORS[n]) === key);
+  return name ? { $ref: `#/components/responses/${name}` } : response;
+}
+
+/** The envelope, with `error.code` narrowed to the codes this status answers here. */
+function withCodes(codes: string[]): JsonSchema {
+  return {
+    allOf: [componentRef("ApiError"), { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } }],
+  };
+}

@@ -1,0 +1,70 @@
+// Every error an operation can answer, by status and code. The builder adds those every
+// route shares (the edge, the caller, malformed input) and each operation lists its own, so
+// the document names the codes a client can switch on.
+
+export interface ErrorCase {
+  status: number;
+  code: string;
+  meaning: string;
+  /** Response headers that come with it (name: description). */
+  headers?: Record<string, string>;
+}
+
+const RETRY_AFTER = { "Retry-After": "Seconds to wait before retrying." };
+
+const error = (status: number, code: string, meaning: string, headers?: Record<string, string>): ErrorCase => ({
+  status,
+  code,
+  meaning,
+  headers,
+});
+
+export const E = {
+  // Input: derived from an operation's query and body.
+  invalidRequest: error(400, "invalid_request", "A field is missing, unknown, of the wrong type or out of range; the message names it and `details.issues` lists every problem."),
+  malformedJson: error(400, "malformed_json", "The body is not valid JSON."),
+  payloadTooLarge: error(413, "payload_too_large", "The body exceeds the operation's size limit (`details.max_bytes`)."),
+  // Path parameters: a malformed id names nothing, so it is a 404 like an unknown one.
+  notFound: error(404, "not_found", "No such object: it never existed, was deleted, or belongs to another user (answered alike, so ids reveal nothing)."),
+
+  // The edge and the caller: every operation.
+  unauthenticated: error(401, "unauthenticated", "SaaS mode: no credentials, or an Authorization header that is not `Bearer <token>`.", {
+    "WWW-Authenticate": "`Bearer`, or `Bearer error=\"invalid_token\"` when a token was sent but is not valid.",
+  }),
+  invalidToken: error(401, "invalid_token", "The access token is not valid (forged, unknown signing key, wrong audience or issuer)."),
+  tokenExpired: error(401, "token_expired", "The access token has expired; refresh it or sign in again."),
+  invalidApiKey: error(401, "invalid_api_key", "The API key is malformed, fails its checksum, is unknown, revoked or expired (`details.reason`)."),
+  forbiddenHost: error(403, "forbidden_host", "The Host header names a server this is not (DNS rebinding defence; THREADKEEPER_ALLOWED_HOSTS adds names)."),
+  insufficientScope: error(403, "insufficient_scope", "The API key lacks the scope this operation needs (`details.required_scope`).", {
+    "WWW-Authenticate": "With `insufficient_scope`: `Bearer error=\"insufficient_scope\", scope=\"<the scope needed>\"`.",
+  }),
+  internal: error(500, "internal_error", "An unexpected failure; nothing was lost, retry."),
+  authUnavailable: error(503, "auth_unavailable", "Sign-in cannot be checked right now (the project's JWKS could not be fetched).", RETRY_AFTER),
+  // Writes only.
+  csrfRejected: error(403, "csrf_rejected", "A browser write (cookie or local mode) that is not JSON or not same-origin. Bearer requests are exempt."),
+
+  // Operation-specific.
+  sessionBusy: error(409, "session_busy", "Another message or compaction is running in this session; retry shortly.", RETRY_AFTER),
+  nothingToRetry: error(409, "nothing_to_retry", "`retry`: the last message already has a complete reply, or there is none."),
+  nothingToRegenerate: error(409, "nothing_to_regenerate", "`regenerate`: the last message has no reply yet."),
+  notLastMessage: error(409, "not_last_message", "`edit_of`: only your last message can be edited."),
+  requestInProgress: error(409, "request_in_progress", "A send with this idempotency key is still being answered."),
+  nothingToStop: error(409, "nothing_to_stop", "No reply is being written in this session."),
+  nothingToRemember: error(409, "nothing_to_remember", "The session has no messages to remember yet."),
+  belowThreshold: error(409, "below_threshold", "Usage is below the compaction threshold; send `force: true` to compact anyway."),
+  nothingToCompact: error(409, "nothing_to_compact", "There are no older unprotected turns to condense yet."),
+  compactionConflict: error(409, "compaction_conflict", "The session changed while the summary was being written."),
+  cannotUndo: error(409, "cannot_undo", "Only the latest applied compaction can be undone, and only while the earlier state still fits the window."),
+  duplicateName: error(409, "duplicate_name", "You already have one with this name."),
+  messageTooLarge: error(413, "message_too_large", "The message exceeds THREADKEEPER_MAX_MESSAGE_BYTES."),
+  contextOverflow: error(413, "context_overflow", "The message does not fit the model's context window even on its own."),
+  compactionRateLimited: error(429, "rate_limited", "One manual compaction per 30 s per session.", RETRY_AFTER),
+  upstreamFailed: error(
+    502,
+    "upstream_error",
+    "Claude failed: `upstream_error`, `upstream_rejected`, `upstream_auth`, `stream_interrupted`, `prompt_too_long`, or `rate_limited` / `overloaded` / `upstream_timeout` after the automatic retries. Your message is saved; `details` carries what the JSON answer would have (user_message, assistant_message kept as interrupted, status).",
+  ),
+} as const satisfies Record<string, ErrorCase>;
+
+/** Statuses whose codes the document lists exhaustively; the others name codes as examples. */
+export const EXACT_CODE_STATUSES: ReadonlySet<number> = new Set([400, 404, 409, 413, 429]);

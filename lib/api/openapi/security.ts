@@ -1,0 +1,35 @@
+import type { Operation, Scope } from "./registry";
+import type { SecurityRequirement, SecuritySchemeObject } from "./types";
+
+export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
+  supabaseToken: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "SaaS mode: a Supabase Auth access token, `Authorization: Bearer <JWT>`, verified against the project's JWKS (signature, expiry, audience `authenticated`, issuer). Local mode needs no credentials at all.",
+  },
+  supabaseSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: "sb-<project-ref>-auth-token",
+    description:
+      "SaaS mode, in the browser: the Supabase session cookie set at sign-in (long ones are split into `.0`, `.1`, … chunks). Writes made with it must be JSON and same-origin.",
+  },
+  apiKey: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "tk_live_…",
+    description:
+      "An API key, `Authorization: Bearer tk_live_…`, acting as its owner in either mode and from any origin. Scopes: `read` (GET routes), `write` (everything else, sends included), `admin` (keys and settings; it covers the other two). Each operation names the one it needs. A key beyond its scope gets 403 `insufficient_scope`; a malformed, unknown, revoked or expired key 401 `invalid_api_key`.",
+  },
+};
+
+export function scopeOf(op: Operation): Scope {
+  return op.scope ?? (op.method === "GET" ? "read" : "write");
+}
+
+/** Any one of the three; a key needs the operation's scope. */
+export function securityOf(op: Operation): SecurityRequirement[] {
+  return [{ supabaseToken: [] }, { supabaseSession: [] }, { apiKey: [scopeOf(op)] }];
+}

@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { described, named } from "../components";
+
+export const apiError = named(
+  "ApiError",
+  z.object({
+    error: z.object({
+      code: described(z.string(), "Stable, machine-readable: switch on this, not on the message."),
+      message: described(z.string(), "For people; a 400 names the offending field."),
+      details: described(z.unknown().optional(), "Whatever helps: a 400 lists every zod issue, a 409 or 413 the figures behind it."),
+    }),
+  }),
+  "Every error, with the matching HTTP status.",
+);

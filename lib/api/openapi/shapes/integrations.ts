@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { count, described, named, timestamp, uuidString } from "../components";
+
+export const auditEvent = named(
+  "AuditEvent",
+  z.object({
+    id: uuidString(),
+    action: described(z.string(), "Dotted: compaction.applied, checkpoint.created, session.deleted, auth.signed_in, ..."),
+    occurred_at: timestamp(),
+    actor: z.object({ type: z.enum(["user", "key", "system"]), id: z.string().nullable(), name: z.string().nullable() }),
+    target: z.object({ type: z.string().nullable(), id: z.string().nullable() }),
+    request_id: z.string().nullable(),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+  }),
+  "One context operation, written in the operation's own transaction.",
+);
+
+export const auditPage = named(
+  "AuditPage",
+  z.object({ events: z.array(auditEvent), next_cursor: described(z.string().nullable(), "Pass as `cursor` for the next page; null at the end.") }),
+);
+
+export const webhook = named(
+  "Webhook",
+  z.object({ id: uuidString(), url: z.string(), events: z.array(z.string()), created_at: timestamp() }),
+);
+
+export const createdWebhook = named(
+  "CreatedWebhook",
+  z.object({ id: uuidString(), url: z.string(), events: z.array(z.string()), created_at: timestamp(), secret: described(z.string(), "The signing secret; shown only here.") }),
+);
+
+export const delivery = named(
+  "WebhookDelivery",
+  z.object({
+    id: uuidString(),
+    webhook_id: uuidString(),
+    event: z.string(),
+    status: z.enum(["pending", "delivering", "delivered", "failed"]),
+    attempts: count(),
+    next_attempt_at: timestamp(),
+    last_status_code: z.int().nullable(),
+    last_error: z.string().nullable(),
+    created_at: timestamp(),
+    delivered_at: timestamp().nullable(),
+    payload: described(
+      z.object({ id: uuidString(), event: z.string(), created_at: z.string(), data: z.record(z.string(), z.unknown()) }),
+      "The body as sent (or to be sent).",
+    ),
+  }),
+);

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { settingsSchema } from "@/lib/chat/sessions";
+import { count, described, named, timestamp, uuidString } from "../components";
+import { checkpoint } from "./checkpoints";
+import { message } from "./messages";
+
+// The settings a client sends are the settings it reads back: one schema for both.
+export const settingsOverrides = named(
+  "ContextSettingsOverrides",
+  settingsSchema.clone(),
+  "Settings stored at one scope: a session stores only what it overrides.",
+);
+
+export const contextSettings = named(
+  "ContextSettings",
+  settingsSchema.required(),
+  "Every context setting, with defaults filled in: compaction_threshold, output_reservation, safety_buffer, compaction_target and memory_budget are fractions (of capacity, or of the window for the reservation and buffer).",
+);
+
+export const session = named(
+  "Session",
+  z.object({
+    id: uuidString(),
+    title: z.string(),
+    model: z.string(),
+    settings: settingsOverrides,
+    created_at: timestamp(),
+    updated_at: timestamp(),
+    last_message_at: timestamp().nullable(),
+    message_count: count(),
+    project_id: uuidString().nullable(),
+    parent_session_id: described(uuidString().nullable(), "Set on a session forked from a checkpoint: where it came from."),
+    forked_from_checkpoint_id: uuidString().nullable(),
+    title_source: described(z.string(), "How the title was made: default, heuristic, llm or user."),
+  }),
+);
+
+export const sessionSummary = named(
+  "SessionSummary",
+  session.extend({
+    project_name: z.string().nullable(),
+    last_message_preview: z.string().nullable(),
+    checkpoint_count: count(),
+    current_tokens: described(count(), "The one token figure the token bar and status show."),
+  }),
+  "A row of the session picker.",
+);
+
+export const sessionDetail = named(
+  "SessionDetail",
+  z.object({
+    session,
+    checkpoints: described(z.array(checkpoint), "Newest first."),
+    parent: z.object({ id: uuidString(), title: z.string() }).nullable(),
+    forked_from: z.object({ id: uuidString(), label: z.string().nullable(), created_at: timestamp() }).nullable(),
+    forks: z.array(z.object({ id: uuidString(), title: z.string(), forked_from_checkpoint_id: uuidString().nullable() })),
+  }),
+  "A session with its checkpoints and its fork relations.",
+);
+
+export const project = named(
+  "Project",
+  z.object({ id: uuidString(), name: z.string(), created_at: timestamp(), session_count: count() }),
+);
+
+export const recovery = named(
+  "Recovery",
+  z.object({
+    needed: z.boolean(),
+    session: sessionSummary.nullable(),
+    interrupted_message: message.nullable(),
+    checkpoint: checkpoint.nullable(),
+  }),
+  "After a crash: the reply that was cut off, and where to resume from.",
+);

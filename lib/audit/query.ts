@@ -1,0 +1,98 @@
+// Reading the audit log: newest first, filtered, paged by an opaque keyset cursor so a page
+// costs the same however long the log is.
+import { z } from "zod";
+import { withUser } from "@/lib/db";
+import { badRequest } from "@/lib/errors";
+
+export const auditQuery = z
+  .object({
+    action: z.string().regex(/^[a-z_]+(\.[a-z_*]+)*$/, "a dotted action such as compaction.applied, or a prefix such as compaction.*").optional(),
+    target_id: z.string().min(1).max(100).optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    cursor: z.string().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+
+export interface AuditEventJson {
+  id: string;
+  action: string;
+  occurred_at: string;
+  actor: { type: "user" | "key" | "system"; id: string | null; name: string | null };
+  target: { type: string | null; id: string | null };
+  request_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  metadata: Record<string, unknown>;
+}
+
+interface Row {
+  id: string;
+  action: string;
+  occurred_at: Date;
+  actor_type: AuditEventJson["actor"]["type"];
+  actor_id: string | null;
+  actor_name: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  request_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/** The position after an event: its time (to the microsecond, as text) and id. */
+function encodeCursor(r: { at: string; id: string }): string {
+  return Buffer.from(JSON.stringify([r.at, r.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { at: string; id: string } {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as unknown[];
+    if (typeof at === "string" && typeof id === "string" && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(Date.parse(at))) return { at, id };
+  } catch {
+    // fall through
+  }
+  throw badRequest("Invalid 'cursor': pass the next_cursor of a previous page", { cursor });
+}
+
+export async function auditEvents(
+  userId: string,
+  q: z.infer<typeof auditQuery>,
+): Promise<{ events: AuditEventJson[]; next_cursor: string | null }> {
+  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const exact = q.action && !q.action.endsWith(".*") ? q.action : null;
+  const prefix = q.action?.endsWith(".*") ? `${q.action.slice(0, -1)}%` : null;
+  const rows = await withUser(userId, (tx) =>
+    tx.query<Row & { at: string }>(
+      `select id, action, occurred_at, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
+         actor_type, actor_id, actor_name, target_type, target_id, request_id, ip, user_agent, metadata
+       from audit_log
+       where user_id = $1
+         and ($2::text is null or action = $2) and ($3::text is null or action like $3)
+         and ($4::text is null or target_id = $4)
+         and ($5::timestamptz is null or occurred_at >= $5) and ($6::timestamptz is null or occurred_at < $6)
+         and ($7::timestamptz is null or (occurred_at, id) < ($7::timestamptz, $8::uuid))
+       order by occurred_at desc, id desc
+       limit $9`,
+      [userId, exact, prefix, q.target_id ?? null, q.from ?? null, q.to ?? null, after?.at ?? null, after?.id ?? null, q.limit + 1],
+    ),
+  );
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return {
+    events: page.map((r) => ({
+      id: r.id,
+      action: r.action,
+      occurred_at: r.occurred_at.toISOString(),
+      actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
+      target: { type: r.target_type, id: r.target_id },
+      request_id: r.request_id,
+      ip: r.ip,
+      user_agent: r.user_agent,
+      metadata: r.metadata,
+    })),
+    next_cursor: rows.length > q.limit && last ? encodeCursor(last) : null,
+  };
+}

@@ -1,0 +1,121 @@
+// Writing a summary: Claude (the summarizer model) when it can, the extractive summary when
+// it cannot, and the whole-session summary that archiving keeps.
+import { extractiveSummary, extractMustKeep, isPreset, PRESETS, toTranscriptTurns, verifySummary } from "@/lib/context/compaction";
+import { redactSecrets } from "@/lib/context/redact";
+import { dropReplaced } from "@/lib/context/retries";
+import { groupTurns } from "@/lib/context/turns";
+import { withUser, type Tx } from "@/lib/db";
+import { tailMessages } from "@/lib/db/messages";
+import { getSession, type SessionRow } from "@/lib/db/sessions";
+import { getTemplate } from "@/lib/db/templates";
+import { env } from "@/lib/env";
+import { anthropicClient, type LlmUsage } from "@/lib/llm/client";
+import { requireModel } from "@/lib/llm/models";
+import { summarize } from "@/lib/llm/summarizer";
+import { log } from "@/lib/log";
+import { estimateTextTokens } from "@/lib/tokens/tokenizer";
+import { loadContext, type SessionContext } from "./context";
+
+const SUMMARY_TIMEOUT_MS = 20_000;
+/** Largest transcript sent to the summarizer in one call; longer ones are summarized in parts. */
+const DEFAULT_CHUNK_TOKENS = 60_000;
+/** An archive's memory is loaded into later sessions beside others: it stays short. */
+const MEMORY_SUMMARY_MAX_TOKENS = 1_500;
+
+/**
+ * The session's whole story as one verified summary, its active summary extended by every
+ * turn since, written like a compaction's but changing nothing: what archiving keeps. Null
+ * when the session has said nothing yet.
+ */
+export async function summarizeSession(userId: string, sessionId: string): Promise<{ session: SessionRow; summary: string | null }> {
+  const { ctx, template, messages } = await withUser(userId, async (tx) => {
+    const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionId));
+    return {
+      ctx,
+      template: await templateBody(tx, userId, ctx.settings.compaction_template),
+      messages: await tailMessages(tx, sessionId, ctx.session.summary_through_turn + 1),
+    };
+  });
+  const session = ctx.session;
+  const turns = groupTurns(dropReplaced(messages));
+  if (turns.length === 0) return { session, summary: session.summary_text };
+  const transcript = toTranscriptTurns(turns);
+  const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
+  const written = await writeSummary(ctx, {
+    model: requireModel(ctx.settings.summary_model).id,
+    template,
+    transcript,
+    items,
+    instructions: null,
+    maxTokens: MEMORY_SUMMARY_MAX_TOKENS,
+  });
+  // Unlike a compaction's, this summary need not be smaller than what it stands for.
+  const verified = verifySummary(written.text, items, { detailsBudget: MEMORY_SUMMARY_MAX_TOKENS, countTokens: estimateTextTokens });
+  return { session, summary: verified.text };
+}
+
+export interface Written {
+  text: string;
+  method: "llm" | "extractive";
+  usage: LlmUsage | null;
+  fallbackReason: string | null;
+}
+
+/** Claude writes the summary; if it cannot (offline, error, timeout), the extractive summary stands in. */
+export async function writeSummary(
+  ctx: SessionContext,
+  input: {
+    model: string;
+    template: string;
+    transcript: ReturnType<typeof toTranscriptTurns>;
+    items: ReturnType<typeof extractMustKeep>;
+    instructions: string | null;
+    maxTokens: number;
+  },
+): Promise<Written> {
+  const client = anthropicClient();
+  let fallbackReason = "offline: no ANTHROPIC_API_KEY is set";
+  if (client) {
+    try {
+      const r = await summarize(client, {
+        model: input.model,
+        template: input.template,
+        previousSummary: ctx.session.summary_text,
+        turns: input.transcript,
+        instructions: input.instructions,
+        maxTokens: input.maxTokens,
+        chunkTokens: chunkTokens(),
+        timeoutMs: summaryTimeoutMs(),
+        countTokens: estimateTextTokens,
+      });
+      return { text: r.text, method: "llm", usage: r.usage, fallbackReason: null };
+    } catch (err) {
+      fallbackReason = redactSecrets(`summarizer failed: ${err instanceof Error ? err.message : String(err)}`);
+      log.warn(`[threadkeeper] ${fallbackReason}; using the extractive summary`);
+    }
+  }
+  const text = extractiveSummary({
+    // The turns come redacted (toTranscriptTurns); a summary from before redaction may not.
+    previousSummary: redactSecrets(ctx.session.summary_text),
+    turns: input.transcript,
+    items: input.items,
+    maxTokens: input.maxTokens,
+    countTokens: estimateTextTokens,
+  });
+  return { text, method: "extractive", usage: null, fallbackReason };
+}
+
+function summaryTimeoutMs(): number {
+  return env().THREADKEEPER_SUMMARY_TIMEOUT_MS ?? SUMMARY_TIMEOUT_MS;
+}
+
+function chunkTokens(): number {
+  return env().THREADKEEPER_SUMMARY_CHUNK_TOKENS ?? DEFAULT_CHUNK_TOKENS;
+}
+
+export async function templateBody(tx: Tx, userId: string, id: string): Promise<string> {
+  if (isPreset(id)) return PRESETS[id].body;
+  const saved = await getTemplate(tx, userId, id);
+  // A deleted template falls back to the default rather than blocking compaction.
+  return saved?.body ?? PRESETS.general.body;
+}

@@ -1,0 +1,107 @@
+// Sending queued deliveries. Any instance may run the worker: a delivery is claimed with
+// SKIP LOCKED and a lease, so two never send the same one at once, and one whose sender died
+// is claimed again when its lease ends. Each attempt is signed; a failure is retried with
+// exponential backoff until MAX_ATTEMPTS, then marked failed. Runs on the app's own role:
+// the queue spans users.
+import { createHmac } from "node:crypto";
+import type { Database } from "@/lib/db";
+import { log } from "@/lib/log";
+
+const MAX_ATTEMPTS = 8;
+const BATCH = 20;
+const TIMEOUT_MS = 10_000;
+/** How long a claimed delivery is reserved for its sender before others may take it. */
+const LEASE_S = 60;
+
+export interface DeliveryOptions {
+  /** First retry delay; each further one doubles, up to an hour. */
+  backoffMs: number;
+}
+
+interface Due {
+  id: string;
+  event: string;
+  payload: unknown;
+  attempts: number;
+  url: string;
+  secret: string;
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as Stripe-style receivers expect. */
+export function signature(secret: string, timestamp: number, body: string): string {
+  return `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+}
+
+/** Sends what is due now; returns how many deliveries were attempted. */
+export async function deliverDue(db: Database, opts: DeliveryOptions): Promise<number> {
+  const due = await db.transaction((tx) =>
+    tx.query<Due>(
+      `with picked as (
+         select d.id from webhook_deliveries d
+         where d.status in ('pending', 'delivering') and d.next_attempt_at <= now()
+         order by d.next_attempt_at limit ${BATCH} for update skip locked)
+       update webhook_deliveries d set status = 'delivering', next_attempt_at = now() + interval '${LEASE_S} seconds'
+       from picked, webhooks w where d.id = picked.id and w.id = d.webhook_id
+       returning d.id, d.event, d.payload, d.attempts, w.url, w.secret`,
+    ),
+  );
+  await Promise.all(due.map((d) => attempt(db, d, opts)));
+  return due.length;
+}
+
+async function attempt(db: Database, d: Due, opts: DeliveryOptions): Promise<void> {
+  const body = JSON.stringify(d.payload);
+  const timestamp = Math.floor(Date.now() / 1000);
+  let status: number | null = null;
+  let error: string | null = null;
+  try {
+    const res = await fetch(d.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Threadkeeper-Webhooks/1",
+        "threadkeeper-event": d.event,
+        "threadkeeper-delivery": d.id,
+        "threadkeeper-signature": signature(d.secret, timestamp, body),
+      },
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    status = res.status;
+    await res.body?.cancel();
+    if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+  }
+  const attempts = d.attempts + 1;
+  const delayMs = Math.min(opts.backoffMs * 2 ** (attempts - 1), 60 * 60_000);
+  await db
+    .transaction((tx) =>
+      tx.query(
+        `update webhook_deliveries set attempts = $2, last_status_code = $3, last_error = $4,
+           status = case when $4::text is null then 'delivered' when $2 >= ${MAX_ATTEMPTS} then 'failed' else 'pending' end,
+           delivered_at = case when $4::text is null then now() else null end,
+           next_attempt_at = now() + ($5::int * interval '1 millisecond')
+         where id = $1`,
+        [d.id, attempts, status, error?.slice(0, 500) ?? null, delayMs],
+      ),
+    )
+    .catch((err: unknown) => log.error("[threadkeeper] recording a webhook attempt failed; it will be retried", err));
+}
+
+/** Polls the queue every second in this process. */
+export function scheduleDeliveries(db: Database, opts: DeliveryOptions): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    deliverDue(db, opts)
+      .catch((err: unknown) => log.error("[threadkeeper] webhook delivery pass failed", err))
+      .finally(() => {
+        running = false;
+      });
+  }, 1_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,118 @@
+// Creating, listing and deleting a user's webhooks, and their deliveries.
+import { randomBytes } from "node:crypto";
+import { isIP } from "node:net";
+import { z } from "zod";
+import { audit } from "@/lib/audit/record";
+import { authMode } from "@/lib/auth/config";
+import { withUser } from "@/lib/db";
+import { badRequest, notFound } from "@/lib/errors";
+import { WEBHOOK_EVENTS } from "./events";
+
+export const createWebhookSchema = z
+  .object({
+    url: z.string().url().max(2000),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
+    secret: z.string().min(16).max(200).optional(),
+  })
+  .strict();
+
+export const deliveriesQuery = z
+  .object({ status: z.enum(["pending", "delivering", "delivered", "failed"]).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) })
+  .strict();
+
+export interface WebhookJson {
+  id: string;
+  url: string;
+  events: string[];
+  created_at: string;
+}
+
+export interface DeliveryJson {
+  id: string;
+  webhook_id: string;
+  event: string;
+  status: "pending" | "delivering" | "delivered" | "failed";
+  attempts: number;
+  next_attempt_at: string;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+  /** The body as sent (or to be sent). */
+  payload: { id: string; event: string; created_at: string; data: Record<string, unknown> };
+}
+
+/**
+ * In SaaS mode the server posts to whatever a user names, so only https to a public host: no
+ * loopback, private, link-local or metadata address written as a literal, no localhost. (A
+ * public name that resolves to a private address is not caught here.) Local mode is your own
+ * machine: anything http(s) goes, 127.0.0.1 receivers included.
+ */
+function checkUrl(raw: string): void {
+  const url = new URL(raw);
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw badRequest("Invalid 'url': use http or https", { url: raw });
+  if (authMode() === "local") return;
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const privateHost =
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host.endsWith(".internal") ||
+    (isIP(host) !== 0 && /^(0\.|10\.|127\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|::1$|::$|f[cd]|fe[89ab]|::ffff:)/.test(host));
+  if (url.protocol !== "https:" || privateHost) {
+    throw badRequest("Invalid 'url': webhooks go to https addresses on the public internet", { url: raw });
+  }
+}
+
+export async function createWebhook(userId: string, input: z.infer<typeof createWebhookSchema>): Promise<WebhookJson & { secret: string }> {
+  checkUrl(input.url);
+  const secret = input.secret ?? `whsec_${randomBytes(24).toString("base64url")}`;
+  return withUser(userId, async (tx) => {
+    const [row] = await tx.query<{ id: string; url: string; events: string[]; created_at: Date }>(
+      `insert into webhooks (user_id, url, events, secret) values ($1, $2, $3, $4) returning id, url, events, created_at`,
+      [userId, input.url, [...new Set(input.events)], secret],
+    );
+    await audit(tx, userId, { action: "webhook.created", target: { type: "webhook", id: row.id }, metadata: { url: row.url, events: row.events } });
+    return { ...webhookJson(row), secret };
+  });
+}
+
+export async function listWebhooks(userId: string): Promise<WebhookJson[]> {
+  const rows = await withUser(userId, (tx) =>
+    tx.query<{ id: string; url: string; events: string[]; created_at: Date }>(
+      `select id, url, events, created_at from webhooks where user_id = $1 order by created_at`,
+      [userId],
+    ),
+  );
+  return rows.map(webhookJson);
+}
+
+export async function deleteWebhook(userId: string, id: string): Promise<void> {
+  await withUser(userId, async (tx) => {
+    const rows = await tx.query(`delete from webhooks where id = $1 and user_id = $2 returning id`, [id, userId]);
+    if (rows.length === 0) throw notFound("Webhook", id);
+    await audit(tx, userId, { action: "webhook.deleted", target: { type: "webhook", id } });
+  });
+}
+
+export async function webhookDeliveries(userId: string, webhookId: string, q: z.infer<typeof deliveriesQuery>): Promise<DeliveryJson[]> {
+  return withUser(userId, async (tx) => {
+    const [hook] = await tx.query(`select 1 from webhooks where id = $1 and user_id = $2`, [webhookId, userId]);
+    if (!hook) throw notFound("Webhook", webhookId);
+    const rows = await tx.query<Omit<DeliveryJson, "next_attempt_at" | "created_at" | "delivered_at"> & { next_attempt_at: Date; created_at: Date; delivered_at: Date | null }>(
+      `select id, webhook_id, event, status, attempts, next_attempt_at, last_status_code, last_error, created_at, delivered_at, payload
+       from webhook_deliveries where webhook_id = $1 and user_id = $2 and ($3::text is null or status = $3)
+       order by created_at desc limit $4`,
+      [webhookId, userId, q.status ?? null, q.limit],
+    );
+    return rows.map((r) => ({
+      ...r,
+      next_attempt_at: r.next_attempt_at.toISOString(),
+      created_at: r.created_at.toISOString(),
+      delivered_at: r.delivered_at?.toISOString() ?? null,
+    }));
+  });
+}
+
+function webhookJson(r: { id: string; url: string; events: string[]; created_at: Date }): WebhookJson {
+  return { id: r.id, url: r.url, events: r.events, created_at: r.created_at.toISOString() };
+}

@@ -1,0 +1,57 @@
+// Stop, edit and regenerate in the browser: nothing is ever deleted; what is replaced stays
+// visible as an earlier version, and Claude is sent only the current one.
+import { expect, test } from "@playwright/test";
+import { assistantMessages, fakeRequests, openNewConversation, resetFake, sendAndWait, typeAndSend, userMessages } from "./support";
+
+test.beforeEach(async ({ request }) => resetFake(request));
+
+test("Stop ends the reply mid-way and keeps what was written; Esc stops too", async ({ page }) => {
+  await openNewConversation(page);
+  const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
+  await typeAndSend(page, `Write a long list [[slow:8000]] [[reply:${words}]]`);
+  await expect(page.getByTestId("streaming-reply")).toContainText("w2 ");
+  await page.getByTestId("stop-button").click();
+
+  const reply = assistantMessages(page).last();
+  await expect(reply).toHaveAttribute("data-status", "interrupted");
+  await expect(reply).toContainText("w1");
+  expect(await reply.textContent()).not.toContain("w59");
+  await expect(page.getByTestId("send-error")).toHaveCount(0);
+  await expect(page.getByTestId("composer-input")).toBeEnabled();
+
+  await typeAndSend(page, `Another long one [[slow:8000]] [[reply:${words}]]`);
+  await expect(page.getByTestId("streaming-reply")).toContainText("w2 ");
+  await page.keyboard.press("Escape");
+  await expect(assistantMessages(page).last()).toHaveAttribute("data-status", "interrupted");
+});
+
+test("Regenerate keeps the first answer as an earlier version; Edit resends your last message changed", async ({ page, request }) => {
+  await openNewConversation(page);
+  await sendAndWait(page, "Name a colour [[reply:Blue.]]");
+  await page.getByTestId("regenerate").click();
+  await expect(assistantMessages(page)).toHaveCount(2);
+  const [first, second] = [assistantMessages(page).first(), assistantMessages(page).last()];
+  await expect(first).toHaveAttribute("data-replaced", "true");
+  await expect(first.getByTestId("earlier-version-label")).toBeVisible();
+  await expect(second).toHaveAttribute("data-replaced", "false");
+  await expect(page.getByTestId("composer-input")).toBeEnabled();
+
+  await page.getByTestId("edit-message").click();
+  const form = page.getByTestId("edit-message-form");
+  await form.locator("textarea").fill("Name a fruit [[reply:Mango.]]");
+  await form.locator("textarea").press("Enter");
+  await expect(assistantMessages(page).last()).toContainText("Mango.");
+  await expect(userMessages(page)).toHaveCount(2);
+  await expect(userMessages(page).first()).toHaveAttribute("data-replaced", "true");
+
+  // Claude was sent only the edited message.
+  const last = (await fakeRequests(request)).filter((r) => r.path === "/v1/messages" && r.body?.stream).at(-1);
+  const sent = JSON.stringify(last?.body?.messages);
+  expect(sent).toContain("Name a fruit");
+  expect(sent).not.toContain("Name a colour");
+
+  // After a reload the versions are still there, marked the same way.
+  await page.reload();
+  await expect(userMessages(page).first()).toHaveAttribute("data-replaced", "true");
+  await expect(assistantMessages(page)).toHaveCount(3);
+});

@@ -1,0 +1,419 @@
+// Real answers against /api/openapi.json: every route is called through its handler (real
+// PGlite, the fake Anthropic server), and each answer's status must be one the document lists
+// for that operation and its body must validate against the schema it promises, errors
+// included. The last test checks that every operation was seen succeeding at least once.
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "@/lib/api/openapi/document";
+import type {
+  CheckpointJson,
+  CompactionJson,
+  LoadedMemoryJson,
+  MemoryJson,
+  MessagesPageJson,
+  ProjectJson,
+  SendEvent,
+  SendResultJson,
+  SessionJson,
+  TemplateJson,
+} from "@/lib/api/types";
+import { DocumentValidator, type HttpMethod } from "../openapi-validator";
+import { idle, prose, readSse, req, useHarness } from "./harness";
+
+const h = useHarness();
+const doc = openApiDocument();
+const validator = new DocumentValidator(doc);
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+const API_DIR = path.join(process.cwd(), "app", "api");
+const routes = new Map<string, Partial<Record<Method, Handler>>>();
+
+async function routeFiles(dir = API_DIR): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await routeFiles(full)));
+    else if (entry.name === "route.ts") out.push(full);
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  for (const file of await routeFiles()) {
+    const route = ["/api", ...path.relative(API_DIR, path.dirname(file)).split(path.sep).filter(Boolean)].join("/");
+    routes.set(route.replace(/\[(\w+)\]/g, "{$1}"), (await import(file)) as Partial<Record<Method, Handler>>);
+  }
+}, 60_000);
+
+interface Call {
+  params?: Record<string, string>;
+  query?: string;
+  /** A string is sent as it is (malformed JSON); anything else as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Operation and status of every validated answer: `POST /api/session 201`. */
+const seen = new Set<string>();
+/** Event names of every validated stream. */
+const seenEvents = new Set<string>();
+
+/** Calls a route's handler and checks the answer against the document; answers the parsed body. */
+async function api<T = Record<string, unknown>>(method: Method, template: string, call: Call = {}): Promise<{ status: number; body: T }> {
+  const handler = routes.get(template)?.[method];
+  if (!handler) throw new Error(`no route ${method} ${template}`);
+  const url = template.replace(/\{(\w+)\}/g, (_, name: string) => call.params?.[name] ?? "") + (call.query ?? "");
+  const res = await handler(req(method, url, call.body, call.headers), { params: Promise.resolve(call.params ?? {}) });
+  const type = res.headers.get("content-type") ?? "";
+  const body: unknown = res.status === 204 ? null : type.startsWith("text/event-stream") ? await readSse(res) : await res.json();
+  const problems = validator.check(method.toLowerCase() as HttpMethod, template, res.status, type || "application/json", body);
+  expect(problems, `${method} ${template} answered ${res.status}: ${JSON.stringify(body).slice(0, 800)}`).toEqual([]);
+  seen.add(`${method} ${template} ${res.status}`);
+  if (Array.isArray(body)) for (const e of body as SendEvent[]) seenEvents.add(e.event);
+  return { status: res.status, body: body as T };
+}
+
+/** The same, asserting the status (and the error code, for errors). */
+async function expectStatus<T = Record<string, unknown>>(status: number, method: Method, template: string, call: Call = {}, code?: string) {
+  const r = await api<T>(method, template, call);
+  expect(r.status, JSON.stringify(r.body).slice(0, 800)).toBe(status);
+  if (code) expect((r.body as { error: { code: string } }).error.code).toBe(code);
+  return r.body;
+}
+
+const json = { accept: "application/json" };
+const missing = "7d9f3c2e-1b4a-4c5d-8e6f-0a1b2c3d4e5f";
+// Settings that leave little room, so a few messages make something worth condensing.
+const TIGHT = { output_reservation: 0.5, safety_buffer: 0.3 };
+
+async function newSession(body: object = {}): Promise<SessionJson> {
+  return (await expectStatus<{ session: SessionJson }>(201, "POST", "/api/session", { body })).session;
+}
+
+async function send(id: string, content: string): Promise<SendResultJson> {
+  const r = await expectStatus<SendResultJson>(201, "POST", "/api/session/{id}/messages", { params: { id }, body: { content }, headers: json });
+  await idle(h, id);
+  return r;
+}
+
+describe("sessions", () => {
+  it("create, list, pick, get, rename, delete", async () => {
+    const s = await newSession({ title: "OpenAPI tour", settings: { compaction_threshold: 0.75 } });
+    await expectStatus(200, "GET", "/api/session", { query: "?limit=5" });
+    await expectStatus(200, "GET", "/api/session/recent", { query: "?q=tour&from=2020-01-01&limit=3" });
+    await expectStatus(200, "GET", "/api/session/{id}", { params: { id: s.id } });
+    await expectStatus(200, "PATCH", "/api/session/{id}", { params: { id: s.id }, body: { title: "Renamed" } });
+    await expectStatus(204, "DELETE", "/api/session/{id}", { params: { id: s.id } });
+    await expectStatus(404, "GET", "/api/session/{id}", { params: { id: s.id } }, "not_found");
+  });
+
+  it("malformed input: 400 naming the field, malformed JSON, a malformed or unknown id", async () => {
+    await expectStatus(400, "POST", "/api/session", { body: { title: "x", colour: "red" } }, "invalid_request");
+    await expectStatus(400, "POST", "/api/session", { body: { model: "gpt-4" } }, "invalid_request");
+    await expectStatus(400, "POST", "/api/session", { body: "{not json" }, "malformed_json");
+    await expectStatus(400, "GET", "/api/session", { query: "?limit=0" }, "invalid_request");
+    await expectStatus(404, "GET", "/api/session/{id}", { params: { id: "not-a-uuid" } }, "not_found");
+    await expectStatus(404, "PATCH", "/api/session/{id}", { params: { id: missing }, body: { title: "x" } }, "not_found");
+  });
+
+  it("a browser write from another site is 403 csrf_rejected", async () => {
+    await expectStatus(403, "POST", "/api/session", { body: {}, headers: { "sec-fetch-site": "cross-site" } }, "csrf_rejected");
+  });
+
+  it("SaaS mode: no credentials is 401; an unverifiable token is 503 auth_unavailable", async () => {
+    process.env.SUPABASE_URL = "http://127.0.0.1:9";
+    process.env.SUPABASE_PUBLISHABLE_KEY = "sb_publishable_test";
+    try {
+      await expectStatus(401, "GET", "/api/session", {}, "unauthenticated");
+      await expectStatus(401, "DELETE", "/api/projects/{id}", { params: { id: missing }, headers: { authorization: "Basic x" } }, "unauthenticated");
+      // A well-formed token whose signing keys cannot be fetched (nothing listens on port 9).
+      const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+      const token = `${part({ alg: "ES256", kid: "k1" })}.${part({ sub: missing })}.${Buffer.from("sig").toString("base64url")}`;
+      await expectStatus(503, "GET", "/api/context/templates", { headers: { authorization: `Bearer ${token}` } }, "auth_unavailable");
+    } finally {
+      delete process.env.SUPABASE_URL;
+      delete process.env.SUPABASE_PUBLISHABLE_KEY;
+    }
+  });
+});
+
+describe("projects", () => {
+  it("create, list, rename, delete; duplicate names are 409", async () => {
+    const { project } = await expectStatus<{ project: ProjectJson }>(201, "POST", "/api/projects", { body: { name: "Docs" } });
+    await expectStatus(409, "POST", "/api/projects", { body: { name: "Docs" } }, "duplicate_name");
+    await expectStatus(200, "GET", "/api/projects");
+    await expectStatus(200, "PATCH", "/api/projects/{id}", { params: { id: project.id }, body: { name: "Docs 2" } });
+    const s = await newSession();
+    await expectStatus(200, "PATCH", "/api/session/{id}", { params: { id: s.id }, body: { project_id: project.id } });
+    await expectStatus(200, "GET", "/api/session/recent", { query: `?project_id=${project.id}` });
+    await expectStatus(204, "DELETE", "/api/projects/{id}", { params: { id: project.id } });
+    await expectStatus(404, "DELETE", "/api/projects/{id}", { params: { id: project.id } }, "not_found");
+  });
+});
+
+describe("messages", () => {
+  it("send as JSON and as Server-Sent Events; history pages; status", async () => {
+    const s = await newSession();
+    const sent = await send(s.id, "[[reply:Hello there.]] Hi!");
+    expect(sent.assistant_message?.text).toBe("Hello there.");
+    const events = await expectStatus<SendEvent[]>(200, "POST", "/api/session/{id}/messages", {
+      params: { id: s.id },
+      body: { content: "[[reply:Streamed.]] And again, streamed." },
+      headers: { "idempotency-key": "stream-1" },
+    });
+    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(["user_message", "delta", "assistant_message", "status", "done"]));
+    await idle(h, s.id);
+    const page = await expectStatus<MessagesPageJson>(200, "GET", "/api/session/{id}/messages", { params: { id: s.id }, query: "?limit=2" });
+    expect(page.has_more).toBe(true);
+    await expectStatus(200, "GET", "/api/session/{id}/messages", { params: { id: s.id }, query: `?before_seq=${page.messages[0].seq}` });
+    await expectStatus(400, "GET", "/api/session/{id}/messages", { params: { id: s.id }, query: "?limit=9999" }, "invalid_request");
+    await expectStatus(200, "GET", "/api/context/status", { query: `?session_id=${s.id}` });
+    await expectStatus(400, "GET", "/api/context/status", {}, "invalid_request");
+    await expectStatus(404, "GET", "/api/context/status", { query: `?session_id=${missing}` }, "not_found");
+  });
+
+  it("the send's conflicts and limits: 400, 409, 413", async () => {
+    const s = await newSession();
+    const at = { params: { id: s.id }, headers: json };
+    await expectStatus(400, "POST", "/api/session/{id}/messages", { ...at, body: { content: "x", retry: true } }, "invalid_request");
+    await expectStatus(409, "POST", "/api/session/{id}/messages", { ...at, body: { regenerate: true } }, "nothing_to_regenerate");
+    await expectStatus(409, "POST", "/api/session/{id}/messages", { ...at, body: { retry: true } }, "nothing_to_retry");
+    const first = await send(s.id, "[[reply:ok]] The first.");
+    await send(s.id, "[[reply:ok]] The second.");
+    await expectStatus(409, "POST", "/api/session/{id}/messages", { ...at, body: { content: "edit", edit_of: first.user_message.id } }, "not_last_message");
+    process.env.THREADKEEPER_MAX_MESSAGE_BYTES = "64";
+    try {
+      await expectStatus(413, "POST", "/api/session/{id}/messages", { ...at, body: { content: "x".repeat(100) } }, "message_too_large");
+      await expectStatus(413, "POST", "/api/session/{id}/messages", { ...at, body: { content: "x".repeat(5000) } }, "payload_too_large");
+    } finally {
+      delete process.env.THREADKEEPER_MAX_MESSAGE_BYTES;
+    }
+  });
+
+  it("a failing Claude call is 502 in JSON mode, with the saved messages in details", async () => {
+    const s = await newSession();
+    const failed = await expectStatus<{ error: { code: string; details: SendResultJson } }>(502, "POST", "/api/session/{id}/messages", {
+      params: { id: s.id },
+      body: { content: "[[fault:drop]] This breaks off." },
+      headers: json,
+    });
+    expect(failed.error.details.user_message.text).toContain("This breaks off.");
+    await idle(h, s.id);
+  });
+
+  it("stop: 202 while a reply is written, 409 when none is", async () => {
+    const s = await newSession();
+    await expectStatus(409, "POST", "/api/session/{id}/stop", { params: { id: s.id } }, "nothing_to_stop");
+    h.fake.enqueue({ kind: "slow", text: "one two three four five six seven eight nine ten", delayMs: 6_000 });
+    const running = api<SendEvent[]>("POST", "/api/session/{id}/messages", { params: { id: s.id }, body: { content: "Write slowly." } });
+    for (let i = 0; i < 100; i++) {
+      const [row] = await h.db.transaction((tx) =>
+        tx.query<{ n: number }>("select count(*)::int as n from messages where session_id = $1 and role = 'assistant' and text <> ''", [s.id]),
+      );
+      if (row.n > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await expectStatus(202, "POST", "/api/session/{id}/stop", { params: { id: s.id } });
+    const { body: events } = await running;
+    expect(events.at(-1)?.event).toBe("done");
+    await idle(h, s.id);
+  });
+});
+
+describe("the event stream", () => {
+  const stream = async (id: string, content: string) => {
+    const events = await expectStatus<SendEvent[]>(200, "POST", "/api/session/{id}/messages", { params: { id }, body: { content } });
+    await idle(h, id);
+    return events.map((e) => e.event);
+  };
+
+  /** Streams large messages until one of the events named appears; answers all the names seen. */
+  async function fillUntil(id: string, wanted: string): Promise<string[]> {
+    const names: string[] = [];
+    for (let i = 0; i < 10 && !names.includes(wanted); i++) names.push(...(await stream(id, `[[reply:Noted.]] ${prose(11_000, i)}`)));
+    return names;
+  }
+
+  it("validates every kind of event: a notice when the window slides, compaction, checkpoint, error", async () => {
+    const sliding = await newSession({ settings: { ...TIGHT, auto_compact: false } });
+    expect(await fillUntil(sliding.id, "notice")).toContain("notice");
+    const compacting = await newSession({ settings: TIGHT });
+    expect(await fillUntil(compacting.id, "compaction")).toContain("compaction");
+    expect(await stream(compacting.id, "[[reply:We decided to use Postgres.]] Which database?")).toContain("checkpoint");
+    expect(await stream(compacting.id, "[[fault:drop]] This one breaks off.")).toContain("error");
+  });
+});
+
+describe("context", () => {
+  it("settings: your defaults and a session's, 400 out of range, 404 for a session not yours", async () => {
+    const s = await newSession();
+    await expectStatus(200, "GET", "/api/context/settings");
+    await expectStatus(200, "PUT", "/api/context/settings", { body: { memory_ttl_days: 60 } });
+    await expectStatus(200, "PUT", "/api/context/settings", { query: `?session_id=${s.id}`, body: { compaction_threshold: 0.7 } });
+    await expectStatus(200, "GET", "/api/context/settings", { query: `?session_id=${s.id}` });
+    await expectStatus(400, "PUT", "/api/context/settings", { body: { compaction_threshold: 2 } }, "invalid_request");
+    await expectStatus(404, "GET", "/api/context/settings", { query: `?session_id=${missing}` }, "not_found");
+  });
+
+  it("compaction: 409 below the threshold, 201 forced, 429 again at once, history, undo, 409 cannot_undo", async () => {
+    const s = await newSession({ settings: { ...TIGHT, auto_compact: false } });
+    for (let i = 0; i < 4; i++) await send(s.id, `[[reply:Noted.]] Turn ${i}: src/app/page${i}.tsx ${prose(400, i)}`);
+    const compactBody = { session_id: s.id };
+    const refused = await api<{ error: { code: string } }>("POST", "/api/context/compact", { body: compactBody });
+    expect(refused.status).toBe(409);
+    expect(["below_threshold", "nothing_to_compact"]).toContain(refused.body.error.code);
+    const { compaction } = await expectStatus<{ compaction: CompactionJson }>(201, "POST", "/api/context/compact", {
+      body: { ...compactBody, force: true, preset: "debugging", instructions: "keep the file names" },
+    });
+    await expectStatus(429, "POST", "/api/context/compact", { body: { ...compactBody, force: true } }, "rate_limited");
+    await expectStatus(400, "POST", "/api/context/compact", { body: { ...compactBody, preset: "poetry" } }, "invalid_request");
+    await expectStatus(404, "POST", "/api/context/compact", { body: { session_id: missing, force: true } }, "not_found");
+    await expectStatus(200, "GET", "/api/context/history/{session_id}", { params: { session_id: s.id } });
+    await expectStatus(200, "POST", "/api/context/compact/{compaction_id}/undo", { params: { compaction_id: compaction.id } });
+    await expectStatus(409, "POST", "/api/context/compact/{compaction_id}/undo", { params: { compaction_id: compaction.id } }, "cannot_undo");
+  });
+
+  it("protect and unprotect a message", async () => {
+    const s = await newSession();
+    const { user_message } = await send(s.id, "[[reply:ok]] Keep this one.");
+    const at = { params: { message_id: user_message.id } };
+    await expectStatus(200, "POST", "/api/context/protect/{message_id}", at);
+    await expectStatus(200, "DELETE", "/api/context/protect/{message_id}", { ...at, query: `?session_id=${s.id}` });
+    await expectStatus(400, "POST", "/api/context/protect/{message_id}", { ...at, query: "?session_id=nope" }, "invalid_request");
+  });
+
+  it("templates: list, save, 409 for a duplicate, delete, 404 after", async () => {
+    await expectStatus(200, "GET", "/api/context/templates");
+    const body = { name: "Terse", body: "Summarize the conversation in five short bullet points." };
+    const { template } = await expectStatus<{ template: TemplateJson }>(201, "POST", "/api/context/templates", { body });
+    await expectStatus(409, "POST", "/api/context/templates", { body }, "duplicate_name");
+    await expectStatus(400, "POST", "/api/context/templates", { body: { name: "Short", body: "too short" } }, "invalid_request");
+    await expectStatus(204, "DELETE", "/api/context/templates/{id}", { params: { id: template.id } });
+    await expectStatus(404, "DELETE", "/api/context/templates/{id}", { params: { id: template.id } }, "not_found");
+  });
+});
+
+describe("checkpoints", () => {
+  it("save, list, recent, get, restore into a fork, delete", async () => {
+    const s = await newSession();
+    await send(s.id, "[[reply:We decided to use Postgres.]] Which database?");
+    const { checkpoint } = await expectStatus<{ checkpoint: CheckpointJson }>(201, "POST", "/api/checkpoint/save", {
+      body: { session_id: s.id, label: "picked the database" },
+    });
+    await expectStatus(404, "POST", "/api/checkpoint/save", { body: { session_id: missing } }, "not_found");
+    await expectStatus(200, "GET", "/api/checkpoint/session/{session_id}", { params: { session_id: s.id } });
+    await expectStatus(200, "GET", "/api/checkpoint/recent", { query: "?limit=5" });
+    await expectStatus(200, "GET", "/api/checkpoint/{id}", { params: { id: checkpoint.id } });
+    const fork = await expectStatus<{ session: SessionJson }>(201, "POST", "/api/checkpoint/{id}/restore", { params: { id: checkpoint.id } });
+    expect(fork.session.parent_session_id).toBe(s.id);
+    await expectStatus(200, "GET", "/api/session/{id}", { params: { id: fork.session.id } });
+    await expectStatus(204, "DELETE", "/api/checkpoint/{id}", { params: { id: checkpoint.id } });
+    await expectStatus(404, "GET", "/api/checkpoint/{id}", { params: { id: checkpoint.id } }, "not_found");
+  });
+
+  it("resume, recover after a crash, archive into a memory (409 when there is nothing to remember)", async () => {
+    const empty = await newSession();
+    await expectStatus(409, "POST", "/api/session/{id}/archive", { params: { id: empty.id } }, "nothing_to_remember");
+    const s = await newSession();
+    await send(s.id, "[[reply:Done: the uploader retries now.]] Add retries to the uploader in src/upload.ts.");
+    await expectStatus(200, "POST", "/api/session/{id}/resume", { params: { id: s.id } });
+    await expectStatus(200, "POST", "/api/session/recover", { body: {} });
+    await expectStatus(404, "POST", "/api/session/recover", { body: { dismiss_session_id: missing } }, "not_found");
+    await expectStatus(201, "POST", "/api/session/{id}/archive", { params: { id: s.id } });
+  });
+});
+
+describe("memory", () => {
+  it("save, get, pin, search, per session and project, load into a session, drop and restore, delete", async () => {
+    const { project } = await expectStatus<{ project: ProjectJson }>(201, "POST", "/api/projects", { body: { name: "Memory lane" } });
+    const s = await newSession();
+    const { memory } = await expectStatus<{ memory: MemoryJson }>(201, "POST", "/api/memory/session", {
+      body: {
+        summary: "We decided to keep the walrus telemetry in PGlite; migrations live in supabase/migrations.",
+        session_id: s.id,
+        project_id: project.id,
+        key_decisions: ["walrus telemetry in PGlite"],
+        tags: ["walrus"],
+      },
+    });
+    await expectStatus(404, "POST", "/api/memory/session", { body: { summary: "x", project_id: missing } }, "not_found");
+    await expectStatus(200, "GET", "/api/memory/{memory_id}", { params: { memory_id: memory.id } });
+    await expectStatus(200, "PATCH", "/api/memory/{memory_id}", { params: { memory_id: memory.id }, body: { pinned: true } });
+    await expectStatus(400, "PATCH", "/api/memory/{memory_id}", { params: { memory_id: memory.id }, body: { pinned: "yes" } }, "invalid_request");
+    const hits = await expectStatus<{ memories: MemoryJson[] }>(200, "POST", "/api/memory/search", {
+      body: { query: "walrus telemetry", tags: ["walrus"], from: "2020-01-01", limit: 5 },
+    });
+    expect(hits.memories.map((m) => m.id)).toContain(memory.id);
+    await expectStatus(400, "POST", "/api/memory/search", { body: { query: "" } }, "invalid_request");
+    await expectStatus(200, "GET", "/api/memory/session/{session_id}", { params: { session_id: s.id } });
+    await expectStatus(200, "GET", "/api/memory/project/{project_id}", { params: { project_id: project.id } });
+
+    // A new session's first message loads the relevant memory; it can be dropped and brought back.
+    const fresh = await newSession();
+    const events = await expectStatus<SendEvent[]>(200, "POST", "/api/session/{id}/messages", {
+      params: { id: fresh.id },
+      body: { content: "[[reply:ok]] Where do we keep the walrus telemetry?" },
+    });
+    expect(events.some((e) => e.event === "memories")).toBe(true);
+    await idle(h, fresh.id);
+    const at = { params: { id: fresh.id, memory_id: memory.id } };
+    const dropped = await expectStatus<{ loaded: LoadedMemoryJson[] }>(200, "DELETE", "/api/session/{id}/memories/{memory_id}", at);
+    expect(dropped.loaded.find((l) => l.memory.id === memory.id)?.dropped).toBe(true);
+    await expectStatus(200, "POST", "/api/session/{id}/memories/{memory_id}", at);
+    await expectStatus(404, "POST", "/api/session/{id}/memories/{memory_id}", { params: { id: fresh.id, memory_id: missing } }, "not_found");
+
+    await expectStatus(204, "DELETE", "/api/memory/{memory_id}", { params: { memory_id: memory.id } });
+    await expectStatus(404, "GET", "/api/memory/{memory_id}", { params: { memory_id: memory.id } }, "not_found");
+  });
+});
+
+describe("usage, audit and webhooks", () => {
+  it("usage by day, session, model and turn, the summary; the audit log; a webhook's life", async () => {
+    const s = await newSession({ title: "Usage tour" });
+    await send(s.id, "Count this call, please.");
+    for (const group of ["day", "session", "model"]) await expectStatus(200, "GET", "/api/usage", { query: `?group_by=${group}` });
+    await expectStatus(200, "GET", "/api/usage", { query: `?group_by=turn&session_id=${s.id}` });
+    await expectStatus(400, "GET", "/api/usage", { query: "?group_by=turn" }, "invalid_request");
+    await expectStatus(404, "GET", "/api/usage", { query: `?group_by=turn&session_id=${missing}` }, "not_found");
+    await expectStatus(200, "GET", "/api/usage/summary", { query: "?limit=5" });
+
+    const page = await expectStatus<{ events: unknown[]; next_cursor: string | null }>(200, "GET", "/api/audit", { query: "?limit=2" });
+    expect(page.events.length).toBe(2);
+    await expectStatus(200, "GET", "/api/audit", { query: `?action=session.*&cursor=${page.next_cursor}` });
+    await expectStatus(400, "GET", "/api/audit", { query: "?cursor=nope" }, "invalid_request");
+
+    const { webhook } = await expectStatus<{ webhook: { id: string } }>(201, "POST", "/api/webhooks", {
+      body: { url: "http://127.0.0.1:9/hook", events: ["checkpoint.created"] },
+    });
+    await expectStatus(400, "POST", "/api/webhooks", { body: { url: "http://127.0.0.1:9/hook", events: ["nope"] } }, "invalid_request");
+    await expectStatus(200, "GET", "/api/webhooks");
+    await expectStatus(201, "POST", "/api/checkpoint/save", { body: { session_id: s.id } });
+    const queued = await expectStatus<{ deliveries: unknown[] }>(200, "GET", "/api/webhooks/{id}/deliveries", { params: { id: webhook.id } });
+    expect(queued.deliveries).toHaveLength(1);
+    await expectStatus(204, "DELETE", "/api/webhooks/{id}", { params: { id: webhook.id } });
+    await expectStatus(404, "GET", "/api/webhooks/{id}/deliveries", { params: { id: webhook.id } }, "not_found");
+  });
+});
+
+describe("the document", () => {
+  it("is served at /api/openapi.json and validates as the OpenAPI document it describes", async () => {
+    const served = await expectStatus(200, "GET", "/api/openapi.json");
+    expect(served).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+});
+
+describe("coverage", () => {
+  it("saw every operation succeed, and errors of every status a client can cause", () => {
+    const operations = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    const succeeded = new Set([...seen].filter((s) => / 2\d\d$/.test(s)).map((s) => s.replace(/ \d+$/, "")));
+    expect(operations.filter((op) => !succeeded.has(op)), "operations never seen succeeding").toEqual([]);
+    const statuses = new Set([...seen].map((s) => Number(s.split(" ").at(-1))));
+    for (const status of [400, 401, 403, 404, 409, 413, 429, 502, 503]) expect(statuses.has(status), `status ${status}`).toBe(true);
+    const union = doc.components.schemas.SendEvent.oneOf ?? [];
+    const names = union.map((e) => (e.properties?.event as { const?: string } | undefined)?.const);
+    expect(names.filter((n) => n && !seenEvents.has(n)), "events never seen in a real stream").toEqual([]);
+  });
+});
