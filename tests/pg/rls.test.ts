@@ -106,11 +106,6 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
        values (current_date, $1, 'claude-haiku-4-5', 'chat', 1, 100, 10, 0.00015)`,
       [s.session],
     ),
-  // The llm_calls row above already added to these two through the rollup trigger, as A.
-  llm_usage_day_models: (tx) =>
-    tx.query(`insert into llm_usage_day_models (day, model, requests, cost_usd) values ('2020-01-01', 'claude-haiku-4-5', 1, 0.0001)`),
-  llm_usage_day_sessions: (tx, s) =>
-    tx.query(`insert into llm_usage_day_sessions (day, session_id, requests, cost_usd) values ('2020-01-01', $1, 1, 0.0001)`, [s.session]),
 };
 
 const seededIds: Seeded = {
