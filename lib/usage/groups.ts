@@ -122,7 +122,6 @@ interface Doc {
   total_rows: number;
 }
 
-
 interface RowOf {
   day: DayRowJson;
   session: SessionRowJson;
