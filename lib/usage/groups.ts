@@ -53,6 +53,9 @@ export interface GroupResult<R> {
 
 const cols = (f: (c: string) => string) => SUM_COLUMNS.map(f).join(", ");
 
+/** The list-price columns: not summed where the split is not given (no model to price by). */
+const LIST_COLUMNS: ReadonlySet<string> = new Set(["list_in", "list_out", "list_w", "list_r"]);
+
 /** The statement and its parameters; placeholders are numbered as values are added. */
 function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: string; params: unknown[]; priced: boolean } {
   const params: unknown[] = [];
@@ -98,7 +101,8 @@ function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: st
       where user_id = ${user} and day >= ${p(split.wholeDays.fromDay)}::date and day < ${p(split.wholeDays.toDay)}::date ${session}
       ${others}
     ), groups as (
-      select k, ${cols((c) => `sum(${c})::float8 as ${c}`)} from parts group by k
+      select k, ${cols((c) => (!rollup.models && LIST_COLUMNS.has(c) ? `0::float8 as ${c}` : `sum(${c})::float8 as ${c}`))}
+      from parts group by k
     ), ranked as (
       select * from groups order by ${g.rank} limit ${p(q.limit)}
     ), totals as (

@@ -28,21 +28,25 @@ function timeFilter(range: OpenInterval, params: unknown[]): string {
 }
 
 /**
- * How many turns the session has (with calls or compactions) and the first of the latest
- * `limit + 1`: the one before the latest `limit` is read too, so the first shown can be
- * compared with it for a slide. Null when every turn is shown.
+ * How many turns the session has (with calls or compactions) and the first of its latest
+ * `limit + 1` turns with calls: the turn before the latest `limit` is read too, so the first
+ * shown can be compared with it for a slide. Null when every turn is shown. Both walk the
+ * (session_id, turn_seq) index alone, the second backwards and only as far as it needs.
  */
 async function turnSpan(tx: Tx, userId: string, sessionId: string, range: OpenInterval, limit: number) {
   const params: unknown[] = [userId, sessionId];
   const time = timeFilter(range, params);
+  const calls = `from llm_calls where user_id = $1 and session_id = $2 ${time}`;
   const [row] = await tx.query<{ total: number; floor: number | null }>(
-    `with t as (
-       select turn_seq from llm_calls where user_id = $1 and session_id = $2 ${time}
-       union
-       select at_turn from compaction_logs where user_id = $1 and session_id = $2 ${time}
-     )
-     select (select count(*) from t)::int as total,
-       (select turn_seq from t where turn_seq is not null order by turn_seq desc offset $${params.push(limit)} limit 1) as floor`,
+    `select
+       (select count(*) from (select distinct turn_seq ${calls}) d)::int
+         + (select count(distinct at_turn) from compaction_logs c where user_id = $1 and session_id = $2 ${time}
+              and not exists (select 1 from llm_calls l where l.user_id = $1 and l.session_id = $2 and l.turn_seq = c.at_turn
+                ${time.replaceAll("created_at", "l.created_at")}))::int
+         as total,
+       (select min(turn_seq) from (
+          select distinct turn_seq ${calls} and turn_seq is not null order by turn_seq desc limit $${params.push(limit + 1)}
+        ) latest having count(*) > $${params.push(limit)}) as floor`,
     params,
   );
   return { total: row?.total ?? 0, floor: row?.floor ?? null };
@@ -134,7 +138,7 @@ export async function turnUsage(tx: Tx, userId: string, sessionId: string, range
   const compactions: CompactionMarkJson[] = marks.map((m) => ({ ...m, created_at: new Date(m.created_at).toISOString() }));
   const marked = markTurns(turns, compactions);
   // The turn before the first shown was read only to tell whether the window slid since.
-  const shown = span.floor === null ? marked : marked.slice(1);
+  const shown = marked.slice(-limit);
   // A turn's calls are not priced by kind (its summary may run on another model): no split.
   const rows = shown.map(({ sums, ...t }) => ({ ...t, ...metricsOf(sums, false) }));
   return { rows, totals, total_rows: span.total };
