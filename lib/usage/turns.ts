@@ -123,11 +123,12 @@ export async function turnUsage(tx: Tx, userId: string, sessionId: string, range
   const marks = await compactionMarks(tx, userId, sessionId, range, span.floor);
   const closed = { from: range.from ?? OPEN_START, to: range.to ?? OPEN_END };
   const { totals } = await groupedUsage(tx, userId, "session", { split: splitRange(closed), sessionId, limit: 1 });
-  const turns: TurnCall[] = calls.map(([turnSeq, lastChat, ...sums]) => {
+  const turns: TurnCall[] = calls.map((raw) => {
+    const [turnSeq, lastChat] = raw;
     const [at, context, estimate, capacity, windowStart] = lastChat ?? [];
     return {
       turnSeq,
-      sums: sumsFromArray(sums),
+      sums: sumsFromArray(raw, 2),
       contextTokens: context ?? null,
       estimatedInputTokens: estimate ?? null,
       capacityTokens: capacity ?? null,
@@ -140,7 +141,8 @@ export async function turnUsage(tx: Tx, userId: string, sessionId: string, range
   // The turn before the first shown was read only to tell whether the window slid since.
   const shown = marked.slice(-limit);
   // A turn's calls are not priced by kind (its summary may run on another model): no split.
-  const rows = shown.map(({ sums, ...t }) => ({ ...t, ...metricsOf(sums, false) }));
+  // Object.assign, not a spread: see groupedUsage.
+  const rows: TurnRowJson[] = shown.map((t) => Object.assign(t.row, metricsOf(t.sums, false)));
   return { rows, totals, total_rows: span.total };
 }
 
