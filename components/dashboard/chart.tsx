@@ -30,7 +30,7 @@ export function TooltipRow({ color, label, value }: { color?: string; label: str
   return (
     <div className="flex items-center justify-between gap-3">
       <span className="flex items-center gap-1.5">
-        {color && <span aria-hidden className="inline-block h-2 w-2 rounded-sm" style={{ backgroundColor: color }} />}
+        {color && <span aria-hidden className="inline-block h-2 w-2 shrink-0 rounded-sm" style={{ backgroundColor: color }} />}
         {label}
       </span>
       <span className="tabular-nums">{value}</span>

@@ -4,18 +4,21 @@ import type { Tx } from "@/lib/db";
 import type { Interval } from "./range";
 import type { CompactionPointJson } from "./types";
 
-type RawPoint = Omit<CompactionPointJson, "created_at"> & { created_at: Date };
-
 /** The latest `limit` compactions of the range, oldest first. */
 export async function compactionPoints(tx: Tx, userId: string, range: Interval, limit: number): Promise<CompactionPointJson[]> {
-  const rows = await tx.query<RawPoint>(
-    `select l.id, l.session_id, s.title, l.created_at, l.at_turn, l.trigger, l.method, l.status, l.from_turn,
-       l.through_turn, l.pre_tokens, l.post_tokens, round(l.reduction_percent::numeric, 2)::float8 as reduction_percent,
-       round(l.retention_rate::numeric, 4)::float8 as retention_rate, l.model, l.cost_usd
-     from compaction_logs l join sessions s on s.id = l.session_id and s.user_id = $1
-     where l.user_id = $1 and l.created_at >= $2 and l.created_at < $3
-     order by l.created_at desc, l.id desc limit $4`,
+  // One JSON text rather than a row per compaction: PGlite hands rows over value by value, slowly.
+  const [row] = await tx.query<{ doc: string }>(
+    `select coalesce(json_agg(p order by p.created_at, p.id), '[]')::text as doc from (
+       select l.id, l.session_id, s.title,
+         to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, l.at_turn, l.trigger, l.method,
+         l.status, l.from_turn, l.through_turn, l.pre_tokens, l.post_tokens,
+         round(l.reduction_percent::numeric, 2)::float8 as reduction_percent,
+         round(l.retention_rate::numeric, 4)::float8 as retention_rate, l.model, l.cost_usd
+       from compaction_logs l join sessions s on s.id = l.session_id and s.user_id = $1
+       where l.user_id = $1 and l.created_at >= $2 and l.created_at < $3
+       order by l.created_at desc, l.id desc limit $4
+     ) p`,
     [userId, range.from, range.to, limit],
   );
-  return rows.reverse().map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+  return JSON.parse(row.doc) as CompactionPointJson[];
 }

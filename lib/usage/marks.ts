@@ -16,7 +16,11 @@ export interface TurnCall {
   chatAt: Date | null;
 }
 
-export type MarkedTurn = Omit<TurnRowJson, keyof UsageMetrics> & { sums: MetricSums };
+/** A turn's own fields, and the sums its metrics are made of. */
+export interface MarkedTurn {
+  row: Omit<TurnRowJson, keyof UsageMetrics>;
+  sums: MetricSums;
+}
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -60,7 +64,7 @@ export function markTurns(turns: readonly TurnCall[], compactions: readonly Comp
       prev = t;
     }
     const ctx = t.contextTokens;
-    return {
+    const row: MarkedTurn["row"] = {
       turn_seq: t.turnSeq,
       context_tokens: ctx,
       estimated_input_tokens: t.estimatedInputTokens,
@@ -72,8 +76,8 @@ export function markTurns(turns: readonly TurnCall[], compactions: readonly Comp
       slide: slid > 0,
       slid_turns: slid,
       compaction_events: events,
-      sums: { ...t.sums, compactions: events.length },
     };
+    return { row, sums: Object.assign({}, t.sums, { compactions: events.length }) };
   });
 }
 

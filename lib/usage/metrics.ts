@@ -131,8 +131,9 @@ export const ZERO_SUMS: MetricSums = {
   list_r: 0,
 };
 
-export function addSums(a: MetricSums, b: MetricSums): MetricSums {
-  const out = { ...a };
-  for (const k of SUM_COLUMNS) out[k] = a[k] + b[k];
+/** Sums written by a statement as a JSON array in SUM_COLUMNS order, from index `at` on. */
+export function sumsFromArray(values: readonly unknown[], at = 0): MetricSums {
+  const out = Object.assign({}, ZERO_SUMS);
+  for (let i = 0; i < SUM_COLUMNS.length; i++) out[SUM_COLUMNS[i]] = Number(values[at + i] ?? 0);
   return out;
 }

@@ -3,15 +3,15 @@
 import type { Tx } from "@/lib/db";
 import { groupedUsage } from "./groups";
 import { markTurns, type TurnCall } from "./marks";
-import { CALL_ERROR_SQL, metricsOf, SUM_COLUMNS, ZERO_SUMS, type MetricSums } from "./metrics";
+import { CALL_ERROR_SQL, metricsOf, SUM_COLUMNS, sumsFromArray } from "./metrics";
 import { OPEN_END, splitRange } from "./range";
 import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "./types";
 
-interface RawTurn extends MetricSums {
-  turn_seq: number | null;
-  /** The turn's last chat call: [epoch seconds, measured input, estimate, capacity, window start]. */
-  last_chat: (number | null)[] | null;
-}
+/** A turn as the statement writes it: turn_seq, its last chat call, then SUM_COLUMNS in order. */
+type RawTurn = [turnSeq: number | null, lastChat: LastChat | null, ...sums: number[]];
+
+/** The turn's last chat call: [epoch seconds, measured input, estimate, capacity, window start]. */
+type LastChat = [number, number, number | null, number | null, number | null];
 
 interface RawMark extends Omit<CompactionMarkJson, "created_at"> {
   created_at: Date;
@@ -28,46 +28,68 @@ function timeFilter(range: OpenInterval, params: unknown[]): string {
 }
 
 /**
- * How many turns the session has (with calls or compactions) and the first of the latest
- * `limit + 1`: the one before the latest `limit` is read too, so the first shown can be
- * compared with it for a slide. Null when every turn is shown.
+ * How many turns the session has (with calls or compactions) and the first of its latest
+ * `limit + 1` turns with calls: the turn before the latest `limit` is read too, so the first
+ * shown can be compared with it for a slide. Null when every turn is shown. Both walk the
+ * (session_id, turn_seq) index alone, the second backwards and only as far as it needs.
  */
 async function turnSpan(tx: Tx, userId: string, sessionId: string, range: OpenInterval, limit: number) {
   const params: unknown[] = [userId, sessionId];
   const time = timeFilter(range, params);
+  const calls = `from llm_calls where user_id = $1 and session_id = $2 ${time}`;
   const [row] = await tx.query<{ total: number; floor: number | null }>(
-    `with t as (
-       select turn_seq from llm_calls where user_id = $1 and session_id = $2 ${time}
-       union
-       select at_turn from compaction_logs where user_id = $1 and session_id = $2 ${time}
-     )
-     select (select count(*) from t)::int as total,
-       (select turn_seq from t where turn_seq is not null order by turn_seq desc offset $${params.push(limit)} limit 1) as floor`,
+    `select
+       (select count(*) from (select distinct turn_seq ${calls}) d)::int
+         + (select count(distinct at_turn) from compaction_logs c where user_id = $1 and session_id = $2 ${time}
+              and not exists (select 1 from llm_calls l where l.user_id = $1 and l.session_id = $2 and l.turn_seq = c.at_turn
+                ${time.replaceAll("created_at", "l.created_at")}))::int
+         as total,
+       (select min(turn_seq) from (
+          select distinct turn_seq ${calls} and turn_seq is not null order by turn_seq desc limit $${params.push(limit + 1)}
+        ) latest having count(*) > $${params.push(limit)}) as floor`,
     params,
   );
   return { total: row?.total ?? 0, floor: row?.floor ?? null };
 }
 
+/** Each column of SUM_COLUMNS over a turn's calls (not priced by kind: see turnUsage). */
+const TURN_SUMS: Record<(typeof SUM_COLUMNS)[number], string> = {
+  requests: "count(*)",
+  input_tokens: "sum(input_tokens)",
+  output_tokens: "sum(output_tokens)",
+  cache_creation_input_tokens: "sum(cache_creation_input_tokens)",
+  cache_read_input_tokens: "sum(cache_read_input_tokens)",
+  cost_usd: "sum(cost_usd)",
+  compactions: "0",
+  cal_n: "count(err)",
+  cal_abs: "coalesce(sum(abs(err)), 0)",
+  cal_err: "coalesce(sum(err), 0)",
+  list_in: "0",
+  list_out: "0",
+  list_w: "0",
+  list_r: "0",
+};
+
 async function turnCalls(tx: Tx, userId: string, sessionId: string, range: OpenInterval, floor: number | null): Promise<RawTurn[]> {
   const params: unknown[] = [userId, sessionId];
   const time = timeFilter(range, params) + (floor === null ? "" : ` and turn_seq >= $${params.push(floor)}`);
-  return tx.query<RawTurn>(
-    `select turn_seq, count(*)::float8 as requests,
-       ${["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "cost_usd"]
-         .map((c) => `sum(${c})::float8 as ${c}`)
-         .join(", ")},
-       0::float8 as compactions, count(err)::float8 as cal_n, coalesce(sum(abs(err)), 0)::float8 as cal_abs,
-       coalesce(sum(err), 0)::float8 as cal_err,
-       -- A turn may call several times (tool use, retries); its last call saw the fullest window.
-       -- Arrays compare element by element, so the greatest is the latest call's (one pass, no sort).
-       max(array[extract(epoch from created_at)::float8,
-         (input_tokens + cache_creation_input_tokens + cache_read_input_tokens)::float8,
-         estimated_input_tokens::float8, capacity_tokens::float8, window_start_turn::float8]) filter (where kind = 'chat') as last_chat
-     from (select *, ${CALL_ERROR_SQL} as err from llm_calls where user_id = $1 and session_id = $2 ${time}) c
-     group by turn_seq
-     order by turn_seq nulls first`,
+  const [row] = await tx.query<{ doc: string }>(
+    // One JSON text rather than a row per turn: PGlite hands rows over value by value, slowly.
+    `select coalesce(json_agg(json_build_array(turn_seq, last_chat, ${SUM_COLUMNS.map((c) => `${c}::float8`).join(", ")})
+       order by turn_seq nulls first), '[]')::text as doc
+     from (
+       select turn_seq, ${SUM_COLUMNS.map((c) => `${TURN_SUMS[c]} as ${c}`).join(", ")},
+         -- A turn may call several times (tool use, retries); its last call saw the fullest window.
+         -- Arrays compare element by element, so the greatest is the latest call's (one pass, no sort).
+         max(array[extract(epoch from created_at)::float8,
+           (input_tokens + cache_creation_input_tokens + cache_read_input_tokens)::float8,
+           estimated_input_tokens::float8, capacity_tokens::float8, window_start_turn::float8]) filter (where kind = 'chat') as last_chat
+       from (select *, ${CALL_ERROR_SQL} as err from llm_calls where user_id = $1 and session_id = $2 ${time}) c
+       group by turn_seq
+     ) t`,
     params,
   );
+  return JSON.parse(row.doc) as RawTurn[];
 }
 
 async function compactionMarks(tx: Tx, userId: string, sessionId: string, range: OpenInterval, floor: number | null): Promise<RawMark[]> {
@@ -101,11 +123,12 @@ export async function turnUsage(tx: Tx, userId: string, sessionId: string, range
   const marks = await compactionMarks(tx, userId, sessionId, range, span.floor);
   const closed = { from: range.from ?? OPEN_START, to: range.to ?? OPEN_END };
   const { totals } = await groupedUsage(tx, userId, "session", { split: splitRange(closed), sessionId, limit: 1 });
-  const turns: TurnCall[] = calls.map((c) => {
-    const [at, context, estimate, capacity, windowStart] = c.last_chat ?? [];
+  const turns: TurnCall[] = calls.map((raw) => {
+    const [turnSeq, lastChat] = raw;
+    const [at, context, estimate, capacity, windowStart] = lastChat ?? [];
     return {
-      turnSeq: c.turn_seq,
-      sums: sumsOf(c),
+      turnSeq,
+      sums: sumsFromArray(raw, 2),
       contextTokens: context ?? null,
       estimatedInputTokens: estimate ?? null,
       capacityTokens: capacity ?? null,
@@ -116,14 +139,10 @@ export async function turnUsage(tx: Tx, userId: string, sessionId: string, range
   const compactions: CompactionMarkJson[] = marks.map((m) => ({ ...m, created_at: new Date(m.created_at).toISOString() }));
   const marked = markTurns(turns, compactions);
   // The turn before the first shown was read only to tell whether the window slid since.
-  const shown = span.floor === null ? marked : marked.slice(1);
+  const shown = marked.slice(-limit);
   // A turn's calls are not priced by kind (its summary may run on another model): no split.
-  const rows = shown.map(({ sums, ...t }) => ({ ...t, ...metricsOf(sums, false) }));
+  // Object.assign, not a spread: see groupedUsage.
+  const rows: TurnRowJson[] = shown.map((t) => Object.assign(t.row, metricsOf(t.sums, false)));
   return { rows, totals, total_rows: span.total };
 }
 
-function sumsOf(r: RawTurn): MetricSums {
-  const out = { ...ZERO_SUMS };
-  for (const c of SUM_COLUMNS) out[c] = Number(r[c]);
-  return out;
-}

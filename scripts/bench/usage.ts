@@ -1,17 +1,20 @@
 // The usage dashboard's queries for a heavy user, on its own in-memory PGlite: 1M recorded
 // calls over a year across a few thousand sessions (one of them 5,000 turns long), their
-// daily rollup and compactions, beside another user's 200,000 calls. Each query is timed as
-// the route runs it (the library call in its withUser transaction), for 30 days and a year
-// ending now, so both partial edge days are read from the calls.
+// rollups and compactions, beside another user's 200,000 calls. Each query is timed as the
+// route runs it (the library call in its withUser transaction): over the last 30 days and the
+// last year as the dashboard asks (whole UTC days up to now: rollups only), over the same
+// spans starting and ending mid-day (the worst case: two partial days of calls read), and a
+// long session's turn view.
 //
 // Environment (defaults in brackets): BENCH_USAGE_CALLS [1000000], BENCH_USAGE_SESSIONS [3000],
 // BENCH_USAGE_OTHER_CALLS [200000].
+import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb, type Database } from "@/lib/db";
 import { usageReport, usageSummary } from "@/lib/usage";
 import type { UsageQuery } from "@/lib/usage/params";
 import { fmtInt, fmtMs, statJson, table } from "./report";
-import { intEnv, measure, type MeasureOptions, type Stat } from "./stats";
+import { intEnv, summarize, type MeasureOptions, type Stat } from "./stats";
 
 const TARGET_MS = 50;
 const DAY_MS = 86_400_000;
@@ -37,7 +40,29 @@ export interface UsageBenchResult {
     compactions: number;
     seedS: number;
   };
-  ops: { key: string; operation: string; range: string; rows: number; stat: Stat }[];
+  ops: { key: string; operation: string; range: string; rows: number; stat: Stat; cpu: Stat }[];
+  /** 1-minute load average before and after the measurements (other processes skew wall times). */
+  load: [number, number];
+}
+
+/**
+ * Wall time as `measure` takes it, and this process's CPU time for the same runs: PGlite runs
+ * in the process, so CPU time is the work done whatever else the machine is busy with.
+ */
+async function measureCpu<T>(fn: () => Promise<T>, opts: MeasureOptions): Promise<{ stat: Stat; cpu: Stat; last: T }> {
+  for (let i = 0; i < opts.warmups; i++) await fn();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let last!: T;
+  for (let r = 0; r < opts.runs; r++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    last = await fn();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { stat: summarize(wall), cpu: summarize(cpu), last };
 }
 
 /**
@@ -192,6 +217,7 @@ export async function benchUsage(restore: Database | undefined, opts: MeasureOpt
     );
     console.log(`  seeded in ${s1(seedMs)}: ${fmtInt(facts.rollup)} rollup rows, ${fmtInt(facts.compactions)} compactions`);
 
+    const loadBefore = os.loadavg()[0];
     // As the dashboard asks: whole UTC days up to now (no `to`), so no call is read, only rollups.
     // And the worst case: both ends inside a day, whose calls are read one by one.
     const midnight = Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate());
@@ -206,26 +232,30 @@ export async function benchUsage(restore: Database | undefined, opts: MeasureOpt
     const report = (q: Partial<UsageQuery>) => () => usageReport(HEAVY, { group_by: "day", limit: 1000, ...q });
     for (const r of ranges) {
       for (const group_by of ["day", "session", "model"] as const) {
-        const { stat, last } = await measure(report({ group_by, from: r.from, to: r.to }), opts);
-        ops.push({ key: `${group_by}_${r.label}`, operation: `group_by=${group_by}`, range: r.label, rows: last.rows.length, stat });
+        const { stat, cpu, last } = await measureCpu(report({ group_by, from: r.from, to: r.to }), opts);
+        ops.push({ key: `${group_by}_${r.label}`, operation: `group_by=${group_by}`, range: r.label, rows: last.rows.length, stat, cpu });
       }
-      const top = await measure(report({ group_by: "session", from: r.from, to: r.to, limit: 10 }), opts);
-      ops.push({ key: `top10_${r.label}`, operation: "group_by=session&limit=10", range: r.label, rows: top.last.rows.length, stat: top.stat });
-      const sum = await measure(() => usageSummary(HEAVY, { from: r.from, to: r.to, limit: 10, compaction_limit: 200 }), opts);
-      ops.push({ key: `summary_${r.label}`, operation: "summary (days, top 10, compactions)", range: r.label, rows: sum.last.days.length, stat: sum.stat });
+      const top = await measureCpu(report({ group_by: "session", from: r.from, to: r.to, limit: 10 }), opts);
+      ops.push({ key: `top10_${r.label}`, operation: "group_by=session&limit=10", range: r.label, rows: top.last.rows.length, stat: top.stat, cpu: top.cpu });
+      const sum = await measureCpu(() => usageSummary(HEAVY, { from: r.from, to: r.to, limit: 10, compaction_limit: 200 }), opts);
+      ops.push({ key: `summary_${r.label}`, operation: "summary (days, top 10, compactions)", range: r.label, rows: sum.last.days.length, stat: sum.stat, cpu: sum.cpu });
     }
-    const turns = await measure(report({ group_by: "turn", session_id: heavy.big ?? undefined }), opts);
-    ops.push({ key: "turns_big", operation: `group_by=turn, ${fmtInt(facts.big_turns)}-turn session (latest 1,000)`, range: "all", rows: turns.last.rows.length, stat: turns.stat });
-    const turnsAll = await measure(report({ group_by: "turn", session_id: heavy.big ?? undefined, limit: 10_000 }), opts);
-    ops.push({ key: "turns_big_all", operation: "group_by=turn, every turn (limit=10000)", range: "all", rows: turnsAll.last.rows.length, stat: turnsAll.stat });
+    const session_id = heavy.big ?? undefined;
+    const dash = await measureCpu(report({ group_by: "turn", session_id, limit: 500 }), opts);
+    ops.push({ key: "turns_big_500", operation: `group_by=turn, ${fmtInt(facts.big_turns)}-turn session, latest 500 (the dashboard)`, range: "all", rows: dash.last.rows.length, stat: dash.stat, cpu: dash.cpu });
+    const turns = await measureCpu(report({ group_by: "turn", session_id }), opts);
+    ops.push({ key: "turns_big", operation: "group_by=turn, same, latest 1,000 (the default)", range: "all", rows: turns.last.rows.length, stat: turns.stat, cpu: turns.cpu });
+    const turnsAll = await measureCpu(report({ group_by: "turn", session_id, limit: 10_000 }), opts);
+    ops.push({ key: "turns_big_all", operation: "group_by=turn, every turn (limit=10000)", range: "all", rows: turnsAll.last.rows.length, stat: turnsAll.stat, cpu: turnsAll.cpu });
     // A small session's turns, reached through the same session index.
-    const small = await measure(report({ group_by: "turn", session_id: heavy.sessions[1] }), opts);
-    ops.push({ key: "turns_small", operation: "group_by=turn, a ~330-call session", range: "all", rows: small.last.rows.length, stat: small.stat });
+    const small = await measureCpu(report({ group_by: "turn", session_id: heavy.sessions[1] }), opts);
+    ops.push({ key: "turns_small", operation: "group_by=turn, a ~330-call session", range: "all", rows: small.last.rows.length, stat: small.stat, cpu: small.cpu });
     // Sanity: the other user's calls never count (the figures would be off, not just slower).
     const otherTotal = (await usageReport(OTHER, { group_by: "model", limit: 10, from: ranges[3].from, to })).totals.requests;
     if (otherTotal !== otherCalls) throw new Error(`usage bench: the other user's year shows ${otherTotal} calls, not ${otherCalls}`);
 
     return {
+      load: [loadBefore, os.loadavg()[0]],
       facts: {
         calls,
         otherCalls,
@@ -251,12 +281,22 @@ export function printUsage(r: UsageBenchResult, opts: MeasureOptions): void {
     `\nUsage dashboard: ${fmtInt(f.calls)} calls of one user over a year (${fmtInt(f.sessions)} sessions, ${fmtInt(f.deletedSessions)} deleted; ` +
       `${fmtInt(f.rollupRows)} rollup rows; ${fmtInt(f.compactions)} compactions) beside ${fmtInt(f.otherCalls)} of another user. ` +
       `Medians (p95) over ${opts.runs} runs after ${opts.warmups} warm-ups. Ranges of whole UTC days up to now (as the dashboard asks) ` +
-      `read rollups only; "mid-day ends" start and end inside a day, whose calls (about ${fmtInt(Math.round(f.calls / SPAN_DAYS))} a day) are read.`,
+      `read rollups only; "mid-day ends" start and end inside a day, whose calls (about ${fmtInt(Math.round(f.calls / SPAN_DAYS))} a day) are read. ` +
+      `CPU is this process's CPU time per query (PGlite runs in it): the work done, whatever else the machine was doing ` +
+      `(1-minute load average ${r.load[0].toFixed(1)} before, ${r.load[1].toFixed(1)} after, on ${os.cpus().length} CPUs).`,
   );
   console.log(
     table(
-      ["query", "range", "rows", "p50", "p95", `target (p50 < ${TARGET_MS} ms)`],
-      r.ops.map((o) => [o.operation, o.range, fmtInt(o.rows), fmtMs(o.stat.medianMs), fmtMs(o.stat.p95Ms), o.stat.medianMs < TARGET_MS ? "met" : "MISSED"]),
+      ["query", "range", "rows", "p50", "p95", "CPU p50", `target (p50 < ${TARGET_MS} ms)`],
+      r.ops.map((o) => [
+        o.operation,
+        o.range,
+        fmtInt(o.rows),
+        fmtMs(o.stat.medianMs),
+        fmtMs(o.stat.p95Ms),
+        fmtMs(o.cpu.medianMs),
+        o.stat.medianMs < TARGET_MS ? "met" : "MISSED",
+      ]),
     ),
   );
 }
@@ -265,6 +305,15 @@ export function usageJson(r: UsageBenchResult) {
   return {
     facts: r.facts,
     target_ms: TARGET_MS,
-    ops: r.ops.map((o) => ({ key: o.key, operation: o.operation, range: o.range, rows: o.rows, ...statJson(o.stat), met: o.stat.medianMs < TARGET_MS })),
+    load: r.load,
+    ops: r.ops.map((o) => ({
+      key: o.key,
+      operation: o.operation,
+      range: o.range,
+      rows: o.rows,
+      ...statJson(o.stat),
+      cpu_median_ms: statJson(o.cpu).median_ms,
+      met: o.stat.medianMs < TARGET_MS,
+    })),
   };
 }

@@ -313,6 +313,16 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
     );
   });
 
+  it("a call recorded as the user reaches the usage rollups through their triggers, under RLS", async () => {
+    const rows = await withUser(USER_A, (tx) =>
+      tx.query<{ m: number; s: number }>(
+        `select (select sum(requests) from llm_usage_day_models where day = (now() at time zone 'UTC')::date)::int as m,
+           (select sum(requests) from llm_usage_day_sessions where day = (now() at time zone 'UTC')::date)::int as s`,
+      ),
+    );
+    expect(rows).toEqual([{ m: 1, s: 1 }]);
+  });
+
   it("anon, which Supabase grants every table to, sees no row at all", async () => {
     await asAnon(db, async (tx) => {
       for (const table of Object.keys(SEEDS)) {

@@ -76,24 +76,24 @@ describe("markTurns", () => {
       [turn(1, 1, "2026-01-01T00:01:00Z"), turn(2, 1, "2026-01-01T00:02:00Z"), turn(3, 3, "2026-01-01T00:04:00Z"), turn(4, 6, "2026-01-01T00:05:00Z")],
       [compaction(2, 2, "2026-01-01T00:03:00Z")],
     );
-    expect(rows.map((r) => [r.turn_seq, r.slide, r.slid_turns, r.sums.compactions])).toEqual([
+    expect(rows.map(({ row: r, sums }) => [r.turn_seq, r.slide, r.slid_turns, sums.compactions])).toEqual([
       [1, false, 0, 0],
       [2, false, 0, 1],
       [3, false, 0, 0],
       [4, true, 3, 0],
     ]);
-    expect(rows[0].fill_percent).toBe(10);
+    expect(rows[0].row.fill_percent).toBe(10);
   });
 
   it("a compaction at a turn without calls (offline) still gets its row; turns without a chat call do not break the chain", () => {
     const rows = markTurns([turn(1, 1, "2026-01-01T00:01:00Z"), turn(2, null, null), turn(3, 2, "2026-01-01T00:03:00Z")], [compaction(5, 3, "2026-01-01T00:09:00Z")]);
-    expect(rows.map((r) => [r.turn_seq, r.slide, r.compaction_events.length])).toEqual([
+    expect(rows.map(({ row: r }) => [r.turn_seq, r.slide, r.compaction_events.length])).toEqual([
       [1, false, 0],
       [2, false, 0],
       [3, true, 0],
       [5, false, 1],
     ]);
-    expect(rows[3]).toMatchObject({ context_tokens: null, fill_percent: null, sums: { requests: 0, compactions: 1 } });
+    expect(rows[3]).toMatchObject({ row: { context_tokens: null, fill_percent: null }, sums: { requests: 0, compactions: 1 } });
   });
 });
 
