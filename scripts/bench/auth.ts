@@ -12,7 +12,7 @@ import { LOCAL_USER_ID, type Database } from "@/lib/db";
 import { startFakeSupabaseAuth } from "../../tests/fake-supabase-auth/server";
 import { fmtMs, statJson, table } from "./report";
 import { seedSession, type TextPool } from "./seed";
-import { measure, type MeasureOptions, type Stat } from "./stats";
+import { measure, type MeasureOptions, type Stat, withEnv } from "./stats";
 
 const SESSION_MESSAGES = 10_000;
 
@@ -24,18 +24,6 @@ export interface AuthBenchResult {
   edgeChecks: Stat;
   statusLib: { local: Stat };
   statusRoute: { local: Stat; saas: Stat };
-}
-
-function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const set = (v: Record<string, string | undefined>) => {
-    for (const [k, val] of Object.entries(v)) {
-      if (val === undefined) delete process.env[k];
-      else process.env[k] = val;
-    }
-  };
-  set(vars);
-  return fn().finally(() => set(saved));
 }
 
 export async function benchAuth(db: Database, pool: TextPool, opts: MeasureOptions): Promise<AuthBenchResult> {

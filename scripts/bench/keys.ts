@@ -10,7 +10,7 @@ import { createKey } from "@/lib/keys";
 import { requireScope } from "@/lib/keys/scopes";
 import { admit } from "@/lib/limits";
 import { fmtMs, statJson, table } from "./report";
-import { measure, type MeasureOptions, type Stat } from "./stats";
+import { measure, type MeasureOptions, type Stat, withEnv } from "./stats";
 
 const OTHER_USERS = 100;
 const KEYS_PER_USER = 100;
@@ -23,18 +23,6 @@ export interface KeysBenchResult {
   together: Stat;
   routeWithKey: Stat;
   routeLocalNoLimits: Stat;
-}
-
-function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  const set = (v: Record<string, string | undefined>) => {
-    for (const [k, val] of Object.entries(v)) {
-      if (val === undefined) delete process.env[k];
-      else process.env[k] = val;
-    }
-  };
-  set(vars);
-  return fn().finally(() => set(saved));
 }
 
 async function seedOtherKeys(db: Database): Promise<void> {

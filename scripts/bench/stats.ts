@@ -76,3 +76,16 @@ export function intEnv(name: string, fallback: number): number {
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
 }
+
+/** Runs `fn` with some environment variables set (undefined: unset), then restores them. */
+export function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const set = (v: Record<string, string | undefined>) => {
+    for (const [k, val] of Object.entries(v)) {
+      if (val === undefined) delete process.env[k];
+      else process.env[k] = val;
+    }
+  };
+  set(vars);
+  return fn().finally(() => set(saved));
+}
