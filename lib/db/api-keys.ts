@@ -1,5 +1,6 @@
 import type { Scope } from "@/lib/keys/scopes";
 import type { Tx } from "./driver";
+import { onConflictTake } from "./rate-limits";
 
 export interface ApiKeyRow {
   id: string;
@@ -66,13 +67,10 @@ export async function findApiKeyByHash(
        select ${COLUMNS}, now() as now from api_keys where key_hash = $1
      ), took as (
        insert into rate_limits as r (user_id, key_id, bucket, refilled_at)
-       select user_id, id, 'requests', now() + $3::bigint * interval '1 microsecond' from k
+       select user_id, id, 'requests', clock_timestamp() + $3::bigint * interval '1 microsecond' from k
        where $3::bigint > 0 and revoked_at is null and (expires_at is null or expires_at > now())
          and ($2::text = any(scopes) or 'admin' = any(scopes))
-       on conflict (user_id, key_id, bucket) do update
-         set refilled_at = greatest(r.refilled_at, now()) + $3::bigint * interval '1 microsecond'
-         where greatest(r.refilled_at, now()) + $3::bigint * interval '1 microsecond' <= now() + $4::bigint * interval '1 microsecond'
-       returning extract(epoch from refilled_at - now())::float8 as debt
+       ${onConflictTake("$3", "$4")}
      )
      select k.*, (select debt from took) as debt from k`,
     [hash, take?.scope ?? null, take?.costMicros ?? 0, take?.windowMicros ?? 0],

@@ -12,6 +12,22 @@ export interface BucketState {
 }
 
 /**
+ * The ON CONFLICT and RETURNING clauses of an insert into rate_limits that takes `cost`
+ * microseconds from the bucket, or leaves it and returns no row when that would pass `window`.
+ * clock_timestamp(), not now(): now() is the transaction's start, and a statement that waited on
+ * the bucket's row behind a later-started one would count time backwards and report one request
+ * fewer remaining. Each call runs after the one before it, so the debt returned is never more
+ * than the debt stored.
+ */
+export function onConflictTake(cost: string, window: string): string {
+  const after = `greatest(r.refilled_at, clock_timestamp()) + ${cost}::bigint * interval '1 microsecond'`;
+  return `on conflict (user_id, key_id, bucket) do update
+       set refilled_at = ${after}
+       where ${after} <= clock_timestamp() + ${window}::bigint * interval '1 microsecond'
+     returning extract(epoch from refilled_at - clock_timestamp())::float8 as debt`;
+}
+
+/**
  * Takes one request's cost from a bucket, or refuses, on the app's own role (see the
  * rate_limits table in the migrations). The common case is one upsert; only a refusal reads the
  * bucket again, to say how long to wait. A refused request costs nothing, so a client that waits
@@ -24,11 +40,8 @@ export async function takeFromBucket(
 ): Promise<BucketState> {
   const [took] = await tx.query<{ debt: number }>(
     `insert into rate_limits as r (user_id, key_id, bucket, refilled_at)
-     values ($1, $2, $3, now() + $4::bigint * interval '1 microsecond')
-     on conflict (user_id, key_id, bucket) do update
-       set refilled_at = greatest(r.refilled_at, now()) + $4::bigint * interval '1 microsecond'
-       where greatest(r.refilled_at, now()) + $4::bigint * interval '1 microsecond' <= now() + $5::bigint * interval '1 microsecond'
-     returning extract(epoch from refilled_at - now())::float8 as debt`,
+     values ($1, $2, $3, clock_timestamp() + $4::bigint * interval '1 microsecond')
+     ${onConflictTake("$4", "$5")}`,
     [b.userId, b.keyId, b.bucket, b.costMicros, b.windowMicros],
   );
   if (took) return { allowed: true, debtSeconds: Math.max(0, took.debt) };
@@ -41,7 +54,7 @@ export async function bucketDebt(
   b: { userId: string; keyId: string | null; bucket: Bucket; windowMicros: number },
 ): Promise<number> {
   const [row] = await tx.query<{ debt: number }>(
-    `select extract(epoch from refilled_at - now())::float8 as debt from rate_limits
+    `select extract(epoch from refilled_at - clock_timestamp())::float8 as debt from rate_limits
      where user_id = $1 and key_id is not distinct from $2 and bucket = $3`,
     [b.userId, b.keyId, b.bucket],
   );
