@@ -13,19 +13,30 @@ interface GroupSql {
   /** The group key: a rollup column, and the same of a call or compaction (by its time). */
   key: string;
   event: string;
-  /** Which groups survive the limit. */
+  /** Which groups survive the limit, and how the returned rows are ordered (over their sums). */
   rank: string;
-  /** How the returned rows are ordered. */
-  order: string;
+  /** Rows are returned in another order than ranked (the latest days, oldest first). */
+  order?: string;
+  /**
+   * The rank reads sums: the groups are ranked on those alone first, and only the kept ones
+   * summed in full. Summing every column of thousands of sessions to return ten took most
+   * of a year's top-sessions query.
+   */
+  bySums: boolean;
 }
 
 const BY_COST = "cost_usd desc, requests desc, k nulls last";
 
 const GROUPS: Record<Grouping, GroupSql> = {
-  day: { key: "day", event: "(created_at at time zone 'UTC')::date", rank: "k desc", order: "k" },
-  session: { key: "session_id", event: "session_id", rank: BY_COST, order: BY_COST },
-  model: { key: "model", event: "model", rank: BY_COST, order: BY_COST },
+  day: { key: "day", event: "(created_at at time zone 'UTC')::date", rank: "k desc", order: "k", bySums: false },
+  session: { key: "session_id", event: "session_id", rank: BY_COST, bySums: true },
+  model: { key: "model", event: "model", rank: BY_COST, bySums: true },
 };
+
+/** An ordering over the sums of `t`'s columns, or over sum(column) when `t` is empty. */
+function over(ordering: string, t: string): string {
+  return ordering.replace(/\b(cost_usd|requests|k)\b/g, (c) => (t ? `${t}.${c}` : c === "k" ? c : `sum(${c})`));
+}
 
 /**
  * The coarsest rollup that has the group key (and the session, when filtering by one). Only
@@ -57,13 +68,19 @@ const cols = (f: (c: string) => string) => SUM_COLUMNS.map(f).join(", ");
 const LIST_COLUMNS: ReadonlySet<string> = new Set(["list_in", "list_out", "list_w", "list_r"]);
 
 /** The statement and its parameters; placeholders are numbered as values are added. */
-function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: string; params: unknown[]; priced: boolean } {
+function statement(
+  userId: string,
+  grouping: Grouping,
+  q: GroupQuery,
+  withTotals: boolean,
+): { sql: string; params: unknown[]; priced: boolean } {
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const g = GROUPS[grouping];
   const { split } = q;
   const rollup = rollupOf(grouping, q.sessionId !== null);
   const user = p(userId);
+  const limit = p(q.limit);
   const session = q.sessionId !== null ? `and session_id = ${p(q.sessionId)}` : "";
   // Only the parts of the range that hold something: a range of whole days up to now (what the
   // dashboard asks for) reads the rollup alone.
@@ -88,11 +105,21 @@ function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: st
   const title =
     grouping === "session" ? `(select title from sessions where id = ranked.k and user_id = ${user})` : "null::text";
   const sums = (t: string) => cols((c) => `${t}.${c}`);
+  const sum = (c: string) => (!rollup.models && LIST_COLUMNS.has(c) ? "0::float8" : `sum(${c})::float8`);
+  const summed = (where: string) => `select k, ${cols((c) => `${sum(c)} as ${c}`)} from parts ${where} group by k`;
+  // The groups to return: ranked on their sums alone, or summed in full (days: few, all kept).
+  const keep = g.bySums
+    ? `kept as (select k from parts group by k order by ${over(g.rank, "")} limit ${limit}),
+       ranked as (${summed("where k in (select k from kept) or (k is null and exists (select from kept where k is null))")})`
+    : `groups as (${summed("")}), ranked as (select * from groups order by ${g.rank} limit ${limit})`;
+  const totals = g.bySums
+    ? `select count(distinct k)::int + coalesce(bool_or(k is null), false)::int as n, ${cols((c) => `coalesce(${sum(c)}, 0) as ${c}`)} from parts`
+    : `select count(*)::int as n, ${cols((c) => `coalesce(sum(${c}), 0)::float8 as ${c}`)} from groups`;
   // One JSON text, not a row per group: PGlite hands rows to JavaScript value by value, which
   // costs more than every other part of the query together.
   const sql = `
     with ${needsPrices ? `prices as (${pricesSql(p(pricesParam()))}),` : ""}
-    parts as (
+    parts as not materialized (
       select ${g.key} as k, requests, input_tokens, output_tokens, cache_creation_input_tokens,
         cache_read_input_tokens, cost_usd, ${rollup.compactions ? "compactions" : "0"} as compactions,
         calibration_calls as cal_n, calibration_abs_error as cal_abs, calibration_error as cal_err,
@@ -100,19 +127,12 @@ function statement(userId: string, grouping: Grouping, q: GroupQuery): { sql: st
       from ${rollup.table} ${rollup.models ? prices : ""}
       where user_id = ${user} and day >= ${p(split.wholeDays.fromDay)}::date and day < ${p(split.wholeDays.toDay)}::date ${session}
       ${others}
-    ), groups as (
-      select k, ${cols((c) => (!rollup.models && LIST_COLUMNS.has(c) ? `0::float8 as ${c}` : `sum(${c})::float8 as ${c}`))}
-      from parts group by k
-    ), ranked as (
-      select * from groups order by ${g.rank} limit ${p(q.limit)}
-    ), totals as (
-      select count(*)::int as n, ${cols((c) => `coalesce(sum(${c}), 0)::float8 as ${c}`)} from groups
-    )
+    ), ${keep}${withTotals ? `, totals as (${totals})` : ""}
     select json_build_object(
       'rows', (select coalesce(json_agg(json_build_array(ranked.k::text, ${title}, ${sums("ranked")})
-                 order by ${g.order.replace(/\b(cost_usd|requests|k)\b/g, "ranked.$1")}), '[]') from ranked),
-      'totals', (select json_build_array(${sums("totals")}) from totals),
-      'total_rows', (select n from totals))::text as doc`;
+                 order by ${over(g.order ?? g.rank, "ranked")}), '[]') from ranked)
+      ${withTotals ? `, 'totals', (select json_build_array(${sums("totals")}) from totals), 'total_rows', (select n from totals)` : ""}
+    )::text as doc`;
   // A split by kind needs every row priced: the per-session rollup has no model.
   return { sql, params, priced: rollup.models };
 }
@@ -122,8 +142,8 @@ type RawGroup = [string | null, string | null, ...number[]];
 
 interface Doc {
   rows: RawGroup[];
-  totals: number[];
-  total_rows: number;
+  totals?: number[];
+  total_rows?: number;
 }
 
 interface RowOf {
@@ -132,9 +152,8 @@ interface RowOf {
   model: ModelRowJson;
 }
 
-/** One row per group, with the range's totals; `limit` keeps the groups that rank first. */
-export async function groupedUsage<G extends Grouping>(tx: Tx, userId: string, grouping: G, q: GroupQuery): Promise<GroupResult<RowOf[G]>> {
-  const { sql, params, priced } = statement(userId, grouping, q);
+async function run<G extends Grouping>(tx: Tx, userId: string, grouping: G, q: GroupQuery, withTotals: boolean) {
+  const { sql, params, priced } = statement(userId, grouping, q, withTotals);
   const [row] = await tx.query<{ doc: string }>(sql, params);
   const doc = JSON.parse(row.doc) as Doc;
   // Object.assign, not object spread: spreading a second object into a literal takes V8's slow
@@ -146,5 +165,16 @@ export async function groupedUsage<G extends Grouping>(tx: Tx, userId: string, g
     if (grouping === "model") return Object.assign({ model: k }, m);
     return Object.assign({ session_id: k, title, deleted: k !== null && title === null }, m);
   }) as RowOf[G][];
-  return { rows, totals: metricsOf(sumsFromArray(doc.totals), priced), total_rows: doc.total_rows };
+  return { rows, doc, priced };
+}
+
+/** One row per group, with the range's totals; `limit` keeps the groups that rank first. */
+export async function groupedUsage<G extends Grouping>(tx: Tx, userId: string, grouping: G, q: GroupQuery): Promise<GroupResult<RowOf[G]>> {
+  const { rows, doc, priced } = await run(tx, userId, grouping, q, true);
+  return { rows, totals: metricsOf(sumsFromArray(doc.totals ?? []), priced), total_rows: doc.total_rows ?? 0 };
+}
+
+/** The groups that rank first, without totals (which cost a pass over every group). */
+export async function topGroups<G extends Grouping>(tx: Tx, userId: string, grouping: G, q: GroupQuery): Promise<RowOf[G][]> {
+  return (await run(tx, userId, grouping, q, false)).rows;
 }

@@ -3,7 +3,7 @@
 import { withUser, type Tx } from "@/lib/db";
 import { badRequest, notFound } from "@/lib/errors";
 import { compactionPoints } from "./compactions";
-import { groupedUsage } from "./groups";
+import { groupedUsage, topGroups } from "./groups";
 import type { SummaryQuery, UsageQuery } from "./params";
 import { OPEN_END, resolveRange, splitRange, type Interval } from "./range";
 import { turnUsage } from "./turns";
@@ -80,7 +80,7 @@ export async function usageSummary(userId: string, q: SummaryQuery): Promise<Usa
   return withUser(userId, async (tx) => {
     const split = splitRange(range);
     const days = await groupedUsage(tx, userId, "day", { split, sessionId: null, limit: ALL_DAYS });
-    const top = await groupedUsage(tx, userId, "session", { split, sessionId: null, limit: q.limit });
+    const top = await topGroups(tx, userId, "session", { split, sessionId: null, limit: q.limit });
     const compactions = await compactionPoints(tx, userId, range, q.compaction_limit);
     const inRange = days.totals.requests > 0 || days.totals.compactions > 0;
     return {
@@ -88,7 +88,7 @@ export async function usageSummary(userId: string, q: SummaryQuery): Promise<Usa
       has_usage: inRange || (await hasAnyUsage(tx, userId)),
       totals: days.totals,
       days: days.rows,
-      top_sessions: top.rows,
+      top_sessions: top,
       compactions,
     };
   });
