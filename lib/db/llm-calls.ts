@@ -17,8 +17,8 @@ export interface NewLlmCall {
 }
 
 /**
- * Records one billed call with its cost at today's prices, adds it to the day's rollup and
- * to the session's running totals: three statements in the caller's transaction, so the
+ * Records one billed call with its cost at today's prices (its trigger adds it to the usage
+ * rollups) and adds it to the session's running totals, in the caller's transaction, so the
  * call, the dashboard's totals and the token bar never disagree.
  */
 export async function recordLlmCall(tx: Tx, userId: string, c: NewLlmCall): Promise<number> {
@@ -30,24 +30,10 @@ export async function recordLlmCall(tx: Tx, userId: string, c: NewLlmCall): Prom
   };
   const cost = costUsd(requireModel(c.model), c.usage);
   await tx.query(
-    `with call as (
-       insert into llm_calls (user_id, session_id, turn_seq, kind, model, input_tokens, output_tokens,
-         cache_creation_input_tokens, cache_read_input_tokens, cost_usd, estimated_input_tokens, window_start_turn,
-         capacity_tokens, cache_breakpoints)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-       returning user_id, created_at, session_id, model, kind, input_tokens, output_tokens,
-         cache_creation_input_tokens, cache_read_input_tokens, cost_usd)
-     insert into llm_usage_daily as d (user_id, day, session_id, model, kind, requests, input_tokens, output_tokens,
-       cache_creation_input_tokens, cache_read_input_tokens, cost_usd)
-     select user_id, (created_at at time zone 'UTC')::date, session_id, model, kind, 1, input_tokens, output_tokens,
-       cache_creation_input_tokens, cache_read_input_tokens, cost_usd from call
-     on conflict (user_id, day, session_id, model, kind) do update set
-       requests = d.requests + 1,
-       input_tokens = d.input_tokens + excluded.input_tokens,
-       output_tokens = d.output_tokens + excluded.output_tokens,
-       cache_creation_input_tokens = d.cache_creation_input_tokens + excluded.cache_creation_input_tokens,
-       cache_read_input_tokens = d.cache_read_input_tokens + excluded.cache_read_input_tokens,
-       cost_usd = d.cost_usd + excluded.cost_usd`,
+    `insert into llm_calls (user_id, session_id, turn_seq, kind, model, input_tokens, output_tokens,
+       cache_creation_input_tokens, cache_read_input_tokens, cost_usd, estimated_input_tokens, window_start_turn,
+       capacity_tokens, cache_breakpoints)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       userId,
       c.sessionId,

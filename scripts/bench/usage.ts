@@ -111,24 +111,6 @@ async function insertCalls(
   );
 }
 
-/** The rollup the recorder would have kept: token sums per (day, session, model, kind); the trigger already added calibration. */
-async function rollUp(db: Database, user: string): Promise<void> {
-  await db.transaction((tx) =>
-    tx.query(
-      `insert into llm_usage_daily as d (user_id, day, session_id, model, kind, requests, input_tokens, output_tokens,
-         cache_creation_input_tokens, cache_read_input_tokens, cost_usd)
-       select user_id, (created_at at time zone 'UTC')::date, session_id, model, kind, count(*), sum(input_tokens),
-         sum(output_tokens), sum(cache_creation_input_tokens), sum(cache_read_input_tokens), sum(cost_usd)
-       from llm_calls where user_id = $1 group by 1, 2, 3, 4, 5
-       on conflict (user_id, day, session_id, model, kind) do update set
-         requests = excluded.requests, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
-         cache_creation_input_tokens = excluded.cache_creation_input_tokens,
-         cache_read_input_tokens = excluded.cache_read_input_tokens, cost_usd = excluded.cost_usd`,
-      [user],
-    ),
-  );
-}
-
 async function insertSessions(db: Database, user: string, ids: string[], end: Date): Promise<void> {
   await db.transaction((tx) =>
     tx.query(
@@ -180,7 +162,6 @@ async function seedUser(
   await insertSessions(db, user, big ? [...kept, big] : kept, end);
   const BATCH = 100_000;
   for (let lo = 0; lo < calls; lo += BATCH) await insertCalls(db, user, sessions, big, calls, lo, Math.min(calls, lo + BATCH), end);
-  await rollUp(db, user);
   if (big) await insertCompactions(db, user, big);
   return { sessions, big, deleted: sessions.length - kept.length };
 }

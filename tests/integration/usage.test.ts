@@ -43,28 +43,34 @@ interface Call {
   userId?: string;
 }
 
-/** Inserts calls with their rollup rows exactly as lib/db/llm-calls.ts does, at chosen times. */
-async function seedCalls(db: Database, calls: Call[]): Promise<void> {
+const INSERT_CALL = `insert into llm_calls (user_id, session_id, turn_seq, kind, model, input_tokens, output_tokens,
+    cache_creation_input_tokens, cache_read_input_tokens, cost_usd, estimated_input_tokens, window_start_turn,
+    capacity_tokens, created_at)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`;
+
+/** Before migration 20261123000009 the recorder added each call to the daily rollup itself. */
+const INSERT_CALL_AND_DAILY = `with call as (${INSERT_CALL} returning *)
+  insert into llm_usage_daily as d (user_id, day, session_id, model, kind, requests, input_tokens, output_tokens,
+    cache_creation_input_tokens, cache_read_input_tokens, cost_usd)
+  select user_id, (created_at at time zone 'UTC')::date, session_id, model, kind, 1, input_tokens, output_tokens,
+    cache_creation_input_tokens, cache_read_input_tokens, cost_usd from call
+  on conflict (user_id, day, session_id, model, kind) do update set
+    requests = d.requests + 1,
+    input_tokens = d.input_tokens + excluded.input_tokens,
+    output_tokens = d.output_tokens + excluded.output_tokens,
+    cache_creation_input_tokens = d.cache_creation_input_tokens + excluded.cache_creation_input_tokens,
+    cache_read_input_tokens = d.cache_read_input_tokens + excluded.cache_read_input_tokens,
+    cost_usd = d.cost_usd + excluded.cost_usd`;
+
+/**
+ * Inserts calls as lib/db/llm-calls.ts does (their trigger keeps the rollups), at chosen times;
+ * `beforeTriggers` as the recorder did before the triggers kept every rollup.
+ */
+async function seedCalls(db: Database, calls: Call[], opts: { beforeTriggers?: boolean } = {}): Promise<void> {
   await db.transaction(async (tx) => {
     for (const c of calls) {
       await tx.query(
-        `with call as (
-           insert into llm_calls (user_id, session_id, turn_seq, kind, model, input_tokens, output_tokens,
-             cache_creation_input_tokens, cache_read_input_tokens, cost_usd, estimated_input_tokens, window_start_turn,
-             capacity_tokens, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-           returning *)
-         insert into llm_usage_daily as d (user_id, day, session_id, model, kind, requests, input_tokens, output_tokens,
-           cache_creation_input_tokens, cache_read_input_tokens, cost_usd)
-         select user_id, (created_at at time zone 'UTC')::date, session_id, model, kind, 1, input_tokens, output_tokens,
-           cache_creation_input_tokens, cache_read_input_tokens, cost_usd from call
-         on conflict (user_id, day, session_id, model, kind) do update set
-           requests = d.requests + 1,
-           input_tokens = d.input_tokens + excluded.input_tokens,
-           output_tokens = d.output_tokens + excluded.output_tokens,
-           cache_creation_input_tokens = d.cache_creation_input_tokens + excluded.cache_creation_input_tokens,
-           cache_read_input_tokens = d.cache_read_input_tokens + excluded.cache_read_input_tokens,
-           cost_usd = d.cost_usd + excluded.cost_usd`,
+        opts.beforeTriggers ? INSERT_CALL_AND_DAILY : INSERT_CALL,
         [
           c.userId ?? LOCAL_USER_ID,
           c.sessionId ?? null,
@@ -642,7 +648,7 @@ describe("the rollups", () => {
         { at: "2025-10-01T10:00:00Z", userId: user, input: 100, read: 100, cost: 0.1, estimated: 220 },
         { at: "2025-10-01T11:00:00Z", userId: user, input: 100, cost: 0.2, estimated: 90 },
         { at: "2025-10-02T11:00:00Z", userId: user, kind: "title", input: 5, cost: 0.3 },
-      ]);
+      ], { beforeTriggers: true });
       for (const f of all.slice(usage)) await copyFile(path.join(MIGRATIONS, f), path.join(dir, f));
       expect(await migrate(db, dir)).toEqual(all.slice(usage));
       const rows = await db.transaction((tx) =>

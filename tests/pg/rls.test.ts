@@ -97,21 +97,20 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
     ]),
   webhook_deliveries: (tx, s) =>
     tx.query(`insert into webhook_deliveries (webhook_id, event, payload) values ($1, 'checkpoint.created', '{"note":"A secret plan"}')`, [s.webhook]),
-  // The rollups below are written by llm_calls' statement trigger when its seed runs (as A).
+  // The rollups below are written by llm_calls' statement trigger when its seed runs (as A):
+  // no user may write them (migration 20261123000009).
   llm_usage_day_models: async () => {},
   llm_usage_day_sessions: async () => {},
-  llm_usage_daily: (tx, s) =>
-    tx.query(
-      `insert into llm_usage_daily (day, session_id, model, kind, requests, input_tokens, output_tokens, cost_usd)
-       values (current_date, $1, 'claude-haiku-4-5', 'chat', 1, 100, 10, 0.00015)`,
-      [s.session],
-    ),
+  llm_usage_daily: async () => {},
   api_keys: (tx) =>
     tx.query(
       `insert into api_keys (name, prefix, key_hash, scopes) values ('A key', 'tk_live_AbCd1234', encode(sha256(gen_random_uuid()::text::bytea), 'hex'), '{read,write}')`,
     ),
   rate_limits: (tx) => tx.query("insert into rate_limits (bucket, refilled_at) values ('requests', now())"),
 };
+
+/** Tables users read but only triggers write (migration 20261123000009). */
+const READ_ONLY = new Set(["llm_usage_daily", "llm_usage_day_models", "llm_usage_day_sessions"]);
 
 const seededIds: Seeded = {
   project: randomUUID(),
@@ -286,13 +285,18 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
 
   it.each(Object.keys(SEEDS))("user B cannot read, update or delete A's rows in %s, nor insert rows as A", async (table) => {
     const before = await withUser(USER_A, (tx) => count(tx, `select count(*) as n from public.${table}`));
-    await withUser(USER_B, async (tx) => {
-      // No user filter in these statements: row-level security alone must hold.
-      expect(await count(tx, `select count(*) as n from public.${table}`)).toBe(0);
-      expect(await tx.query(`update public.${table} set user_id = user_id returning 1`)).toEqual([]);
-      expect(await tx.query(`update public.${table} set user_id = $1 returning 1`, [USER_B])).toEqual([]);
-      expect(await tx.query(`delete from public.${table} returning 1`)).toEqual([]);
-    });
+    // No user filter in these statements: row-level security alone must hold.
+    expect(await withUser(USER_B, (tx) => count(tx, `select count(*) as n from public.${table}`))).toBe(0);
+    const writes: [string, unknown[]][] = [
+      [`update public.${table} set user_id = user_id returning 1`, []],
+      [`update public.${table} set user_id = $1 returning 1`, [USER_B]],
+      [`delete from public.${table} returning 1`, []],
+    ];
+    for (const [sql, params] of writes) {
+      // Tables no user may write refuse outright; the others find nothing of A's to change.
+      if (READ_ONLY.has(table)) expect(await sqlState(withUser(USER_B, (tx) => tx.query(sql, params)))).toBe("42501");
+      else expect(await withUser(USER_B, (tx) => tx.query(sql, params))).toEqual([]);
+    }
 
     // A copy of A's row under a new id, claiming to be A's: refused by the policy's check.
     const original = rowsOfA.get(table) ?? {};
@@ -321,6 +325,22 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
       ),
     );
     expect(rows).toEqual([{ m: 1, s: 1 }]);
+  });
+
+  it("a user reads their usage rollups but cannot write them, so cannot lower today's tokens under the budget", async () => {
+    const today = "(now() at time zone 'UTC')::date";
+    for (const table of READ_ONLY) {
+      expect(await sqlState(withUser(USER_A, (tx) => tx.query(`update ${table} set input_tokens = 0`))), table).toBe("42501");
+      expect(await sqlState(withUser(USER_A, (tx) => tx.query(`delete from ${table}`))), table).toBe("42501");
+      expect(
+        await sqlState(withUser(USER_A, (tx) => tx.query(`insert into ${table} (day, requests) values (${today} - 1, 1)`))),
+        table,
+      ).toBe("42501");
+    }
+    const tokens = await withUser(USER_A, (tx) =>
+      count(tx, `select sum(input_tokens) as n from llm_usage_daily where day = ${today}`),
+    );
+    expect(tokens).toBe(100);
   });
 
   it("anon, which Supabase grants every table to, sees no row at all", async () => {
