@@ -12,4 +12,6 @@ export async function register() {
   const { scheduleDeliveries } = await import("./lib/webhooks/deliver");
   const { env } = await import("./lib/env");
   scheduleDeliveries(db, { backoffMs: env().THREADKEEPER_WEBHOOK_BACKOFF_MS ?? 10_000 });
+  const { scheduleHistoryIndexer } = await import("./lib/search/indexer");
+  scheduleHistoryIndexer(db);
 }

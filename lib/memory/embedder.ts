@@ -23,7 +23,7 @@ export interface Embedder {
 
 // Stateless, so one instance serves every call. The provider modules import only types from
 // here and take the dimension as a parameter: no import cycle, whichever module loads first.
-const local = new LocalLexicalEmbedder(EMBEDDING_DIMENSIONS);
+const locals = new Map<number, LocalLexicalEmbedder>();
 
 function setting(name: string): string | undefined {
   const v = process.env[name]?.trim();
@@ -33,11 +33,16 @@ function setting(name: string): string | undefined {
 /**
  * Voyage when VOYAGE_API_KEY is set, else the local lexical embedder. Reads the environment on
  * every call (constructing a Voyage client is free) so tests and scripts can switch providers.
+ * `dimensions` is the width of the column the vectors go to (memories 1024, history 256).
  */
-export function getEmbedder(): Embedder {
+export function getEmbedder(dimensions: number = EMBEDDING_DIMENSIONS): Embedder {
   const apiKey = setting("VOYAGE_API_KEY");
-  if (!apiKey) return local;
-  return new VoyageEmbedder({ apiKey, baseUrl: setting("VOYAGE_BASE_URL"), dimensions: EMBEDDING_DIMENSIONS });
+  if (!apiKey) {
+    let local = locals.get(dimensions);
+    if (!local) locals.set(dimensions, (local = new LocalLexicalEmbedder(dimensions)));
+    return local;
+  }
+  return new VoyageEmbedder({ apiKey, baseUrl: setting("VOYAGE_BASE_URL"), dimensions });
 }
 
 /**

@@ -5,6 +5,15 @@ const RRF_K = 60;
 const RECENCY_HALF_LIFE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Reciprocal rank fusion of a similarity rank and a keyword rank (1-based, null when absent
+ * from that list), scaled to [0, 1]: 1 for first in both lists.
+ */
+export function fusedRank(vectorRank: number | null, textRank: number | null): number {
+  const rrf = (vectorRank ? 1 / (RRF_K + vectorRank) : 0) + (textRank ? 1 / (RRF_K + textRank) : 0);
+  return rrf / (2 / (RRF_K + 1));
+}
+
 export interface RankInput {
   vectorRank: number | null;
   textRank: number | null;
@@ -17,8 +26,7 @@ export interface RankInput {
  * then pinning. A pinned or recent memory only wins among comparably relevant ones.
  */
 export function relevance(c: RankInput, now: Date): number {
-  const rrf = (c.vectorRank ? 1 / (RRF_K + c.vectorRank) : 0) + (c.textRank ? 1 / (RRF_K + c.textRank) : 0);
-  const fused = rrf / (2 / (RRF_K + 1));
+  const fused = fusedRank(c.vectorRank, c.textRank);
   const ageDays = Math.max(0, (now.getTime() - c.createdAt.getTime()) / DAY_MS);
   const recency = Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
   return Math.round((0.8 * fused + 0.1 * recency + (c.pinned ? 0.1 : 0)) * 1e6) / 1e6;

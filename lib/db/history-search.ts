@@ -1,0 +1,137 @@
+// The queries behind history search: two candidate lists (full-text and nearest vectors) over
+// the messages a scope can see, then the details of the few that make the cut.
+import type { Tx } from "./driver";
+
+export interface HistoryScope {
+  sessionId?: string;
+  projectId?: string;
+  excludeSessionId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export interface ArmHit {
+  message_id: string;
+  rank: number;
+}
+
+export interface VectorHit extends ArmHit {
+  similarity: number;
+}
+
+// A message a session sees without owning it: one of its lineage ranges covers it.
+const INHERITED_BY = (sessionParam: string) =>
+  `exists (select 1 from session_lineage l where l.session_id = ${sessionParam}
+     and l.source_session_id = m.session_id and m.seq between l.from_seq and l.to_seq)`;
+
+/**
+ * The rows a search reads, as `m` with the user's own filter. With a session: its whole view
+ * (own and inherited rows, through the inlined `session_messages`), so a fork finds what it
+ * inherited. Otherwise every message of the user, narrowed by project (a session of the
+ * project owns it or inherits it) and with one session's view left out (the recall tool asks
+ * for "elsewhere"). Parameters: $1 user, $2 session, $3 project, $4 excluded session, $5/$6 dates.
+ */
+function scoped(s: HistoryScope): string {
+  const common = `m.user_id = $1 and m.status <> 'streaming'
+    and ($5::timestamptz is null or m.created_at >= $5) and ($6::timestamptz is null or m.created_at <= $6)`;
+  if (s.sessionId) {
+    return `session_messages($2::uuid) m where ${common}
+      and ($3::uuid is null or exists (select 1 from sessions s where s.id = $2 and s.project_id = $3))
+      and ($4::uuid is null or $4 <> $2)`;
+  }
+  return `messages m where ${common} and $2::uuid is null
+    and ($3::uuid is null
+      or exists (select 1 from sessions s where s.id = m.session_id and s.project_id = $3)
+      or exists (select 1 from session_lineage l join sessions s on s.id = l.session_id
+        where l.source_session_id = m.session_id and m.seq between l.from_seq and l.to_seq and s.project_id = $3))
+    and ($4::uuid is null or not (m.session_id = $4 or ${INHERITED_BY("$4::uuid")}))`;
+}
+
+function scopeParams(userId: string, s: HistoryScope): unknown[] {
+  return [userId, s.sessionId ?? null, s.projectId ?? null, s.excludeSessionId ?? null, s.from ?? null, s.to ?? null];
+}
+
+/** The best full-text matches, through the GIN index on `messages.search`. */
+export async function textCandidates(tx: Tx, userId: string, scope: HistoryScope, text: string, limit: number): Promise<ArmHit[]> {
+  return tx.query<ArmHit>(
+    `with tsq as materialized (select websearch_to_tsquery('english', $7) as q)
+     select id as message_id, (row_number() over (order by r desc, id))::int as rank from (
+       select m.id, ts_rank_cd(m.search, tsq.q) as r
+       from tsq, ${scoped(scope)} and m.search @@ tsq.q
+       order by r desc, m.id limit $8
+     ) t order by rank`,
+    [...scopeParams(userId, scope), text, limit],
+  );
+}
+
+/**
+ * The nearest embeddings of the current model. Across the whole history this walks the HNSW
+ * index with iterative scan, so filters that drop most neighbours still fill the list; within
+ * one session it is an exact scan of that session's few rows (`+ 0` keeps the planner off
+ * the index there, where filtering an approximate user-wide walk would find too few).
+ */
+export async function vectorCandidates(
+  tx: Tx,
+  userId: string,
+  scope: HistoryScope,
+  q: { vector: string; model: string },
+  limit: number,
+): Promise<VectorHit[]> {
+  if (!scope.sessionId) {
+    await tx.query(`select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`, [
+      String(Math.max(40, limit)),
+    ]);
+  }
+  const distance = scope.sessionId ? `(e.embedding <=> $7::halfvec) + 0` : `e.embedding <=> $7::halfvec`;
+  // relaxed_order may return neighbours slightly out of order: re-sorted outside.
+  return tx.query<VectorHit>(
+    `with near as materialized (
+       select e.message_id, e.embedding <=> $7::halfvec as d
+       from message_embeddings e join ${scoped(scope).replace(" where ", " on m.id = e.message_id where ")}
+         and e.user_id = $1 and e.model = $8 and e.embedding is not null
+       order by ${distance} limit $9
+     )
+     select message_id, (row_number() over (order by d, message_id))::int as rank, (1 - d)::float8 as similarity
+     from near order by rank`,
+    [...scopeParams(userId, scope), q.vector, q.model, limit],
+  );
+}
+
+export interface HitRow {
+  message_id: string;
+  session_id: string;
+  session_title: string | null;
+  seq: number;
+  turn_seq: number;
+  role: "user" | "assistant";
+  text: string;
+  created_at: Date;
+  replaced: boolean;
+}
+
+/**
+ * What a hit shows, for the few candidates that made the cut: attributed to the searched
+ * session (a fork's view), else to the session of the project that sees it, else its owner.
+ * `replaced`: an edit superseded its turn, or a regenerated reply replaced this one.
+ */
+export async function hitDetails(tx: Tx, userId: string, scope: HistoryScope, ids: readonly string[], maxChars: number): Promise<HitRow[]> {
+  if (ids.length === 0) return [];
+  return tx.query<HitRow>(
+    `select m.id as message_id, v.session_id, vs.title as session_title, m.seq, m.turn_seq, m.role,
+       left(m.text, $5) as text, m.created_at,
+       (exists (select 1 from messages x where x.session_id = m.session_id and x.supersedes_turn = m.turn_seq)
+         or (m.role = 'assistant' and exists (select 1 from messages x where x.session_id = m.session_id and x.restarts_turn
+           and x.turn_seq = m.turn_seq and x.seq > m.seq))) as replaced
+     from messages m
+     join sessions own on own.id = m.session_id
+     cross join lateral (select coalesce($3::uuid,
+       case when $4::uuid is null or own.project_id = $4 then m.session_id end,
+       (select l.session_id from session_lineage l join sessions s on s.id = l.session_id
+        where l.source_session_id = m.session_id and m.seq between l.from_seq and l.to_seq and s.project_id = $4
+        order by l.session_id limit 1),
+       m.session_id) as session_id) v
+     join sessions vs on vs.id = v.session_id
+     where m.id = any ($2::uuid[]) and m.user_id = $1`,
+    [userId, ids, scope.sessionId ?? null, scope.projectId ?? null, maxChars],
+  );
+}

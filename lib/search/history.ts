@@ -1,0 +1,126 @@
+// History search: anything ever said, found again. Hybrid like memory search: full-text over
+// every message (found the moment it is saved) fused by RRF with the nearest message
+// embeddings (added by the background indexer, lib/search/indexer.ts).
+import { redactSecrets } from "@/lib/context/redact";
+import type { Tx } from "@/lib/db";
+import { hitDetails, textCandidates, vectorCandidates } from "@/lib/db/history-search";
+import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
+import { fusedRank } from "@/lib/memory/rank";
+import { queryTerms, snippetOf, truncateAround } from "./snippet";
+
+/** Width of `message_embeddings.embedding` (halfvec(256)): a quarter of memories', see the migration. */
+export const HISTORY_EMBEDDING_DIMENSIONS = 256;
+export const MAX_TEXT_CHARS = 2_000;
+// Enough of a long message for the snippet to find a match deep in it (the tsvector covers 100K).
+const MAX_FETCH_CHARS = 100_000;
+const MIN_CANDIDATES = 50;
+/**
+ * An earlier version (a turn an edit replaced, a reply a regenerated one replaced) stays
+ * findable, since it was said, but counts half: the live version, matching about as well,
+ * ranks above it.
+ */
+export const REPLACED_FACTOR = 0.5;
+/**
+ * A message only the embedding finds (no keyword match) must be at least this similar: the
+ * nearest neighbours of any query exist, related or not. Measured for the local lexical
+ * embedder at 256 dimensions, where unrelated texts score within about ±0.15 (hash
+ * collisions) and a query sharing a few words with a short message about 0.4-0.7. A semantic
+ * provider (Voyage) puts unrelated texts higher, hence its own, untuned, bar.
+ */
+export function minVectorOnlySimilarity(model: string): number {
+  return model.startsWith("local-") ? 0.25 : 0.45;
+}
+
+export interface HistoryQuery {
+  q: string;
+  sessionId?: string;
+  projectId?: string;
+  from?: Date;
+  to?: Date;
+  limit: number;
+  excludeSessionId?: string;
+}
+
+export interface HistoryHit {
+  session_id: string;
+  session_title: string | null;
+  message_id: string;
+  seq: number;
+  turn_seq: number | null;
+  role: "user" | "assistant";
+  /** The matched excerpt (at most ~300 characters), secrets redacted. */
+  snippet: string;
+  /** The message's text, secrets redacted, cut to about 2,000 characters around the match. */
+  text: string;
+  /** In (0, 1]: fused rank of keyword and similarity, halved for replaced versions. */
+  score: number;
+  created_at: string;
+}
+
+/** A query's embedding for the history column; null when there is nothing to embed. */
+export interface QueryVector {
+  vector: string | null;
+  model: string;
+}
+
+/**
+ * Embeds a query outside any transaction (Voyage is an HTTP call): pass the result to
+ * `searchHistory` to keep the transaction short.
+ */
+export async function embedHistoryQuery(q: string): Promise<QueryVector> {
+  const embedder = getEmbedder(HISTORY_EMBEDDING_DIMENSIONS);
+  const [v] = await embedder.embed([q], "query");
+  return { vector: v && v.some((x) => x !== 0) ? toPgVector(v) : null, model: embedder.model };
+}
+
+/**
+ * The user's messages that best match `q.q`, best first. The user's own only (explicit filter
+ * and RLS). With `sessionId`, that session's whole view, inherited rows included (reported
+ * under the fork's id); with `excludeSessionId`, everything but that session's view.
+ */
+export async function searchHistory(tx: Tx, userId: string, q: HistoryQuery, embedded?: QueryVector): Promise<HistoryHit[]> {
+  const text = q.q.trim();
+  if (!text || q.limit < 1) return [];
+  const perList = Math.max(MIN_CANDIDATES, q.limit * 2);
+  const qv = embedded ?? (await embedHistoryQuery(text));
+  const byText = await textCandidates(tx, userId, q, text, perList);
+  const byVector = qv.vector ? await vectorCandidates(tx, userId, q, { vector: qv.vector, model: qv.model }, perList) : [];
+
+  const ranks = new Map<string, { text: number | null; vector: number | null }>();
+  for (const h of byText) ranks.set(h.message_id, { text: h.rank, vector: null });
+  const bar = minVectorOnlySimilarity(qv.model);
+  for (const h of byVector) {
+    const r = ranks.get(h.message_id);
+    if (r) r.vector = h.rank;
+    else if (h.similarity >= bar) ranks.set(h.message_id, { text: null, vector: h.rank });
+  }
+  // Replaced versions count half, so a few more than asked are detailed before cutting.
+  const fused = [...ranks].map(([id, r]) => ({ id, fused: fusedRank(r.vector, r.text) })).sort((a, b) => b.fused - a.fused);
+  const shortlist = fused.slice(0, q.limit * 2);
+  const rows = await hitDetails(tx, userId, q, shortlist.map((c) => c.id), MAX_FETCH_CHARS);
+  const fusedOf = new Map(shortlist.map((c) => [c.id, c.fused]));
+  const terms = queryTerms(text);
+  return rows
+    .map((r) => {
+      const score = Math.round((fusedOf.get(r.message_id) ?? 0) * (r.replaced ? REPLACED_FACTOR : 1) * 1e6) / 1e6;
+      return { r, score };
+    })
+    .sort((a, b) => b.score - a.score || b.r.created_at.getTime() - a.r.created_at.getTime() || a.r.message_id.localeCompare(b.r.message_id))
+    .slice(0, q.limit)
+    .map(({ r, score }) => {
+      // Redacted before anything is cut from it, so a key is never half-shown.
+      const clean = redactSecrets(r.text);
+      return {
+        session_id: r.session_id,
+        session_title: r.session_title,
+        message_id: r.message_id,
+        seq: r.seq,
+        turn_seq: r.turn_seq,
+        role: r.role,
+        snippet: snippetOf(clean, terms),
+        text: truncateAround(clean, terms, MAX_TEXT_CHARS),
+        score,
+        created_at: r.created_at.toISOString(),
+      };
+    });
+}

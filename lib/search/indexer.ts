@@ -1,0 +1,62 @@
+// The background half of history indexing: embeds messages after they are saved, off the
+// send path. Saving a message only enqueues it (a trigger adds a pending row to
+// message_embeddings); until this pass reaches it, search finds the message by full-text alone.
+import { redactSecrets } from "@/lib/context/redact";
+import type { Database } from "@/lib/db";
+import { log } from "@/lib/log";
+import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
+import { HISTORY_EMBEDDING_DIMENSIONS } from "./history";
+
+const BATCH = 128;
+// Enough for any message's gist; the local embedder's cost grows with length, Voyage truncates.
+const MAX_EMBED_CHARS = 8_000;
+const MAX_BATCHES_PER_PASS = 8;
+
+/**
+ * Embeds up to `batch` pending messages (oldest first) and returns how many it did. The
+ * embedding call runs between two short transactions, never inside one; a message embedded
+ * twice by racing passes is harmless (same vector, the update only fills pending rows).
+ */
+export async function indexPendingMessages(db: Database, batch = BATCH): Promise<number> {
+  const pending = await db.transaction((tx) =>
+    tx.query<{ message_id: string; text: string }>(
+      `select e.message_id, left(m.text, $2) as text from message_embeddings e join messages m on m.id = e.message_id
+       where e.model is null order by e.created_at limit $1`,
+      [batch, MAX_EMBED_CHARS],
+    ),
+  );
+  if (pending.length === 0) return 0;
+  const embedder = getEmbedder(HISTORY_EMBEDDING_DIMENSIONS);
+  // Redacted like everything derived from a conversation: a pasted key shapes no vector.
+  const vectors = await embedder.embed(
+    pending.map((p) => redactSecrets(p.text)),
+    "document",
+  );
+  await db.transaction((tx) =>
+    tx.query(
+      `update message_embeddings e set model = $3, embedding = v.embedding::halfvec
+       from unnest($1::uuid[], $2::text[]) as v(message_id, embedding)
+       where e.message_id = v.message_id and e.model is null`,
+      [pending.map((p) => p.message_id), vectors.map((v) => (v.some((x) => x !== 0) ? toPgVector(v) : null)), embedder.model],
+    ),
+  );
+  return pending.length;
+}
+
+/** Drains the queue in this process: a pass every second, a few batches each. */
+export function scheduleHistoryIndexer(db: Database): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    (async () => {
+      for (let i = 0; i < MAX_BATCHES_PER_PASS; i++) if ((await indexPendingMessages(db)) < BATCH) break;
+    })()
+      .catch((err: unknown) => log.error("[threadkeeper] history indexing pass failed; it will be retried", err))
+      .finally(() => {
+        running = false;
+      });
+  }, 1_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,145 @@
+// History search (lib/search/history.ts) on the real database: what it finds, what it shows,
+// and what it never shows.
+import { describe, expect, it } from "vitest";
+import { createSession } from "@/lib/chat/sessions";
+import { LOCAL_USER_ID, withUser } from "@/lib/db";
+import { inheritHistory } from "@/lib/db/forks";
+import { appendMessage, type NewMessage } from "@/lib/db/messages";
+import { searchHistory, type HistoryHit, type HistoryQuery } from "@/lib/search/history";
+import { indexPendingMessages } from "@/lib/search/indexer";
+import { prose, useHarness } from "./harness";
+
+const h = useHarness({ online: false });
+const ME = LOCAL_USER_ID;
+const OTHER = "00000000-0000-4000-8000-0000000000b2";
+
+async function ensureOther(): Promise<void> {
+  await h.db.transaction((tx) =>
+    tx.query(`insert into auth.users (id, email) values ($1, 'b@example.com') on conflict (id) do nothing`, [OTHER]),
+  );
+}
+
+async function session(userId = ME, title = "s"): Promise<string> {
+  return (await createSession(userId, { title })).id;
+}
+
+async function say(sessionId: string, role: "user" | "assistant", text: string, userId = ME, extra: Partial<NewMessage> = {}) {
+  return withUser(userId, (tx) =>
+    appendMessage(tx, userId, sessionId, {
+      role,
+      content: [{ type: "text", text }],
+      text,
+      tokenCount: Math.ceil(text.length / 4),
+      status: "complete",
+      startsTurn: role === "user",
+      ...extra,
+    }),
+  );
+}
+
+async function search(q: Partial<HistoryQuery> & { q: string }, userId = ME): Promise<HistoryHit[]> {
+  return withUser(userId, (tx) => searchHistory(tx, userId, { limit: 10, ...q }));
+}
+
+async function drain(): Promise<void> {
+  while ((await indexPendingMessages(h.db)) > 0);
+}
+
+describe("history search", () => {
+  it("ranks the planted message first, with the match in its snippet, before and after embedding", async () => {
+    const s = await session(ME, "Trip planning");
+    for (let i = 0; i < 30; i++) await say(s, i % 2 ? "assistant" : "user", `${prose(60, i)} about the weekend plans`);
+    const planted = await say(s, "user", `${prose(400, 7)} My sister Marguerite lands in Lisbon on the 14th at gate B22. ${prose(300, 9)}`);
+    await say(s, "assistant", "Noted, I will remember the flight.");
+
+    const before = await search({ q: "Marguerite Lisbon" });
+    expect(before[0]).toMatchObject({ message_id: planted.id, session_id: s, session_title: "Trip planning", seq: planted.seq, role: "user" });
+    expect(before[0].snippet).toContain("Marguerite lands in Lisbon");
+    expect(before[0].snippet.length).toBeLessThanOrEqual(302);
+    expect(before[0].text.length).toBeLessThanOrEqual(2_010);
+    expect(before[0].text).toContain("Marguerite");
+
+    // A misspelt name full-text cannot match ("Margarite"): only the embedding finds it, once indexed.
+    const short = await say(s, "user", "Reminder: Marguerite lands in Lisbon at gate B22.");
+    expect(await search({ q: "Margarite Lisbon gate" })).toEqual([]);
+    await drain();
+    const fuzzy = await search({ q: "Margarite Lisbon gate" });
+    expect(fuzzy.map((x) => x.message_id)).toEqual([short.id]);
+    // Both mentions now, each ranked by keywords and similarity (a higher fused score than keywords alone).
+    const after = await search({ q: "Marguerite Lisbon" });
+    expect(after.slice(0, 2).map((x) => x.message_id).sort()).toEqual([planted.id, short.id].sort());
+    expect(after.find((x) => x.message_id === planted.id)!.score).toBeGreaterThan(before[0].score);
+  });
+
+  it("never shows another user's messages, even for their own session id", async () => {
+    await ensureOther();
+    const mine = await session();
+    const theirs = await session(OTHER);
+    const own = await say(mine, "user", "the quokka migration runbook lives in ops/quokka.md");
+    await say(theirs, "user", "the quokka migration runbook is secret to B", OTHER);
+    await drain();
+    const hits = await search({ q: "quokka runbook" });
+    expect(hits.map((x) => x.message_id)).toEqual([own.id]);
+    expect(await search({ q: "quokka runbook", sessionId: theirs })).toEqual([]);
+    const asOther = await search({ q: "quokka runbook" }, OTHER);
+    expect(asOther.every((x) => x.session_id === theirs)).toBe(true);
+  });
+
+  it("finds in a fork what it inherited, under the fork's id, and leaves a session's view out on request", async () => {
+    const src = await session(ME, "Source");
+    const inherited = await say(src, "user", "we chose the narwhal protocol for sync");
+    await say(src, "assistant", "narwhal protocol it is");
+    const fork = await session(ME, "Fork");
+    await withUser(ME, async (tx) => {
+      await inheritHistory(tx, ME, fork, src, 2);
+      await tx.query(`update sessions set next_seq = 3, last_turn_seq = 1 where id = $1`, [fork]);
+    });
+    const own = await say(fork, "user", "narwhal protocol needs a retry budget");
+    const later = await say(src, "user", "narwhal protocol: the source went on alone");
+
+    const inFork = await search({ q: "narwhal protocol", sessionId: fork });
+    expect(inFork.map((x) => x.message_id).sort()).toEqual([inherited.id, own.id, inFork.find((x) => x.role === "assistant")!.message_id].sort());
+    expect(inFork.every((x) => x.session_id === fork)).toBe(true);
+    expect(inFork.map((x) => x.message_id)).not.toContain(later.id);
+    expect(inFork.find((x) => x.message_id === inherited.id)?.seq).toBe(1);
+
+    const elsewhere = await search({ q: "narwhal protocol", excludeSessionId: fork });
+    expect(elsewhere.map((x) => x.message_id)).toEqual([later.id]);
+  });
+
+  it("shows a pasted key redacted in the snippet and the text", async () => {
+    const s = await session();
+    const key = "sk-ant-api03-" + "Zq8vR2mT7xK4pL9wB3nY6cF1hJ5dG0sA".repeat(2) + "-AbCdEf";
+    await say(s, "user", `here is the albatross deploy key ${key} for staging`);
+    await drain();
+    const [hit] = await search({ q: "albatross deploy key" });
+    expect(hit.snippet).toContain("[redacted:");
+    expect(hit.snippet).not.toContain("Zq8vR2mT7xK4");
+    expect(hit.text).not.toContain("Zq8vR2mT7xK4");
+  });
+
+  it("ranks an edited turn's live version above the version it replaced", async () => {
+    const s = await session();
+    const old = await say(s, "user", "book the pelican room for the offsite on Friday");
+    await say(s, "assistant", "Sure.");
+    const live = await say(s, "user", "book the pelican room for the offsite on Saturday", ME, { supersedesTurn: old.turn_seq });
+    await drain();
+    const hits = await search({ q: "pelican room offsite", sessionId: s });
+    expect(hits.map((x) => x.message_id)).toEqual([live.id, old.id]);
+    expect(hits[1].score).toBeLessThan(hits[0].score);
+  });
+
+  it("filters by project and dates", async () => {
+    const s = await session();
+    const [p] = await h.db.transaction((tx) =>
+      tx.query<{ id: string }>(`insert into projects (user_id, name) values ($1, 'Walrus') returning id`, [ME]),
+    );
+    const other = await session();
+    await h.db.transaction((tx) => tx.query(`update sessions set project_id = $2 where id = $1`, [s, p.id]));
+    const inProject = await say(s, "user", "walrus telemetry dashboard");
+    await say(other, "user", "walrus telemetry elsewhere");
+    expect((await search({ q: "walrus telemetry", projectId: p.id })).map((x) => x.message_id)).toEqual([inProject.id]);
+    expect(await search({ q: "walrus telemetry", to: new Date(Date.now() - 86_400_000) })).toEqual([]);
+    expect((await search({ q: "walrus telemetry", from: new Date(Date.now() - 86_400_000) })).length).toBe(2);
+  });
+});
