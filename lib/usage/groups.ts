@@ -106,6 +106,9 @@ function statement(
     grouping === "session" ? `(select title from sessions where id = ranked.k and user_id = ${user})` : "null::text";
   const sums = (t: string) => cols((c) => `${t}.${c}`);
   const sum = (c: string) => (!rollup.models && LIST_COLUMNS.has(c) ? "0::float8" : `sum(${c})::float8`);
+  // `parts` is read once per CTE below. Rollup rows are cheap to read again, cheaper than
+  // storing them; calls (the partial days at the edges) are priced and checked row by row,
+  // so those are read once and kept.
   const summed = (where: string) => `select k, ${cols((c) => `${sum(c)} as ${c}`)} from parts ${where} group by k`;
   // The groups to return: ranked on their sums alone, or summed in full (days: few, all kept).
   const keep = g.bySums
@@ -119,7 +122,7 @@ function statement(
   // costs more than every other part of the query together.
   const sql = `
     with ${needsPrices ? `prices as (${pricesSql(p(pricesParam()))}),` : ""}
-    parts as not materialized (
+    parts as ${edges.length > 0 ? "materialized" : "not materialized"} (
       select ${g.key} as k, requests, input_tokens, output_tokens, cache_creation_input_tokens,
         cache_read_input_tokens, cost_usd, ${rollup.compactions ? "compactions" : "0"} as compactions,
         calibration_calls as cal_n, calibration_abs_error as cal_abs, calibration_error as cal_err,

@@ -1,0 +1,92 @@
+// The settings form's draft: fractions edited as percents (how the token bar speaks about
+// them), checked before the round trip with the bounds the server enforces.
+import type { ContextSettings } from "@/lib/api/types";
+
+export interface Draft {
+  threshold: string;
+  reservation: string;
+  safety: string;
+  model: string;
+  autoCompact: boolean;
+  target: string;
+  summaryModel: string;
+  template: string;
+  recallTool: boolean;
+}
+
+export type PercentKey = "threshold" | "reservation" | "safety" | "target";
+
+/** The settings edited as percents, with the bounds the server enforces. */
+export const PERCENT_FIELDS: Record<PercentKey, { label: string; hint: string; min: number; max: number }> = {
+  threshold: {
+    label: "Compaction threshold",
+    hint: "Condense older turns when usage reaches this share of capacity.",
+    min: 50,
+    max: 95,
+  },
+  reservation: {
+    label: "Output reservation",
+    hint: "Share of the window kept for Claude's reply (capped at the model's output limit).",
+    min: 5,
+    max: 50,
+  },
+  safety: { label: "Safety buffer", hint: "Share of the window left free for estimation error.", min: 0, max: 30 },
+  target: {
+    label: "Compaction target",
+    hint: "Usage a compaction aims for; well below the threshold so it does not run again soon.",
+    min: 10,
+    max: 70,
+  },
+};
+
+export const DEFAULT_TEMPLATE = "general";
+
+function toPercent(fraction: number): string {
+  return String(Math.round(fraction * 1000) / 10);
+}
+
+export function toDraft(s: ContextSettings): Draft {
+  return {
+    threshold: toPercent(s.compaction_threshold),
+    reservation: toPercent(s.output_reservation),
+    safety: toPercent(s.safety_buffer),
+    model: s.model,
+    autoCompact: s.auto_compact,
+    target: toPercent(s.compaction_target),
+    summaryModel: s.summary_model,
+    template: s.compaction_template,
+    recallTool: s.recall_tool,
+  };
+}
+
+/** Field-level problems the server would reject anyway, caught before the round trip. */
+export function validate(d: Draft): string | null {
+  for (const key of Object.keys(PERCENT_FIELDS) as PercentKey[]) {
+    const n = Number(d[key]);
+    const { label, min, max } = PERCENT_FIELDS[key];
+    if (d[key].trim() === "" || !Number.isFinite(n) || n < min || n > max) {
+      return `${label} must be between ${min}% and ${max}%.`;
+    }
+  }
+  if (!d.model.trim()) return "Model is required.";
+  if (Number(d.target) >= Number(d.threshold)) {
+    return "Compaction target must be below the compaction threshold, or every compaction would start the next one.";
+  }
+  if (!d.summaryModel.trim()) return "Summary model is required.";
+  return null;
+}
+
+/** The settings a draft saves, fractions back from percents. */
+export function fromDraft(d: Draft): Partial<ContextSettings> {
+  return {
+    compaction_threshold: Number(d.threshold) / 100,
+    output_reservation: Number(d.reservation) / 100,
+    safety_buffer: Number(d.safety) / 100,
+    model: d.model,
+    auto_compact: d.autoCompact,
+    compaction_target: Number(d.target) / 100,
+    summary_model: d.summaryModel,
+    compaction_template: d.template,
+    recall_tool: d.recallTool,
+  };
+}

@@ -1,0 +1,46 @@
+// The tools offered to Claude, as data: which ones a session's settings turn on and what their
+// definitions add to every request. Their executors live in lib/chat (they read the database).
+import type { ContextSettings } from "@/lib/api/types";
+import { estimateToolsTokens, type ToolDef } from "@/lib/tokens/tokenizer";
+import { RECALL_MAX_RESULTS, RECALL_SCOPES, RECALL_TOOL_NAME } from "./recall";
+
+export const RECALL_TOOL: ToolDef = {
+  name: RECALL_TOOL_NAME,
+  description:
+    "Search the verbatim history of this conversation and the user's other conversations. Use it when the " +
+    "user refers to something said earlier that is not in view: turns condensed into the conversation " +
+    "summary, or another session (last week, another project). Returns excerpts with their session and " +
+    "position. Search with the distinctive words the earlier message would contain.",
+  input_schema: {
+    type: "object",
+    properties: {
+      query: { type: "string", description: "Words to search for, e.g. a name, a number, a topic." },
+      scope: {
+        type: "string",
+        enum: [...RECALL_SCOPES],
+        description: "this_session: only turns of this conversation no longer in view; other_sessions: only other conversations; all (default): both.",
+      },
+      limit: { type: "integer", minimum: 1, maximum: RECALL_MAX_RESULTS, description: "How many excerpts (default 5)." },
+    },
+    required: ["query"],
+  },
+};
+
+/** The tool definitions a request carries under these settings, in a stable order (the prompt cache keys on it). */
+export function offeredTools(settings: Pick<ContextSettings, "recall_tool">): ToolDef[] {
+  return settings.recall_tool ? [RECALL_TOOL] : [];
+}
+
+const rawTokens = new Map<string, number>();
+
+/** Raw token estimate of the offered definitions: the bar's "tools" category. Counted once per tool set. */
+export function toolsRawTokens(settings: Pick<ContextSettings, "recall_tool">): number {
+  const tools = offeredTools(settings);
+  const key = tools.map((t) => t.name).join(",");
+  let n = rawTokens.get(key);
+  if (n === undefined) {
+    n = estimateToolsTokens(tools);
+    rawTokens.set(key, n);
+  }
+  return n;
+}
