@@ -8,6 +8,7 @@
 import { memo, useState, type ReactNode } from "react";
 import { History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
+import { RECALL_TOOL_NAME } from "@/lib/context/recall";
 import { CollapsibleText } from "@/components/CollapsibleText";
 import { EditMessageForm } from "@/components/EditMessageForm";
 import { ProtectToggle } from "@/components/ProtectToggle";
@@ -78,9 +79,12 @@ function Badge({ children, tone, testId }: { children: ReactNode; tone: "sky" | 
 
 /** Text to show for messages that carry only tool blocks. */
 function toolSummary(message: MessageJson): string {
-  const tools = message.content.flatMap((b) =>
-    b.type === "tool_use" ? [`Tool call: ${b.name}`] : b.type === "tool_result" ? ["Tool result"] : [],
-  );
+  const tools = message.content.flatMap((b) => {
+    if (b.type === "tool_result") return ["Tool result"];
+    if (b.type !== "tool_use") return [];
+    const query = (b.input as { query?: unknown } | null)?.query;
+    return [b.name === RECALL_TOOL_NAME && typeof query === "string" ? `Searching the history for “${query}”…` : `Tool call: ${b.name}`];
+  });
   return tools.join("\n");
 }
 

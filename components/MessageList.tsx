@@ -17,6 +17,8 @@ import { PendingUserMessage } from "@/components/PendingUserMessage";
 import { SendErrorNotice } from "@/components/SendErrorNotice";
 import { SendNotices } from "@/components/SendNotices";
 import { StreamingReply } from "@/components/StreamingReply";
+import { ToolResultsItem } from "@/components/ToolResultsItem";
+import type { ToolUseBlock } from "@/lib/context/types";
 
 /** Within this many pixels of the bottom, new content keeps the view pinned to the bottom. */
 const STICK_PX = 120;
@@ -24,6 +26,15 @@ const STICK_PX = 120;
 const LOAD_OLDER_PX = 80;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A user message the app wrote: the answers to a reply's tool calls, nothing typed. */
+function isToolResults(m: MessageJson): boolean {
+  return m.role === "user" && m.content.length > 0 && m.content.every((b) => b.type === "tool_result");
+}
+
+function toolUsesOf(m: MessageJson | undefined): ToolUseBlock[] {
+  return m?.role === "assistant" ? m.content.filter((b): b is ToolUseBlock => b.type === "tool_use") : [];
+}
 
 /** `condensedThrough`: the last turn the active summary stands in for (0 when there is none). */
 function placementOf(m: MessageJson, window: WindowJson | null, condensedThrough = 0): MessagePlacement {
@@ -209,6 +220,9 @@ export function MessageList() {
         {messages.map((m, i) => (
           <div key={m.id} className="contents">
             {i === cutoffAt && <CutoffMarker reason={cutoffReason} />}
+            {isToolResults(m) ? (
+              <ToolResultsItem message={m} uses={toolUsesOf(messages[i - 1])} />
+            ) : (
             <MessageItem
               message={m}
               placement={{ ...placementOf(m, contextWindow, condensedThrough), replaced: replaced.has(m.id) }}
@@ -223,6 +237,7 @@ export function MessageList() {
                     : null
               }
             />
+            )}
             {renderDividers(i)}
           </div>
         ))}

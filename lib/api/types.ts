@@ -23,6 +23,8 @@ export interface ContextSettings {
   memory_budget: number;
   /** Days until an unpinned memory expires. */
   memory_ttl_days: number;
+  /** Offer Claude the recall tool, which searches condensed turns and other sessions. */
+  recall_tool: boolean;
 }
 
 export interface SessionJson {

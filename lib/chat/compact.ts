@@ -34,7 +34,7 @@ import { costUsd, requireModel } from "@/lib/llm/models";
 import { log } from "@/lib/log";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { contextStatus, loadContext, summaryBlock } from "./context";
+import { contextStatus, loadContext, stableRawTokens, summaryBlock } from "./context";
 import { compactionJson } from "./compaction-log";
 import { templateBody, writeSummary } from "./summary-writer";
 import { preCompactionCheckpoint } from "./checkpoints";
@@ -126,7 +126,7 @@ async function compactHoldingLease(
     capacity: ctx.capacity.capacity,
     threshold: ctx.settings.compaction_threshold,
     target: ctx.settings.compaction_target,
-    fixedTokens: session.system_tokens + session.memory_tokens,
+    fixedTokens: stableRawTokens(ctx),
     pinnedTokens: session.pinned_tokens,
     calibration: ctx.calibration.factor,
   });
@@ -230,7 +230,7 @@ async function compactHoldingLease(
     const cache = cacheBreak({
       lastRequestAt: session.measured_at,
       now: new Date(),
-      stableTokens: calibrate(session.system_tokens + session.memory_tokens, ctx.calibration.factor),
+      stableTokens: calibrate(stableRawTokens(ctx), ctx.calibration.factor),
       preTokens: status.current_tokens,
       postTokens: after.current_tokens,
       price: ctx.model.price,

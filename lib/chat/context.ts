@@ -3,6 +3,7 @@ import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";
 import { breakdownOf, computeStatus, measuredOf } from "@/lib/context/status";
 import { dropReplaced } from "@/lib/context/retries";
+import { toolsRawTokens } from "@/lib/context/tools";
 import { groupTurns } from "@/lib/context/turns";
 import type { EngineMessage } from "@/lib/context/types";
 import { selectWindow, type WindowSelection } from "@/lib/context/window";
@@ -45,9 +46,17 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow): 
   };
 }
 
+/**
+ * Raw estimate of the request's stable start, which neither a compaction nor a slide changes:
+ * tool definitions, the system prompt and loaded memories.
+ */
+export function stableRawTokens(ctx: SessionContext): number {
+  return toolsRawTokens(ctx.settings) + ctx.session.system_tokens + ctx.session.memory_tokens;
+}
+
 /** Raw estimate of everything sent besides the window's messages. */
-export function fixedRawTokens(session: SessionRow): number {
-  const b = breakdownOf(session);
+export function fixedRawTokens(ctx: SessionContext): number {
+  const b = breakdownOf(ctx.session, toolsRawTokens(ctx.settings));
   return b.system + b.tools + b.summary + b.memory + b.canvas;
 }
 
@@ -77,7 +86,7 @@ export function contextStatus(ctx: SessionContext, now = new Date()): ContextSta
     sessionId: s.id,
     model: ctx.model,
     settings: ctx.settings,
-    breakdownRaw: breakdownOf(s),
+    breakdownRaw: breakdownOf(s, toolsRawTokens(ctx.settings)),
     calibration: ctx.calibration.factor,
     measured: measuredOf(s),
     avgTurnTokens: s.tail_tokens / tailTurns,
@@ -122,7 +131,7 @@ export async function assembleWindow(
   const selection = selectWindow({
     pinned: groupTurns(visible.filter((m) => m.turnSeq < s.window_start_turn)),
     tail: groupTurns(visible.filter((m) => m.turnSeq >= s.window_start_turn)),
-    fixedTokens: fixedRawTokens(s),
+    fixedTokens: fixedRawTokens(ctx),
     calibration: factor,
     // An explicit capacity is overflow recovery's target: slide exactly to it.
     ...(capacity === undefined ? slideLimits(ctx) : { capacity }),

@@ -3,11 +3,12 @@
 import { toApiMessages } from "@/lib/context/api-messages";
 import { breakpointCount, markMessages, planCacheBreakpoints, systemBlocks } from "@/lib/context/prompt-cache";
 import { dropSuperseded } from "@/lib/context/retries";
+import { offeredTools } from "@/lib/context/tools";
 import type { EngineMessage } from "@/lib/context/types";
 import { env } from "@/lib/env";
 import type { LlmRequest } from "@/lib/llm/client";
 import { calibrate } from "@/lib/tokens/calibration";
-import { summaryBlock, type SessionContext } from "./context";
+import { stableRawTokens, summaryBlock, type SessionContext } from "./context";
 
 export interface BuiltRequest {
   request: LlmRequest;
@@ -38,7 +39,7 @@ export function buildRequest(
   const factor = ctx.calibration.factor;
   const plan = promptCachingEnabled()
     ? planCacheBreakpoints({
-        baseTokens: calibrate(s.system_tokens + s.memory_tokens, factor),
+        baseTokens: calibrate(stableRawTokens(ctx), factor),
         summaryTokens: calibrate(s.summary_tokens, factor),
         messages,
         factor,
@@ -48,6 +49,7 @@ export function buildRequest(
   return {
     request: {
       model: ctx.model.id,
+      tools: offeredTools(ctx.settings),
       system: systemBlocks(base, summary, plan),
       messages: markMessages(messages, plan),
       maxTokens: ctx.capacity.reserved,

@@ -11,7 +11,8 @@ import { getSession } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
-import { offlineReply, streamOffline } from "@/lib/llm/offline";
+import { OFFLINE_BANNER, offlineReply, streamOffline } from "@/lib/llm/offline";
+import { offlineToolUse } from "@/lib/llm/offline-recall";
 import { log } from "@/lib/log";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
@@ -213,7 +214,11 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
       stream.id = null;
       emit({ event: "assistant_message", data: messageJson(saved, true) });
       if (final.stopReason !== "tool_use") break;
-      const results = await runToolUses(final.content);
+      const results = await runToolUses(final.content, built?.request.tools ?? [], {
+        userId: h.userId,
+        sessionId: h.sessionId,
+        windowStartTurn: win.selection.cutoffTurnSeq,
+      });
       const toolMessage = await withUser(h.userId, (tx) =>
         appendMessage(tx, h.userId, h.sessionId, {
           role: "user",
@@ -275,10 +280,14 @@ async function callModel(
 ): Promise<LlmReply> {
   if (client) return streamReply(client, request, onText, signal);
   const system = request.system.map((b) => b.text).join("");
-  const { text } = offlineReply({ messages: request.messages, system, model: request.model });
+  const toolUse = offlineToolUse(request.messages, request.tools ?? []);
+  const text = toolUse
+    ? `${OFFLINE_BANNER}\n\nLet me search our earlier conversations for "${toolUse.input.query}".`
+    : offlineReply({ messages: request.messages, system, model: request.model }).text;
   for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) {
     signal.throwIfAborted();
     onText(chunk);
   }
+  if (toolUse) return { content: [{ type: "text", text }, toolUse], usage: null, stopReason: "tool_use" };
   return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
 }

@@ -35,6 +35,7 @@ export const settingsSchema = z
     compaction_template: z.string().min(1).max(100),
     memory_budget: z.number().min(0).max(0.3),
     memory_ttl_days: z.number().int().min(1).max(3650),
+    recall_tool: z.boolean(),
   })
   .partial()
   .strict();

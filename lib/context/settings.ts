@@ -11,6 +11,7 @@ export const DEFAULT_SETTINGS: Omit<ContextSettings, "model"> = {
   compaction_template: "general",
   memory_budget: 0.05,
   memory_ttl_days: 30,
+  recall_tool: true,
 };
 
 /** Built-in defaults, then the user's defaults, then the session's overrides. */

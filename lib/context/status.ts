@@ -87,10 +87,13 @@ export interface SessionCounters {
   measured_at: Date | null;
 }
 
-/** Raw estimate per category of what the session's next request sends. */
-export function breakdownOf(s: SessionCounters): ContextBreakdown {
-  // No tool ships yet and there is no canvas, so neither adds tokens; when one does, it belongs here.
-  return { system: s.system_tokens, tools: 0, summary: s.summary_tokens, memory: s.memory_tokens, canvas: 0, messages: s.tail_tokens + s.pinned_tokens };
+/**
+ * Raw estimate per category of what the session's next request sends. `tools`: the offered
+ * tool definitions' raw tokens (toolsRawTokens of the session's settings).
+ */
+export function breakdownOf(s: SessionCounters, tools: number): ContextBreakdown {
+  // There is no canvas yet; when there is, it belongs here.
+  return { system: s.system_tokens, tools, summary: s.summary_tokens, memory: s.memory_tokens, canvas: 0, messages: s.tail_tokens + s.pinned_tokens };
 }
 
 export function measuredOf(s: SessionCounters): MeasuredInput | null {
@@ -100,8 +103,8 @@ export function measuredOf(s: SessionCounters): MeasuredInput | null {
 }
 
 /** `currentTokens` of a session from its row: what the picker shows, equal to the status's figure. */
-export function sessionTokens(s: SessionCounters, calibration: number): number {
-  return currentTokens(sumBreakdown(breakdownOf(s)), calibration, measuredOf(s));
+export function sessionTokens(s: SessionCounters, calibration: number, tools: number): number {
+  return currentTokens(sumBreakdown(breakdownOf(s, tools)), calibration, measuredOf(s));
 }
 
 export function computeStatus(input: StatusInput): ContextStatusJson {

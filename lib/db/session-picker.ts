@@ -1,8 +1,11 @@
 import type { SessionSummaryJson } from "@/lib/api/types";
+import { DEFAULT_SETTINGS } from "@/lib/context/settings";
 import { sessionTokens } from "@/lib/context/status";
+import { toolsRawTokens } from "@/lib/context/tools";
 import { getModel } from "@/lib/llm/models";
 import { initialFactor } from "@/lib/tokens/calibration";
 import { qualify, type Tx } from "./driver";
+import { getUserSettings } from "./settings";
 import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./sessions";
 
 export interface RecentFilter {
@@ -22,6 +25,7 @@ type PickerRow = SessionRow & { project_name: string | null; checkpoint_count: n
  * status's own (`sessionTokens`), from the session's counters and calibration, never its messages.
  */
 export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFilter): Promise<SessionSummaryJson[]> {
+  const user = await getUserSettings(tx, userId);
   const rows = await tx.query<PickerRow>(
     `select ${qualify(SESSION_COLUMNS, "s")},
        p.name as project_name,
@@ -50,7 +54,8 @@ export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFi
     project_name: r.project_name,
     last_message_preview: r.last_message_preview,
     checkpoint_count: r.checkpoint_count,
-    current_tokens: sessionTokens(r, r.calibration_factor ?? defaultFactor(r.model)),
+    // The tools a session offers follow its settings over the user's, as its status does.
+    current_tokens: sessionTokens(r, r.calibration_factor ?? defaultFactor(r.model), toolsRawTokens({ ...DEFAULT_SETTINGS, ...user, ...r.settings })),
   }));
 }
 

@@ -15,6 +15,7 @@ const COLUMNS = [
   "compaction_template",
   "memory_budget",
   "memory_ttl_days",
+  "recall_tool",
 ] as const satisfies readonly (keyof ContextSettings)[];
 
 export async function getUserSettings(tx: Tx, userId: string): Promise<StoredSettings> {

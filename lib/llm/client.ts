@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { env } from "@/lib/env";
 import type { SystemBlock } from "@/lib/context/prompt-cache";
 import type { ApiMessage, ContentBlock } from "@/lib/context/types";
+import type { ToolDef } from "@/lib/tokens/tokenizer";
 
 export interface LlmUsage {
   input_tokens: number;
@@ -16,6 +17,13 @@ export interface LlmRequest {
   system: SystemBlock[];
   messages: ApiMessage[];
   maxTokens: number;
+  /** Tools offered to Claude; they come first in the prompt, so the first cache breakpoint covers them. */
+  tools?: ToolDef[];
+}
+
+/** The SDK's tools parameter: omitted when none are offered. */
+function toolsParam(tools: ToolDef[] | undefined): Anthropic.Tool[] | undefined {
+  return tools && tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined;
 }
 
 export interface LlmReply {
@@ -53,6 +61,7 @@ export async function streamReply(
     {
     model: req.model,
     system: req.system.length > 0 ? req.system : undefined,
+    tools: toolsParam(req.tools),
     max_tokens: req.maxTokens,
     messages: req.messages as Anthropic.MessageParam[],
     },
@@ -77,6 +86,7 @@ export async function countTokens(client: Anthropic, req: Omit<LlmRequest, "maxT
   const res = await client.messages.countTokens({
     model: req.model,
     system: req.system.length > 0 ? req.system : undefined,
+    tools: toolsParam(req.tools),
     messages: req.messages as Anthropic.MessageParam[],
   });
   return res.input_tokens;

@@ -6,6 +6,7 @@ import { getModel, type TokenizerFamily } from "@/lib/llm/models";
 
 export const OFFLINE_BANNER = "[Offline responder — set ANTHROPIC_API_KEY to talk to Claude]";
 const ECHO_CHARS = 300;
+const TOOL_RESULT_CHARS = 1_500;
 
 // Stands in for the API's input_tokens. A rough characters-per-token rule (newer Claude
 // tokenizers count ~30% more) rather than our tiktoken estimate: feeding our own estimate
@@ -58,9 +59,14 @@ function describeLastUser(messages: readonly ApiMessage[]): string {
     const echo = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
     return `You said: "${echo}"`;
   }
-  const results = last.content.filter((b) => b.type === "tool_result").length;
+  const results = last.content.flatMap((b) => (b.type === "tool_result" ? [b] : []));
   const images = last.content.filter((b) => b.type === "image").length;
-  return `You sent ${results} tool result(s) and ${images} image(s) without text.`;
+  if (results.length > 0 && images === 0) {
+    const body = results.map((r) => (typeof r.content === "string" ? r.content : r.content.map((c) => c.text).join("\n"))).join("\n\n");
+    const shown = body.length > TOOL_RESULT_CHARS ? `${body.slice(0, TOOL_RESULT_CHARS)}…` : body;
+    return `The tool answered:\n\n${shown}`;
+  }
+  return `You sent ${results.length} tool result(s) and ${images} image(s) without text.`;
 }
 
 export function offlineReply(input: { messages: ApiMessage[]; system?: string; model: string }): {

@@ -112,7 +112,7 @@ export async function benchContext(
       selectWindow({
         pinned: groupTurns(pinned),
         tail: groupTurns(tail),
-        fixedTokens: fixedRawTokens(ctx.session),
+        fixedTokens: fixedRawTokens(ctx),
         calibration: ctx.calibration.factor,
         ...slideLimits(ctx),
       }),

@@ -47,7 +47,7 @@ export async function naiveWindow(userId: string, sessionId: string): Promise<Na
       rows.map((m) => ({ ...m, tokenCount: estimateMessageTokens(m.role, m.content) })),
     );
     const first = turns.length > 0 && turns[0].protected ? [turns[0]] : [];
-    let raw = fixedRawTokens(session) + first.reduce((n, t) => n + t.tokens, 0);
+    let raw = fixedRawTokens(ctx) + first.reduce((n, t) => n + t.tokens, 0);
     const everything = raw + turns.slice(first.length).reduce((n, t) => n + t.tokens, 0);
     const capacity = calibrate(everything, factor) > limits.capacity ? limits.slideTarget : limits.capacity;
     const newestFirst: Turn[] = [];

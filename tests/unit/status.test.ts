@@ -185,10 +185,10 @@ describe("the session's spend and its one token figure", () => {
 
   it("sessionTokens from a row's counters equals the status's current_tokens, measured or not", () => {
     const row = { system_tokens: 500, memory_tokens: 200, summary_tokens: 300, tail_tokens: 8000, pinned_tokens: 1000, measured_tokens: null, measured_raw_tokens: null, measured_at: null };
-    const raw = breakdown({ system: 500, memory: 200, summary: 300, messages: 9000 });
-    expect(sessionTokens(row, 1.4)).toBe(computeStatus(input({ breakdownRaw: raw, calibration: 1.4 })).current_tokens);
+    const raw = breakdown({ system: 500, tools: 250, memory: 200, summary: 300, messages: 9000 });
+    expect(sessionTokens(row, 1.4, 250)).toBe(computeStatus(input({ breakdownRaw: raw, calibration: 1.4 })).current_tokens);
     const measuredRow = { ...row, measured_tokens: 12_345, measured_raw_tokens: 9_000, measured_at: MEASURED_AT };
     const measured = { tokens: 12_345, rawAtMeasure: 9_000, at: MEASURED_AT };
-    expect(sessionTokens(measuredRow, 1.3)).toBe(computeStatus(input({ breakdownRaw: raw, calibration: 1.3, measured })).current_tokens);
+    expect(sessionTokens(measuredRow, 1.3, 250)).toBe(computeStatus(input({ breakdownRaw: raw, calibration: 1.3, measured })).current_tokens);
   });
 });
