@@ -77,6 +77,11 @@ function Badge({ children, tone, testId }: { children: ReactNode; tone: "sky" | 
   );
 }
 
+/** The message's text blocks alone, without the markers stored text gives tool calls. */
+function typedText(message: MessageJson): string {
+  return message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
+}
+
 /** Text to show for messages that carry only tool blocks. */
 function toolSummary(message: MessageJson): string {
   const tools = message.content.flatMap((b) => {
@@ -96,8 +101,10 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
   const isUser = message.role === "user";
   const outOfView = !message.in_window || Boolean(placement.replaced);
   const interrupted = message.status === "interrupted";
-  const hasText = message.text.trim() !== "";
-  const shown = hasText ? message.text : toolSummary(message);
+  // A reply that calls tools shows its words; the calls show as their own blocks below it.
+  const words = message.content.some((b) => b.type === "tool_use") ? typedText(message) : message.text;
+  const hasText = words.trim() !== "";
+  const shown = hasText ? words : toolSummary(message);
   return (
     <article
       data-testid="message"
