@@ -4,8 +4,8 @@
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, usage; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
-// scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts.
+// context, compaction, sessions, memory, auth, cost, audit, keys, usage, search; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
@@ -18,11 +18,12 @@ import { benchCost, costJson, printCost } from "./bench/cost";
 import { auditJson, benchAudit, printAudit } from "./bench/audit";
 import { benchUsage, printUsage, usageJson } from "./bench/usage";
 import { benchKeys, keysJson, printKeys } from "./bench/keys";
+import { benchSearch, printSearch, searchJson } from "./bench/search";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage", "search"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -164,6 +165,9 @@ async function main(): Promise<void> {
     // Its own database too (1.2M calls).
     const usage = only.has("usage") ? await benchUsage(db, ours) : null;
     if (usage) printUsage(usage, ours);
+    // Its own databases too (100K and 1M messages).
+    const search = only.has("search") ? await benchSearch(db) : null;
+    if (search) printSearch(search);
 
     const json = {
       bench: "threadkeeper",
@@ -190,6 +194,7 @@ async function main(): Promise<void> {
       audit: auditLog ? auditJson(auditLog) : null,
       usage: usage ? usageJson(usage) : null,
       keys: keys ? keysJson(keys) : null,
+      search: search ? searchJson(search) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

@@ -51,13 +51,20 @@ function scopeParams(userId: string, s: HistoryScope): unknown[] {
   return [userId, s.sessionId ?? null, s.projectId ?? null, s.excludeSessionId ?? null, s.from ?? null, s.to ?? null];
 }
 
-/** The best full-text matches, through the GIN index on `messages.search`. */
+/**
+ * The best full-text matches. Across the history through `messages_matching` (the GIN index,
+ * whatever the history's size; see the migration); within one session over its view, which
+ * is small.
+ */
 export async function textCandidates(tx: Tx, userId: string, scope: HistoryScope, text: string, limit: number): Promise<ArmHit[]> {
+  const from = scope.sessionId
+    ? `tsq, ${scoped(scope)} and m.search @@ tsq.q`
+    : `tsq, messages_matching(tsq.q) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
+  const rank = scope.sessionId ? `ts_rank_cd(m.search, tsq.q)` : `hit.rank`;
   return tx.query<ArmHit>(
     `with tsq as materialized (select websearch_to_tsquery('english', $7) as q)
      select id as message_id, (row_number() over (order by r desc, id))::int as rank from (
-       select m.id, ts_rank_cd(m.search, tsq.q) as r
-       from tsq, ${scoped(scope)} and m.search @@ tsq.q
+       select m.id, ${rank} as r from ${from}
        order by r desc, m.id limit $8
      ) t order by rank`,
     [...scopeParams(userId, scope), text, limit],

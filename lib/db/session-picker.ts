@@ -39,7 +39,8 @@ export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFi
        and ($3::timestamptz is null or s.updated_at >= $3)
        and ($4::timestamptz is null or s.updated_at <= $4)
        and ($5::text is null or s.search @@ plainto_tsquery('english', $5) or s.id in (
-         with hits as (select m.session_id, m.seq from messages m where m.user_id = $1 and m.search @@ plainto_tsquery('english', $5))
+         -- Through the GIN index at any history size (a plain query under RLS cannot use it).
+         with hits as (select h.session_id, h.seq from messages_matching(plainto_tsquery('english', $5)) h)
          select session_id from hits
          union
          select l.session_id from hits h join session_lineage l

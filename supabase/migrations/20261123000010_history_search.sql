@@ -45,6 +45,22 @@ select id, user_id, created_at from public.messages where status <> 'streaming';
 create index messages_supersedes_idx on public.messages (session_id, supersedes_turn) where supersedes_turn is not null;
 create index messages_restarts_idx on public.messages (session_id, turn_seq, seq) where restarts_turn;
 
+-- Keyword lookups that use the GIN index under row-level security. A user's query on
+-- messages gets the owner policy's qual first, and `@@` is not leakproof, so the planner may
+-- not turn it into an index condition: it read every message of the user (via the user
+-- filter) and tested each one, 40-60 ms at 25K messages and linear beyond. This function
+-- runs as its owner (no RLS) and filters to the caller itself, auth.uid(), so it returns
+-- nothing of anyone else and costs what the matches cost. Streaming replies are left out.
+create function public.messages_matching(q tsquery)
+returns table (id uuid, session_id uuid, seq integer, created_at timestamptz, rank real)
+language sql stable security definer set search_path = '' as $$
+  select m.id, m.session_id, m.seq, m.created_at, ts_rank_cd(m.search, q)
+  from public.messages m
+  where m.search @@ q and m.user_id = auth.uid() and m.status <> 'streaming'
+$$;
+revoke execute on function public.messages_matching(tsquery) from public;
+grant execute on function public.messages_matching(tsquery) to authenticated;
+
 alter table public.message_embeddings enable row level security;
 create policy message_embeddings_owner on public.message_embeddings for all to authenticated
   using (user_id = auth.uid()) with check (user_id = auth.uid());

@@ -106,6 +106,9 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/memory/[memory_id]", method: "DELETE", expect: "not_found", params: (i) => ({ memory_id: i.memory }) },
   { route: "/api/memory/project/[project_id]", method: "GET", expect: "not_found", params: (i) => ({ project_id: i.project }) },
   { route: "/api/memory/search", method: "POST", expect: "own", body: () => ({ query: `${MARK} plans` }) },
+  { route: "/api/search", method: "GET", expect: "own", query: () => `?q=${MARK}` },
+  { route: "/api/search", method: "GET", expect: "not_found", query: (i) => `?q=${MARK}&session_id=${i.session}` },
+  { route: "/api/search", method: "GET", expect: "not_found", query: (i) => `?q=${MARK}&project_id=${i.project}` },
   { route: "/api/memory/search", method: "POST", expect: "own", body: (i) => ({ query: MARK, project_id: i.project }) },
   { route: "/api/memory/session", method: "POST", expect: "not_found", body: (i) => ({ summary: "planted", session_id: i.session }) },
   { route: "/api/memory/session", method: "POST", expect: "not_found", body: (i) => ({ summary: "planted", project_id: i.project }) },
@@ -286,6 +289,8 @@ describe("user B against user A's objects", () => {
   it("A still sees all of it", async () => {
     const res = await call({ route: "/api/session/recent", method: "GET", expect: "own", query: () => `?q=${MARK}` }, ids, a.bearer);
     expect(await res.text()).toContain(ids.session);
+    const found = await call({ route: "/api/search", method: "GET", expect: "own", query: () => `?q=${MARK}+launch` }, ids, a.bearer);
+    expect(await found.text()).toContain(ids.session);
     // The usage B saw none of is there for A: its most expensive session is the marked one.
     const usage = await call({ route: "/api/usage/summary", method: "GET", expect: "own" }, ids, a.bearer);
     const text = await usage.text();

@@ -348,6 +348,15 @@ describe("memory", () => {
     });
     expect(events.some((e) => e.event === "memories")).toBe(true);
     await idle(h, fresh.id);
+    // History search finds the question just asked, in that session.
+    const found = await expectStatus<{ hits: { session_id: string; snippet: string }[] }>(200, "GET", "/api/search", {
+      query: `?q=${encodeURIComponent("walrus telemetry")}&session_id=${fresh.id}&limit=5&from=2020-01-01`,
+    });
+    expect(found.hits[0]).toMatchObject({ session_id: fresh.id });
+    expect(found.hits[0].snippet).toContain("walrus telemetry");
+    await expectStatus(400, "GET", "/api/search", { query: "?q=" }, "invalid_request");
+    await expectStatus(400, "GET", "/api/search", { query: "?q=x&limit=500" }, "invalid_request");
+    await expectStatus(404, "GET", "/api/search", { query: `?q=x&session_id=${missing}` }, "not_found");
     const at = { params: { id: fresh.id, memory_id: memory.id } };
     const dropped = await expectStatus<{ loaded: LoadedMemoryJson[] }>(200, "DELETE", "/api/session/{id}/memories/{memory_id}", at);
     expect(dropped.loaded.find((l) => l.memory.id === memory.id)?.dropped).toBe(true);

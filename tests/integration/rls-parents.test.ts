@@ -274,6 +274,12 @@ const INSERTS: Case[] = [
     sql: (b) => `insert into inherited_protection (session_id, message_id) values ('${b.other}', $1)`,
     foreign: (a) => a.message, own: (b) => b.message,
   },
+  {
+    // B's streaming reply has no embedding row yet (it is enqueued when it completes).
+    table: "message_embeddings", column: "message_id", what: "an embedding row for A's message",
+    sql: () => `insert into message_embeddings (message_id) values ($1)`,
+    foreign: (a) => a.message, own: (b) => b.streaming,
+  },
 ];
 
 /** B re-points one of B's own rows at a parent (no user filter: RLS alone decides). */
@@ -314,6 +320,8 @@ const UPDATES: Case[] = [
     sql: (b) => `update inherited_protection set session_id = $1 where session_id = '${b.fork}'`, foreign: (a) => a.session, own: (b) => b.other },
   { table: "inherited_protection", column: "message_id", what: "B's protection row pointed at A's message",
     sql: (b) => `update inherited_protection set message_id = $1 where session_id = '${b.fork}'`, foreign: (a) => a.message, own: (b) => b.streaming },
+  { table: "message_embeddings", column: "message_id", what: "B's embedding row pointed at A's message",
+    sql: (b) => `update message_embeddings set message_id = $1 where message_id = '${b.message}'`, foreign: (a) => a.message, own: (b) => b.streaming },
   // INSERT ... ON CONFLICT DO UPDATE: the update side is checked too.
   { table: "session_loaded_memories", column: "memory_id", what: "an upsert of B's loaded memory swapping in A's memory",
     sql: (b) => `insert into session_loaded_memories (session_id, memory_id, tokens, score) values ('${b.session}', '${b.memory}', 1, 1)

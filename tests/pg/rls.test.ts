@@ -46,6 +46,12 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
        values ($1, $2, 1, 1, 'user', '[{"type":"text","text":"A secret plan"}]', 'A secret plan')`,
       [s.message, s.session],
     ),
+  // The messages seed enqueued its message (a trigger); this is the indexer's update of it.
+  message_embeddings: (tx, s) =>
+    tx.query(
+      `update message_embeddings set model = 'local-lexical-v1', embedding = array_fill(0.0625, array[256])::halfvec where message_id = $1`,
+      [s.message],
+    ),
   model_calibrations: (tx) => tx.query("insert into model_calibrations (model, factor) values ('claude-haiku-4-5', 1.1)"),
   compaction_logs: (tx, s) =>
     tx.query(
@@ -131,6 +137,7 @@ const PARENT_REFS: [string, string, string][] = [
   ["compaction_logs", "session_id", "sessions"],
   ["inherited_protection", "message_id", "messages"],
   ["inherited_protection", "session_id", "sessions"],
+  ["message_embeddings", "message_id", "messages"],
   ["messages", "session_id", "sessions"],
   ["session_checkpoints", "session_id", "sessions"],
   ["session_checkpoints", "summary_id", "compaction_logs"],

@@ -10,9 +10,10 @@ import { memories } from "./memory";
 import { messages } from "./messages";
 import { meta } from "./meta";
 import { projects } from "./projects";
+import { search } from "./search";
 import { sessions } from "./sessions";
 
-export const GROUPS: OperationGroup[] = [sessions, messages, context, checkpoints, memories, projects, usage, audit, webhooks, keys, meta];
+export const GROUPS: OperationGroup[] = [sessions, messages, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, meta];
 
 /**
  * Route files that answer without being operations of their own: the catch-all turns any

@@ -19,6 +19,8 @@ import type * as U from "@/lib/usage/types";
 import type { createWebhook, DeliveryJson, WebhookJson } from "@/lib/webhooks/manage";
 import type { apiKey, auditEvent, createdApiKey, createdWebhook, delivery, webhook } from "./integrations";
 import type { usageReport, usageSummary } from "./usage";
+import type { HistoryHit } from "@/lib/search/history";
+import type { historyHit } from "./search";
 
 /** True only when A and B are the same type (optional and readonly markers included). */
 type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
@@ -55,6 +57,7 @@ export type ShapeChecks = [
   Expect<Same<Out<typeof template>, T.TemplateJson>>,
   Expect<Same<Out<typeof memory>, T.MemoryJson>>,
   Expect<Same<Out<typeof memoryHit>, T.MemoryHitJson>>,
+  Expect<Same<Out<typeof historyHit>, HistoryHit>>,
   Expect<Same<Out<typeof loadedMemory>, T.LoadedMemoryJson>>,
   Expect<
     Same<{ memories: Out<typeof memory>[]; loaded: Out<typeof loadedMemory>[] }, Returns<typeof memories.ofSession>>

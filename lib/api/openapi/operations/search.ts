@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { historySearchQuery } from "@/lib/search/api";
+import { E } from "../errors";
+import type { OperationGroup } from "../registry";
+import { historyHit } from "../shapes/search";
+
+export const search: OperationGroup = {
+  tag: "Search",
+  description: "Anything ever said, in any session, found again.",
+  operations: [
+    {
+      method: "GET",
+      path: "/api/search",
+      operationId: "searchHistory",
+      summary: "Search every message of your sessions",
+      description:
+        "Full-text search over every message fused by reciprocal rank with embedding similarity (messages are embedded in the background; until then full-text finds them). " +
+        "`session_id` searches that session's whole history, inherited turns of a fork included; `project_id` the sessions of a project; `from` and `to` (ISO 8601) bound when the message was written. " +
+        "Secrets are redacted in `snippet` and `text`.",
+      query: historySearchQuery,
+      errors: [E.notFound],
+      responses: { 200: { description: "Best first.", json: z.object({ hits: z.array(historyHit) }) } },
+    },
+  ],
+};

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { count, described, named, timestamp, uuidString } from "../components";
+
+export const historyHit = named(
+  "HistoryHit",
+  z.object({
+    session_id: described(uuidString(), "The session the message is in; with session_id, that session (a fork finds what it inherited)."),
+    session_title: z.string().nullable(),
+    message_id: uuidString(),
+    seq: count(),
+    turn_seq: count().nullable(),
+    role: z.enum(["user", "assistant"]),
+    snippet: described(z.string(), "The matched excerpt (at most ~300 characters), secrets redacted."),
+    text: described(z.string(), "The message's text, secrets redacted, cut to about 2,000 characters around the match."),
+    score: described(z.number(), "Fused keyword and similarity rank in (0, 1]; halved for a version an edit or a regenerated reply replaced."),
+    created_at: timestamp(),
+  }),
+  "A message found by history search.",
+);

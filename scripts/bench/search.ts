@@ -1,0 +1,292 @@
+// History search at scale: 100K and 1M messages of one user (beside another user's), each
+// embedded, and the session picker's keyword search on the same history; plus what indexing
+// adds to saving a message.
+//
+// Seeding is SQL (generate_series). Each message is two sentences from two pools of 1,000
+// (so 1M distinct texts); its embedding is the normalized sum of its sentences' embeddings,
+// computed once per sentence by the app's embedder (for the local lexical embedder that is
+// close to embedding the whole text: its features add up). The HNSW index is built once after
+// the load, as a restore would. Environment: BENCH_SEARCH_SIZES ("100000,1000000"),
+// BENCH_SEARCH_OTHER (50000 messages of the other user), BENCH_SEARCH_RUNS (30).
+import { performance } from "node:perf_hooks";
+import { LOCAL_USER_ID, openEmbedded, setDb, withUser, type Database } from "@/lib/db";
+import { appendMessage } from "@/lib/db/messages";
+import { recentSessionSummaries } from "@/lib/db/session-picker";
+import { insertSession } from "@/lib/db/sessions";
+import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
+import { embedHistoryQuery, HISTORY_EMBEDDING_DIMENSIONS, searchHistory } from "@/lib/search/history";
+import { assistantText, rng, userText } from "./corpus";
+import { fmtInt, fmtMs, table } from "./report";
+import { intEnv, measure, summarize, type Stat } from "./stats";
+
+const HEAVY = LOCAL_USER_ID;
+const OTHER = "23000000-0000-4000-8000-000000000002";
+const POOL = 1_000;
+const PER_SESSION = 500;
+const SEARCH_TARGET_MS = 50;
+const SEND_TARGET_MS = 2;
+
+const PLANTED = "My sister Marguerite lands in Lisbon on the 14th at gate B22, pick her up.";
+const QUERIES: { label: string; q: string }[] = [
+  { label: "planted fact (names)", q: "Marguerite Lisbon" },
+  { label: "natural question", q: "when does my sister land in Lisbon" },
+  { label: "technical terms", q: "migration index timeout" },
+  { label: "one common word", q: "error" },
+  { label: "no match", q: "zyzzogeton" },
+];
+
+export interface SearchSizeResult {
+  messages: number;
+  otherMessages: number;
+  seedS: number;
+  hnswBuildS: number;
+  plantedRank: number | null;
+  searches: { label: string; q: string; hits: number; stat: Stat }[];
+  picker: { label: string; q: string; sessions: number; stat: Stat }[];
+  explain: { picker: string; text: string; vector: string };
+}
+
+export interface SearchBenchResult {
+  sizes: SearchSizeResult[];
+  send: { withIndexing: Stat; without: Stat; addedMs: number };
+}
+
+function sizesEnv(): number[] {
+  return (process.env.BENCH_SEARCH_SIZES ?? "100000,1000000").split(",").map((s) => Number(s.trim())).filter((n) => n > 0);
+}
+
+async function sentencePools(): Promise<{ a: string[]; b: string[]; av: string[]; bv: string[]; model: string }> {
+  const r = rng(11);
+  const a = Array.from({ length: POOL }, () => userText(r).slice(0, 400));
+  const b = Array.from({ length: POOL }, () => assistantText(r).slice(0, 600));
+  const e = getEmbedder(HISTORY_EMBEDDING_DIMENSIONS);
+  const vec = async (xs: string[]) => (await e.embed(xs, "document")).map((v) => toPgVector(v));
+  return { a, b, av: await vec(a), bv: await vec(b), model: e.model };
+}
+
+async function seed(db: Database, user: string, idPrefix: string, messages: number, pools: Awaited<ReturnType<typeof sentencePools>>) {
+  const sessions = Math.max(1, Math.ceil(messages / PER_SESSION));
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `insert into sessions (id, user_id, title, model, next_seq, created_at, updated_at)
+       select ($2 || lpad(to_hex(n), 12, '0'))::uuid, $1, 'Bench session ' || n, 'claude-sonnet-4-5', $4 + 1,
+         now() - make_interval(days => 365 - (n * 365 / $3)), now() - make_interval(days => 365 - (n * 365 / $3))
+       from generate_series(0, $3 - 1) n`,
+      [user, `${idPrefix}-4000-8000-`, sessions, PER_SESSION],
+    );
+  });
+  // In slices, so no one statement holds the whole load in memory. Each message's embedding
+  // goes in with it (the enqueue trigger is off during the load).
+  const slice = 100_000;
+  for (let lo = 0; lo < messages; lo += slice) {
+    const hi = Math.min(messages, lo + slice);
+    await db.transaction((tx) =>
+      tx.query(
+        `with ins as (
+           insert into messages (session_id, user_id, seq, turn_seq, role, content, text, status, created_at)
+           select ($2 || lpad(to_hex(i / ${PER_SESSION}), 12, '0'))::uuid, $1, i % ${PER_SESSION} + 1, (i % ${PER_SESSION}) / 2 + 1,
+             case when i % 2 = 0 then 'user' else 'assistant' end, '[]'::jsonb,
+             ($3::text[])[(i::bigint * 2654435761) % ${POOL} + 1] || ' ' || ($7::text[])[(i::bigint * 40503 + 7) % ${POOL} + 1], 'complete',
+             now() - make_interval(secs => ($4 - i) * (365 * 86400.0 / $4))
+           from generate_series($5::int, $6::int - 1) i
+           returning id, user_id, session_id, seq)
+         insert into message_embeddings (message_id, user_id, model, embedding)
+         select ins.id, ins.user_id, $8, l2_normalize(a.v + b.v)
+         from ins
+         cross join lateral (select ('x' || right(ins.session_id::text, 12))::bit(48)::bigint * ${PER_SESSION} + ins.seq - 1 as i) k
+         join bench_pool_a a on a.i = (k.i * 2654435761) % ${POOL}
+         join bench_pool_b b on b.i = (k.i * 40503 + 7) % ${POOL}`,
+        [user, `${idPrefix}-4000-8000-`, pools.a, messages, lo, hi, pools.b, pools.model],
+      ),
+    );
+  }
+}
+
+async function loadPools(db: Database, pools: Awaited<ReturnType<typeof sentencePools>>): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query(`create table bench_pool_a (i int primary key, v halfvec(256))`);
+    await tx.query(`create table bench_pool_b (i int primary key, v halfvec(256))`);
+    await tx.query(`insert into bench_pool_a select n - 1, v::halfvec from unnest($1::text[]) with ordinality as t(v, n)`, [pools.av]);
+    await tx.query(`insert into bench_pool_b select n - 1, v::halfvec from unnest($1::text[]) with ordinality as t(v, n)`, [pools.bv]);
+    await tx.query(`alter table messages disable trigger messages_enqueue_embedding`);
+  });
+}
+
+async function explain(db: Database, user: string, sql: string, params: unknown[]): Promise<string> {
+  return db.transaction(async (tx) => {
+    await tx.query(
+      "select set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true)",
+      [JSON.stringify({ sub: user, role: "authenticated" }), user],
+    );
+    await tx.query("set local role authenticated");
+    await tx.query("select set_config('hnsw.iterative_scan', 'relaxed_order', true)");
+    const rows = await tx.query<{ "QUERY PLAN": string }>(`explain ${sql}`, params);
+    return rows.map((r) => r["QUERY PLAN"]).join("\n");
+  });
+}
+
+/** The plan's node names, briefly: which indexes it reads. */
+function planNodes(plan: string): string {
+  return [...plan.matchAll(/(Bitmap Index Scan|Index Scan|Index Only Scan|Seq Scan|Function Scan)[^\n(]*/g)].map((m) => m[0].trim()).join("; ");
+}
+
+async function benchSize(messages: number, otherMessages: number, runs: number, pools: Awaited<ReturnType<typeof sentencePools>>): Promise<SearchSizeResult> {
+  const db = await openEmbedded("memory://");
+  setDb(db);
+  try {
+    await db.transaction((tx) => tx.query(`insert into auth.users (id, email) values ($1, 'other@bench') on conflict do nothing`, [OTHER]));
+    console.log(`\nSearch: seeding ${fmtInt(messages)} messages of one user and ${fmtInt(otherMessages)} of another …`);
+    const t0 = performance.now();
+    await db.transaction((tx) => tx.query(`drop index message_embeddings_hnsw_idx`));
+    await loadPools(db, pools);
+    await seed(db, HEAVY, "31000000-0000", messages, pools);
+    await seed(db, OTHER, "32000000-0000", otherMessages, pools);
+    await db.transaction((tx) => tx.exec(`alter table messages enable trigger messages_enqueue_embedding; drop table bench_pool_a, bench_pool_b`));
+    const session = `31000000-0000-4000-8000-${(Math.floor(messages / PER_SESSION) - 1).toString(16).padStart(12, "0")}`;
+    const seedMs = performance.now() - t0;
+    const t1 = performance.now();
+    await db.transaction((tx) => tx.query(`create index message_embeddings_hnsw_idx on message_embeddings using hnsw (embedding halfvec_cosine_ops)`));
+    const hnswMs = performance.now() - t1;
+    await db.execAutocommit("vacuum analyze");
+    console.log(`  seeded and embedded in ${(seedMs / 1000).toFixed(1)} s, HNSW index built in ${(hnswMs / 1000).toFixed(1)} s`);
+
+    // A fact said once, late in one session: the search must find it first.
+    const planted = await withUser(HEAVY, async (tx) => {
+      const s = await insertSession(tx, HEAVY, { title: "Family", model: "claude-sonnet-4-5", settings: {}, systemPrompt: "", systemTokens: 0 });
+      return appendMessage(tx, HEAVY, s.id, { role: "user", content: [], text: PLANTED, tokenCount: 20, status: "complete", startsTurn: true });
+    });
+    const { indexPendingMessages } = await import("@/lib/search/indexer");
+    while ((await indexPendingMessages(db)) > 0);
+
+    const searches: SearchSizeResult["searches"] = [];
+    let plantedRank: number | null = null;
+    for (const { label, q } of QUERIES) {
+      const run = async () => {
+        const qv = await embedHistoryQuery(q);
+        return withUser(HEAVY, (tx) => searchHistory(tx, HEAVY, { q, limit: 10 }, qv));
+      };
+      const hits = await run();
+      if (label.startsWith("planted")) plantedRank = hits.findIndex((h) => h.message_id === planted.id) + 1 || null;
+      const { stat } = await measure(run, { warmups: 3, runs });
+      searches.push({ label, q, hits: hits.length, stat });
+    }
+    const inSession = async () => withUser(HEAVY, (tx) => searchHistory(tx, HEAVY, { q: "migration index", sessionId: session, limit: 10 }));
+    searches.push({ label: "within one 500-message session", q: "migration index", hits: (await inSession()).length, stat: (await measure(inSession, { warmups: 3, runs })).stat });
+
+    const picker: SearchSizeResult["picker"] = [];
+    for (const { label, q } of [QUERIES[0], QUERIES[2], QUERIES[3]]) {
+      const run = () => withUser(HEAVY, (tx) => recentSessionSummaries(tx, HEAVY, { q, limit: 20 }));
+      const sessions = (await run()).length;
+      picker.push({ label, q, sessions, stat: (await measure(run, { warmups: 3, runs })).stat });
+    }
+
+    const pickerPlan = await explain(db, HEAVY, `select h.session_id from messages_matching(plainto_tsquery('english', $1)) h`, ["Marguerite Lisbon"]);
+    const textPlan = await db.transaction((tx) =>
+      tx.query<{ "QUERY PLAN": string }>(`explain select id from messages m where m.search @@ plainto_tsquery('english', 'marguerite lisbon') and m.user_id = $1`, [HEAVY]),
+    );
+    const qv = await embedHistoryQuery("when does my sister land in Lisbon");
+    const vectorPlan = await explain(
+      db,
+      HEAVY,
+      `select e.message_id from message_embeddings e join messages m on m.id = e.message_id where e.user_id = $1 and e.model = $2
+       and e.embedding is not null order by e.embedding <=> $3::halfvec limit 50`,
+      [HEAVY, qv.model, qv.vector],
+    );
+    return {
+      messages,
+      otherMessages,
+      seedS: Math.round(seedMs / 100) / 10,
+      hnswBuildS: Math.round(hnswMs / 100) / 10,
+      plantedRank,
+      searches,
+      picker,
+      explain: { picker: planNodes(pickerPlan), text: planNodes(textPlan.map((r) => r["QUERY PLAN"]).join("\n")), vector: planNodes(vectorPlan) },
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+/** appendMessage with and without the enqueue trigger: what indexing adds to a send. */
+async function benchSend(runs: number): Promise<SearchBenchResult["send"]> {
+  const db = await openEmbedded("memory://");
+  setDb(db);
+  try {
+    const r = rng(5);
+    const texts = Array.from({ length: 64 }, () => userText(r));
+    const s = await withUser(HEAVY, (tx) =>
+      insertSession(tx, HEAVY, { title: "Send", model: "claude-sonnet-4-5", settings: {}, systemPrompt: "", systemTokens: 0 }),
+    );
+    let i = 0;
+    const save = () =>
+      withUser(HEAVY, (tx) =>
+        appendMessage(tx, HEAVY, s.id, { role: "user", content: [], text: texts[i++ % texts.length], tokenCount: 50, status: "complete", startsTurn: true }),
+      );
+    const samples = { on: [] as number[], off: [] as number[] };
+    // Interleaved, so drift in the machine's load falls on both alike.
+    for (let k = 0; k < runs * 4 + 20; k++) {
+      const on = k % 2 === 0;
+      await db.transaction((tx) => tx.query(`alter table messages ${on ? "enable" : "disable"} trigger messages_enqueue_embedding`));
+      const t = performance.now();
+      await save();
+      const ms = performance.now() - t;
+      if (k >= 20) (on ? samples.on : samples.off).push(ms);
+    }
+    const withIndexing = summarize(samples.on);
+    const without = summarize(samples.off);
+    return { withIndexing, without, addedMs: Math.round((withIndexing.medianMs - without.medianMs) * 1000) / 1000 };
+  } finally {
+    await db.close();
+  }
+}
+
+export async function benchSearch(restore: Database | undefined): Promise<SearchBenchResult> {
+  const runs = intEnv("BENCH_SEARCH_RUNS", 30);
+  const other = intEnv("BENCH_SEARCH_OTHER", 50_000);
+  try {
+    const pools = await sentencePools();
+    const sizes: SearchSizeResult[] = [];
+    for (const n of sizesEnv()) sizes.push(await benchSize(n, other, runs, pools));
+    return { sizes, send: await benchSend(runs) };
+  } finally {
+    setDb(restore);
+  }
+}
+
+export function printSearch(r: SearchBenchResult): void {
+  for (const s of r.sizes) {
+    console.log(
+      `\nHistory search: ${fmtInt(s.messages)} messages of one user beside ${fmtInt(s.otherMessages)} of another, all embedded ` +
+        `(seed ${s.seedS} s, HNSW build ${s.hnswBuildS} s). Planted fact ranked ${s.plantedRank ?? "not found"}. Medians and p95 per query, limit 10.`,
+    );
+    console.log(
+      table(
+        ["query", "hits", "p50", "p95", `target (p95 < ${SEARCH_TARGET_MS} ms)`],
+        s.searches.map((q) => [`${q.label}: "${q.q}"`, String(q.hits), fmtMs(q.stat.medianMs), fmtMs(q.stat.p95Ms), q.stat.p95Ms < SEARCH_TARGET_MS ? "met" : "MISSED"]),
+      ),
+    );
+    console.log(
+      table(
+        ["picker keyword search", "sessions", "p50", "p95"],
+        s.picker.map((q) => [`"${q.q}"`, String(q.sessions), fmtMs(q.stat.medianMs), fmtMs(q.stat.p95Ms)]),
+      ),
+    );
+    console.log(`  plans: picker keywords ${s.explain.picker}; messages FTS ${s.explain.text}; vector ${s.explain.vector}`);
+  }
+  const sd = r.send;
+  console.log(
+    `\nSaving a message (appendMessage, one transaction): ${fmtMs(sd.withIndexing.medianMs)} with the enqueue trigger, ` +
+      `${fmtMs(sd.without.medianMs)} without: indexing adds ${sd.addedMs} ms (target < ${SEND_TARGET_MS} ms: ${sd.addedMs < SEND_TARGET_MS ? "met" : "MISSED"}).`,
+  );
+}
+
+export function searchJson(r: SearchBenchResult) {
+  return {
+    sizes: r.sizes.map((s) => ({
+      ...s,
+      searches: s.searches.map((q) => ({ label: q.label, q: q.q, hits: q.hits, p50_ms: q.stat.medianMs, p95_ms: q.stat.p95Ms })),
+      picker: s.picker.map((q) => ({ label: q.label, q: q.q, sessions: q.sessions, p50_ms: q.stat.medianMs, p95_ms: q.stat.p95Ms })),
+    })),
+    send: { with_ms: r.send.withIndexing.medianMs, without_ms: r.send.without.medianMs, added_ms: r.send.addedMs },
+  };
+}
