@@ -70,7 +70,7 @@ const NAMES = [
   "Astrid", "Wren", "Ezra", "Isla", "Rowan", "Thea", "Lotte", "Pieter", "Joost", "Marisol", "Camila", "Esther", "Miriam",
   "Anselm", "Quentin", "Margaux", "Bastien", "Solene", "Tiago", "Beatriz", "Dagny", "Emeric", "Florin", "Halvard", "Idris",
 ];
-const PET_NAMES = ["Biscuit", "Pickle", "Juniper", "Moose", "Clementine", "Waffles", "Pepper", "Noodle", "Ziggy", "Marmalade", "Tofu", "Basil", "Pumpkin", "Sprout"];
+const PET_NAMES = ["Biscuit", "Pickle", "Juniper", "Moose", "Clementine", "Waffles", "Pepper", "Noodle", "Ziggy", "Marmalade", "Tofu", "Pumpkin", "Sprout", "Fennel", "Ruffles"];
 const CITIES = [
   "Porto", "Ghent", "Utrecht", "Leipzig", "Bologna", "Valencia", "Krakow", "Tallinn", "Bergen", "Galway", "Ljubljana", "Salzburg",
   "Bordeaux", "Seville", "Gdansk", "Aarhus", "Tampere", "Brno", "Graz", "Malmo", "Antwerp", "Trieste", "Zagreb", "Plovdiv",
@@ -164,6 +164,8 @@ interface Draw {
   r: Rand;
   /** Takes a value from a pool that this user has not used yet. */
   fresh<T extends string>(pool: readonly T[], key?: string): T;
+  /** A value from `make` not drawn before for this user (dates and times must not repeat across facts). */
+  unique(make: () => string): string;
 }
 
 interface Fact {
@@ -202,8 +204,8 @@ const FACTS: readonly ((d: Draw) => Fact)[] = [
   },
   (d) => {
     const appt = d.fresh(APPOINTMENTS, "appt");
-    const month = pick(d.r, MONTHS);
-    const day = int(d.r, 2, 28);
+    const date = d.unique(() => `${pick(d.r, MONTHS)} ${int(d.r, 2, 28)}`);
+    const [month, day] = [date.split(" ")[0], Number(date.split(" ")[1])];
     return {
       category: "date", key: `appt:${appt}`, role: "user",
       statement: `My ${appt} appointment finally got booked for ${month} ${day}, after weeks of waiting.`,
@@ -223,7 +225,7 @@ const FACTS: readonly ((d: Draw) => Fact)[] = [
   (d) => {
     const trade = d.fresh(TRADES.map(([t]) => t), "trade");
     const thing = TRADES.find(([t]) => t === trade)?.[1] ?? "boiler";
-    const amount = int(d.r, 20, 480) * 5;
+    const amount = Number(d.unique(() => String(int(d.r, 20, 480) * 5)));
     return {
       category: "amount", key: `trade:${trade}:${thing}`, role: "user",
       statement: `The ${trade} came round and quoted ${money(amount)} to fix the ${thing}, which is more than I hoped.`,
@@ -258,18 +260,17 @@ const FACTS: readonly ((d: Draw) => Fact)[] = [
   },
   (d) => {
     const activity = d.fresh(ACTIVITIES, "activity");
-    const h = int(d.r, 3, 6);
-    const m = pick(d.r, ["05", "10", "15", "20", "35", "40", "45", "50"]);
+    const time = d.unique(() => `${int(d.r, 3, 6)}:${pick(d.r, ["05", "10", "15", "20", "35", "40", "45", "50"])}`);
     const day = pick(d.r, WEEKDAYS);
     return {
       category: "time", key: `pickup:${activity}`, role: "user",
-      statement: `The ${activity} pickup moved to ${h}:${m} every ${day}, so I have to leave work early.`,
-      question: `What time is the ${activity} pickup?`, answers: [`${h}:${m}`],
+      statement: `The ${activity} pickup moved to ${time} every ${day}, so I have to leave work early.`,
+      question: `What time is the ${activity} pickup?`, answers: [time],
     };
   },
   (d) => {
     const thing = d.fresh(CODED, "coded");
-    const code = String(int(d.r, 1000, 9999));
+    const code = d.unique(() => String(int(d.r, 1000, 9999)));
     return {
       category: "number", key: `code:${thing}`, role: "user",
       statement: `Reminder for myself: the code for the ${thing} is ${code}.`,
@@ -288,8 +289,10 @@ const FACTS: readonly ((d: Draw) => Fact)[] = [
   (d) => {
     // Stated by the assistant: the user gives the parts, the reply works out the total.
     const name = d.fresh(NAMES);
-    const a = int(d.r, 60, 400);
-    const b = int(d.r, 60, 400);
+    // Every number of the user's facts is drawn once, so no answer can be read off another fact.
+    const a = Number(d.unique(() => String(int(d.r, 60, 400))));
+    const b = Number(d.unique(() => String(int(d.r, 60, 400))));
+    d.unique(() => String(a + b));
     const city = d.fresh(CITIES);
     return {
       category: "amount", key: `flights:${city}`, role: "assistant",
@@ -329,12 +332,13 @@ const TEMPORALS: readonly ((d: Draw) => Temporal)[] = [
     };
   },
   (d) => {
+    // With cents, so the answer cannot be read off a pickup time or another amount.
     const a = int(d.r, 25, 49);
     const b = a + int(d.r, 4, 15);
     return {
-      category: "amount", key: "gym", question: "How much is my gym membership now?", answers: [String(b)],
-      first: `My gym membership is ${money(a)} a month, which still feels like a lot.`,
-      later: `The gym raised my membership to ${money(b)} a month starting now.`,
+      category: "amount", key: "gym", question: "How much is my gym membership now?", answers: [`${b}.90`],
+      first: `My gym membership is $${a}.90 a month, which still feels like a lot.`,
+      later: `The gym raised my membership to $${b}.90 a month starting now.`,
     };
   },
   (d) => {
@@ -377,6 +381,16 @@ function drawFor(r: Rand): Draw {
       const v = pick(r, free);
       used.add(`${key ?? "v"}:${v}`);
       return v;
+    },
+    unique(make: () => string): string {
+      for (let i = 0; i < 50; i++) {
+        const v = make();
+        if (!used.has(`u:${v}`)) {
+          used.add(`u:${v}`);
+          return v;
+        }
+      }
+      throw new RetryFact();
     },
   };
 }

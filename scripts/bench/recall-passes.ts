@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import type { MemoryHitJson } from "@/lib/api/types";
 import { archiveSession } from "@/lib/chat/archive";
 import { compactSession } from "@/lib/chat/compact";
-import { assembleWindow, loadContext } from "@/lib/chat/context";
+import { assembleWindow, fixedRawTokens, loadContext } from "@/lib/chat/context";
 import { loadMemoriesForSession, saveMemory, searchMemories } from "@/lib/chat/memory";
 import { buildRequest } from "@/lib/chat/request";
 import { createSession } from "@/lib/chat/sessions";
@@ -73,6 +73,14 @@ export function requestText(request: LlmRequest): string {
 
 // ------------------------------------------------------------------ a. visibility after compaction
 
+/**
+ * How the compaction is forced: "manual" is /compact with force (it keeps up to a quarter of
+ * the turns' tokens verbatim); "target" asks compactSession, as overflow recovery does, for a
+ * request of the fixed part plus (1 - TARGET_REDUCTION) of the conversation.
+ */
+export type CompactMode = "manual" | "target";
+export const TARGET_REDUCTION = 0.6;
+
 export interface VisibilityRow {
   question: RecallQuestion;
   full: boolean;
@@ -84,9 +92,12 @@ export interface VisibilityRow {
 
 export interface CompactionStats {
   method: string;
+  /** As the product reports it: the whole request before and after, loaded memories included. */
   reductionPercent: number;
-  fullTokens: number;
-  requestTokens: number;
+  /** Of the conversation alone: the session's messages before, summary + window messages after. */
+  historyReductionPercent: number;
+  historyTokens: number;
+  historyTokensAfter: number;
   durationMs: number;
   retention: number;
 }
@@ -105,7 +116,7 @@ export interface VisibilityResult {
  * history, and plain truncation (the newest turns that fit the compacted request's tokens).
  * All three carry the same system prompt and loaded memories.
  */
-export async function visibilityPass(db: Database, corpus: RecallCorpus, group: number): Promise<VisibilityResult> {
+export async function visibilityPass(db: Database, corpus: RecallCorpus, group: number, mode: CompactMode): Promise<VisibilityResult> {
   const started = performance.now();
   const rows: VisibilityRow[] = [];
   const compactions: CompactionStats[] = [];
@@ -125,13 +136,21 @@ export async function visibilityPass(db: Database, corpus: RecallCorpus, group: 
           fixedTokens: session.system_tokens + session.memory_tokens,
           turns: groupTurns(messages),
           text: normalise([fixed, ...messages.map((m) => blocksToText(m.content))].join("\n")),
-          tokens: session.system_tokens + session.memory_tokens + messages.reduce((n, m) => n + m.tokenCount, 0),
+          historyTokens: messages.reduce((n, m) => n + m.tokenCount, 0),
         };
       });
-      const outcome = await compactSession(uid, sid, { trigger: "manual", force: true });
+      const outcome = await compactSession(
+        uid,
+        sid,
+        mode === "manual"
+          ? { trigger: "manual", force: true }
+          : // Asked, as overflow recovery asks, to bring the request down to its fixed part plus 40 % of the conversation.
+            { trigger: "error_recovery", targetRaw: full.fixedTokens + Math.floor(full.historyTokens * (1 - TARGET_REDUCTION)) },
+      );
       const seen = await withUser(uid, async (tx) => viewAfterCompaction(tx, uid, sid));
-      // Plain truncation at the same budget: the fixed part, then the newest whole turns that fit.
-      const budget = seen.rawTokens - full.fixedTokens;
+      // Plain truncation at the same budget: the same fixed part, then the newest whole turns
+      // that fit in the tokens the summary and window take.
+      const budget = seen.historyTokens;
       const kept: string[] = [];
       let used = 0;
       for (let i = full.turns.length - 1; i >= 0; i--) {
@@ -150,19 +169,16 @@ export async function visibilityPass(db: Database, corpus: RecallCorpus, group: 
           viaMemory: q.evidence.session !== s && answerVisible(memoryText, q.answers),
         });
       }
-      if (outcome.kind === "compacted") {
-        const c = outcome.compaction;
-        compactions.push({
-          method: c.method,
-          reductionPercent: c.reduction_percent,
-          fullTokens: full.tokens,
-          requestTokens: seen.rawTokens,
-          durationMs: c.duration_ms,
-          retention: c.retention_rate,
-        });
-      } else {
-        compactions.push({ method: `skipped: ${outcome.reason}`, reductionPercent: 0, fullTokens: full.tokens, requestTokens: seen.rawTokens, durationMs: 0, retention: 0 });
-      }
+      const c = outcome.kind === "compacted" ? outcome.compaction : null;
+      compactions.push({
+        method: c ? c.method : `skipped: ${outcome.kind === "skipped" ? outcome.reason : ""}`,
+        reductionPercent: c ? c.reduction_percent : 0,
+        historyReductionPercent: full.historyTokens > 0 ? 100 * (1 - seen.historyTokens / full.historyTokens) : 0,
+        historyTokens: full.historyTokens,
+        historyTokensAfter: seen.historyTokens,
+        durationMs: c ? c.duration_ms : 0,
+        retention: c ? c.retention_rate : 0,
+      });
       await archiveSession(uid, sid);
     }
   }
@@ -170,10 +186,15 @@ export async function visibilityPass(db: Database, corpus: RecallCorpus, group: 
 }
 
 /** What the next request would carry: the window assembled as the send path does, built into the API request. */
-async function viewAfterCompaction(tx: Tx, uid: string, sid: string): Promise<{ text: string; rawTokens: number }> {
+async function viewAfterCompaction(tx: Tx, uid: string, sid: string): Promise<{ text: string; rawTokens: number; historyTokens: number }> {
   const ctx = await loadContext(tx, uid, await getSession(tx, uid, sid));
   const win = await assembleWindow(tx, ctx, ctx.calibration.factor);
-  return { text: normalise(requestText(buildRequest(ctx, win.messages, null).request)), rawTokens: win.rawTokens };
+  return {
+    text: normalise(requestText(buildRequest(ctx, win.messages, null).request)),
+    rawTokens: win.rawTokens,
+    // What stands for the conversation itself: the summary and the window's messages.
+    historyTokens: win.rawTokens - fixedRawTokens(ctx.session) + ctx.session.summary_tokens,
+  };
 }
 
 // ------------------------------------------------------------------ b. memory recall, c. history search

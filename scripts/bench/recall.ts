@@ -14,14 +14,15 @@
 //      whose summary is scripted (see FAKE_SUMMARIZER), so this measures the LLM path's plumbing
 //      and verification, not a real model's summary.
 //
-// Environment (defaults in brackets): BENCH_RECALL_USERS [4], BENCH_RECALL_SESSIONS [15 per user],
+// Environment (defaults in brackets): BENCH_RECALL_COMPACT [target: compactSession asked for a 60 %
+// smaller conversation; manual: /compact with force], BENCH_RECALL_USERS [4], BENCH_RECALL_SESSIONS [15 per user],
 // BENCH_RECALL_TURNS [24 per session], BENCH_RECALL_FACTS [3 planted facts (questions) per session,
 // plus one temporal pair per three sessions], BENCH_RECALL_SEED [4242], BENCH_RECALL_LLM [1; 0 skips d].
 import { performance } from "node:perf_hooks";
 import type { Database } from "@/lib/db";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { generateRecallCorpus, type QuestionKind, type RecallCorpus, type RecallCorpusOptions } from "./recall-corpus";
-import { KINDS, onFreshDb, searchPass, visibilityPass, type SearchResult, type VisibilityResult, type VisibilityRow, type RankRow } from "./recall-passes";
+import { KINDS, onFreshDb, TARGET_REDUCTION, type CompactMode, searchPass, visibilityPass, type SearchResult, type VisibilityResult, type VisibilityRow, type RankRow } from "./recall-passes";
 import { fmtInt, fmtMs, statJson, table } from "./report";
 import { intEnv, summarize, withEnv } from "./stats";
 
@@ -33,8 +34,14 @@ const FAKE_SUMMARIZER =
   "(its instructions, none of the conversation), so what survives is what the product's verification appends (the must-keep " +
   "items it finds) and the verbatim window; a real Claude summary would do better or worse, this is the LLM path's floor";
 
+const MODE_TEXT: Record<CompactMode, string> = {
+  target: `compactSession asked, as overflow recovery asks, for the fixed part plus ${100 - 100 * TARGET_REDUCTION} % of the conversation; BENCH_RECALL_COMPACT=manual for /compact with force`,
+  manual: "/compact with force, which keeps up to a quarter of the turns verbatim; BENCH_RECALL_COMPACT=target for a 60 % target",
+};
+
 export interface RecallBenchResult {
   options: RecallCorpusOptions;
+  mode: CompactMode;
   questions: Record<QuestionKind, number>;
   offline: VisibilityResult;
   llm: (VisibilityResult & { summarizerCalls: number }) | null;
@@ -50,6 +57,12 @@ export function recallOptions(): RecallCorpusOptions {
     turnsPerSession: intEnv("BENCH_RECALL_TURNS", 24),
     factsPerSession: intEnv("BENCH_RECALL_FACTS", 3),
   };
+}
+
+function compactMode(): CompactMode {
+  const raw = process.env.BENCH_RECALL_COMPACT ?? "target";
+  if (raw !== "manual" && raw !== "target") throw new Error(`BENCH_RECALL_COMPACT must be "manual" or "target", got "${raw}"`);
+  return raw;
 }
 
 /** Offline: no Anthropic key (extractive summaries) and the local embedder (no Voyage key). */
@@ -68,7 +81,7 @@ export async function benchRecall(restore: Database | undefined): Promise<Recall
   );
 
   const t0 = performance.now();
-  const offline = await withEnv(OFFLINE, () => onFreshDb(restore, (db) => visibilityPass(db, corpus, 1)));
+  const offline = await withEnv(OFFLINE, () => onFreshDb(restore, (db) => visibilityPass(db, corpus, 1, compactMode())));
   console.log(`  a. ${sessions} sessions written, compacted, archived (offline) in ${s1(performance.now() - t0)}`);
 
   const t1 = performance.now();
@@ -81,14 +94,14 @@ export async function benchRecall(restore: Database | undefined): Promise<Recall
     const fake = await startFakeAnthropic();
     try {
       const env = { ...OFFLINE, ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url, THREADKEEPER_MAX_RETRIES: "0" };
-      const result = await withEnv(env, () => onFreshDb(restore, (db) => visibilityPass(db, corpus, 5)));
+      const result = await withEnv(env, () => onFreshDb(restore, (db) => visibilityPass(db, corpus, 5, compactMode())));
       llm = { ...result, summarizerCalls: fake.requests.filter((r) => r.path === "/v1/messages").length };
     } finally {
       await fake.close();
     }
     console.log(`  d. the same through the fake Anthropic server in ${s1(performance.now() - t2)}`);
   }
-  return { options, questions, offline, llm, search, ms: performance.now() - started };
+  return { options, mode: compactMode(), questions, offline, llm, search, ms: performance.now() - started };
 }
 
 // ------------------------------------------------------------------ printing
@@ -99,22 +112,31 @@ const cell = (hit: number, n: number) => (n === 0 ? "-" : `${hit}/${n} (${pctOf(
 const count = <T>(xs: readonly T[], f: (x: T) => boolean) => xs.filter(f).length;
 const medianOf = (xs: readonly number[]) => summarize(xs).medianMs;
 
-function reductionLine(v: VisibilityResult): { median: number; min: number; max: number; text: string } {
-  const reductions = v.compactions.map((c) => c.reductionPercent);
-  const s = summarize(reductions);
+interface Reduction {
+  /** Of the conversation (messages → summary + window), which the target is judged on. */
+  history: { median: number; min: number; max: number };
+  /** As the product reports it (the whole request, loaded memories and system prompt included). */
+  reported: number;
+  text: string;
+}
+
+function reduction(v: VisibilityResult): Reduction {
+  const h = summarize(v.compactions.map((c) => c.historyReductionPercent));
+  const reported = medianOf(v.compactions.map((c) => c.reductionPercent));
   const methods = new Map<string, number>();
   for (const c of v.compactions) methods.set(c.method, (methods.get(c.method) ?? 0) + 1);
   const text =
-    `${v.compactions.length} forced compactions (${[...methods].map(([m, n]) => `${n} ${m}`).join(", ")}): reduction median ${s.medianMs.toFixed(1)} % ` +
-    `(min ${s.minMs.toFixed(1)}, max ${s.maxMs.toFixed(1)}); request ${fmtInt(Math.round(medianOf(v.compactions.map((c) => c.requestTokens))))} of ` +
-    `${fmtInt(Math.round(medianOf(v.compactions.map((c) => c.fullTokens))))} raw tokens (medians); must-keep retention median ` +
-    `${(100 * medianOf(v.compactions.map((c) => c.retention))).toFixed(0)} %; compaction took ${fmtMs(medianOf(v.compactions.map((c) => c.durationMs)))} median`;
-  return { median: s.medianMs, min: s.minMs, max: s.maxMs, text };
+    `${v.compactions.length} forced compactions (${[...methods].map(([m, n]) => `${n} ${m}`).join(", ")}): the conversation ` +
+    `(${fmtInt(Math.round(medianOf(v.compactions.map((c) => c.historyTokens))))} → ${fmtInt(Math.round(medianOf(v.compactions.map((c) => c.historyTokensAfter))))} raw tokens, medians) ` +
+    `reduced by ${h.medianMs.toFixed(1)} % median (min ${h.minMs.toFixed(1)}, max ${h.maxMs.toFixed(1)}); the whole request as the product reports it, ` +
+    `loaded memories included, by ${reported.toFixed(1)} % median; must-keep retention median ` +
+    `${(100 * medianOf(v.compactions.map((c) => c.retention))).toFixed(0)} %; compaction ${fmtMs(medianOf(v.compactions.map((c) => c.durationMs)))} median`;
+  return { history: { median: h.medianMs, min: h.minMs, max: h.maxMs }, reported, text };
 }
 
 function visibilityTable(v: VisibilityResult): string {
   const t = RECALL_TARGETS;
-  const red = reductionLine(v).median;
+  const red = reduction(v).history.median;
   const row = (label: string, rows: readonly VisibilityRow[], target: boolean) => {
     const compacted = pctOf(count(rows, (r) => r.compacted), rows.length);
     const met = compacted >= t.visibleAfterCompactionPct && red >= t.minReductionPct;
@@ -148,17 +170,17 @@ export function printRecall(r: RecallBenchResult): void {
 
   console.log("\na. Answer visible in what Claude sees after a forced compaction (offline: extractive summarizer), per question:");
   console.log(visibilityTable(r.offline));
-  console.log(`  ${reductionLine(r.offline).text}`);
+  console.log(`  ${reduction(r.offline).text}`);
   const cross = r.offline.rows.filter((x) => x.question.kind === "cross");
   console.log(
-    "  (each session is written, compacted with /compact's force, then archived; the asking session's request holds the memories loaded at its first" +
+    `  (each session is written, compacted (${MODE_TEXT[r.mode]}), then archived; the asking session's request holds the memories loaded at its first` +
       ` message, so a cross-session answer is visible only through them: ${count(cross, (x) => x.viaMemory)} of ${cross.length} were, in all three views alike)`,
   );
 
   if (r.llm) {
     console.log('\nd. The same, with "Claude" as the summarizer: the real SDK against the fake Anthropic server:');
     console.log(visibilityTable(r.llm));
-    console.log(`  ${reductionLine(r.llm).text}; ${r.llm.summarizerCalls} summarizer calls`);
+    console.log(`  ${reduction(r.llm).text}; ${r.llm.summarizerCalls} summarizer calls`);
     console.log(`  NOTE: ${FAKE_SUMMARIZER}.`);
   }
 
@@ -237,7 +259,7 @@ export function printRecall(r: RecallBenchResult): void {
 const r1 = (x: number) => (Number.isFinite(x) ? Math.round(x * 10) / 10 : null);
 
 function visibilityJson(v: VisibilityResult) {
-  const red = reductionLine(v);
+  const red = reduction(v);
   const byKind = (rows: readonly VisibilityRow[]) => ({
     questions: rows.length,
     full_pct: r1(pctOf(count(rows, (x) => x.full), rows.length)),
@@ -247,9 +269,10 @@ function visibilityJson(v: VisibilityResult) {
   return {
     ...byKind(v.rows),
     kinds: Object.fromEntries(KINDS.map((k) => [k, byKind(v.rows.filter((x) => x.question.kind === k))])),
-    reduction_median_pct: r1(red.median),
-    reduction_min_pct: r1(red.min),
-    reduction_max_pct: r1(red.max),
+    history_reduction_median_pct: r1(red.history.median),
+    history_reduction_min_pct: r1(red.history.min),
+    history_reduction_max_pct: r1(red.history.max),
+    reported_reduction_median_pct: r1(red.reported),
     methods: Object.fromEntries([...new Set(v.compactions.map((c) => c.method))].map((m) => [m, count(v.compactions, (c) => c.method === m)])),
     compaction_median_ms: r1(medianOf(v.compactions.map((c) => c.durationMs))),
     seconds: r1(v.ms / 1000),
@@ -261,6 +284,7 @@ export function recallJson(r: RecallBenchResult) {
   const at = (rank: (x: RankRow) => number | null | undefined, k: number) => r1(pctOf(count(rows, (x) => { const v = rank(x); return v != null && v <= k; }), rows.length));
   return {
     options: r.options,
+    compaction_mode: r.mode,
     questions: r.questions,
     targets: RECALL_TARGETS,
     compaction_offline: visibilityJson(r.offline),
