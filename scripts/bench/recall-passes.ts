@@ -238,13 +238,14 @@ const K = 10;
  * variable so this compiles either way.
  */
 export async function loadHistorySearch(): Promise<{ fn: HistorySearch } | { reason: string }> {
-  const spec = "@/lib/search/history";
+  // BENCH_RECALL_HISTORY_MODULE: another module with the same contract, by path (to check this harness).
+  const spec = process.env.BENCH_RECALL_HISTORY_MODULE || "@/lib/search/history";
   let mod: Record<string, unknown>;
   try {
     mod = (await import(spec)) as Record<string, unknown>;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") return { reason: "not available on this build (no lib/search/history.ts)" };
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") return { reason: `not available on this build (no ${spec === "@/lib/search/history" ? "lib/search/history.ts" : spec})` };
     throw err;
   }
   const fn = mod.searchHistory;

@@ -17,7 +17,8 @@
 // Environment (defaults in brackets): BENCH_RECALL_COMPACT [target: compactSession asked for a 60 %
 // smaller conversation; manual: /compact with force], BENCH_RECALL_USERS [4], BENCH_RECALL_SESSIONS [15 per user],
 // BENCH_RECALL_TURNS [24 per session], BENCH_RECALL_FACTS [3 planted facts (questions) per session,
-// plus one temporal pair per three sessions], BENCH_RECALL_SEED [4242], BENCH_RECALL_LLM [1; 0 skips d].
+// plus one temporal pair per three sessions], BENCH_RECALL_SEED [4242], BENCH_RECALL_LLM [1; 0 skips d],
+// BENCH_RECALL_HISTORY_MODULE [@/lib/search/history: another module with its contract, by path].
 import { performance } from "node:perf_hooks";
 import type { Database } from "@/lib/db";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
