@@ -1,11 +1,13 @@
 // `npm run bench`: performance figures against the DESIGN.md targets, on an in-memory PGlite
 // with seeded long sessions. Prints tables and, last, one JSON line. Benchmarks are separate
-// modules under scripts/bench/: context, compaction, sessions (checkpoints, resume, picker), memory.
+// modules under scripts/bench/: context, compaction, sessions (checkpoints, resume, picker), memory,
+// recall (issue 11: facts kept through compaction, memory and history search).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, usage, search; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
-// scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts.
+// context, compaction, sessions, memory, auth, cost, audit, keys, usage, search, recall; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
+// scripts/bench/recall.ts.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb } from "@/lib/db";
@@ -19,11 +21,12 @@ import { auditJson, benchAudit, printAudit } from "./bench/audit";
 import { benchUsage, printUsage, usageJson } from "./bench/usage";
 import { benchKeys, keysJson, printKeys } from "./bench/keys";
 import { benchSearch, printSearch, searchJson } from "./bench/search";
+import { benchRecall, printRecall, recallJson } from "./bench/recall";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage", "search"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage", "search", "recall"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -168,6 +171,9 @@ async function main(): Promise<void> {
     // Its own databases too (100K and 1M messages).
     const search = only.has("search") ? await benchSearch(db) : null;
     if (search) printSearch(search);
+    // Its own databases too, one per pass.
+    const recall = only.has("recall") ? await benchRecall(db) : null;
+    if (recall) printRecall(recall);
 
     const json = {
       bench: "threadkeeper",
@@ -195,6 +201,7 @@ async function main(): Promise<void> {
       usage: usage ? usageJson(usage) : null,
       keys: keys ? keysJson(keys) : null,
       search: search ? searchJson(search) : null,
+      recall: recall ? recallJson(recall) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);
