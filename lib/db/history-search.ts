@@ -32,7 +32,9 @@ const INHERITED_BY = (sessionParam: string) =>
  * for "elsewhere"). Parameters: $1 user, $2 session, $3 project, $4 excluded session, $5/$6 dates.
  */
 function scoped(s: HistoryScope): string {
-  const common = `m.user_id = $1 and m.status <> 'streaming'
+  // Tool results are left out: a recall's result repeats messages found elsewhere, and the
+  // next recall would find the copy instead of (or beside) the original.
+  const common = `m.user_id = $1 and m.status <> 'streaming' and coalesce(m.content -> 0 ->> 'type', '') <> 'tool_result'
     and ($5::timestamptz is null or m.created_at >= $5) and ($6::timestamptz is null or m.created_at <= $6)`;
   if (s.sessionId) {
     return `session_messages($2::uuid) m where ${common}

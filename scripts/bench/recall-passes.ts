@@ -193,7 +193,7 @@ async function viewAfterCompaction(tx: Tx, uid: string, sid: string): Promise<{ 
     text: normalise(requestText(buildRequest(ctx, win.messages, null).request)),
     rawTokens: win.rawTokens,
     // What stands for the conversation itself: the summary and the window's messages.
-    historyTokens: win.rawTokens - fixedRawTokens(ctx.session) + ctx.session.summary_tokens,
+    historyTokens: win.rawTokens - fixedRawTokens(ctx) + ctx.session.summary_tokens,
   };
 }
 

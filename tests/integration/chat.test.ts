@@ -230,12 +230,12 @@ describe("another user's data", () => {
 /** The fake's exact count for the request the session would send next. */
 async function countNext(id: string): Promise<number> {
   const page = await history(id);
-  const last = h.fake.requests.filter((r) => r.path === "/v1/messages").at(-1)?.body as { system: string; model: string };
+  const last = h.fake.requests.filter((r) => r.path === "/v1/messages").at(-1)?.body as { system: string; model: string; tools?: unknown[] };
   const messages = page.messages.map((m) => ({ role: m.role, content: m.content }));
   const res = await fetch(`${h.fake.url}/v1/messages/count_tokens`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": "test-key", "anthropic-version": "2023-06-01" },
-    body: JSON.stringify({ model: last.model, system: last.system, messages }),
+    body: JSON.stringify({ model: last.model, system: last.system, tools: last.tools, messages }),
   });
   return ((await res.json()) as { input_tokens: number }).input_tokens;
 }

@@ -54,6 +54,10 @@ describe("the recall tool", () => {
     // Claude's second request carried the excerpt as the tool's result.
     const second = JSON.stringify(calls[calls.length - 1].body);
     expect(second).toContain("Rua Augusta");
+    // The next recall finds the original and Claude's answer, never the copy in the tool result.
+    const again = parseRecall(await recall({ query: "Rua Augusta rent" }, { userId: LOCAL_USER_ID, sessionId: trip.id, windowStartTurn: 99 }));
+    expect(again.map((e) => [e.sessionId, e.seq])).toEqual(expect.arrayContaining([[trip.id, 1], [s.id, 4]]));
+    expect(again.some((e) => e.sessionId === s.id && e.seq === 3)).toBe(false);
   });
 
   it("counts its definition in the bar's tools category, the same figure in the picker, and is gone when turned off", async () => {
