@@ -223,20 +223,20 @@ export function MessageList() {
             {isToolResults(m) ? (
               <ToolResultsItem message={m} uses={toolUsesOf(messages[i - 1])} />
             ) : (
-            <MessageItem
-              message={m}
-              placement={{ ...placementOf(m, contextWindow, condensedThrough), replaced: replaced.has(m.id) }}
-              protecting={Boolean(protecting[m.id])}
-              onToggleProtect={onToggleProtect}
-              retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
-              versions={
-                m.id === versionsFor.edit
-                  ? { disabled: versionsDisabled, onEdit }
-                  : m.id === versionsFor.regenerate
-                    ? { disabled: versionsDisabled, onRegenerate }
-                    : null
-              }
-            />
+              <MessageItem
+                message={m}
+                placement={{ ...placementOf(m, contextWindow, condensedThrough), replaced: replaced.has(m.id) }}
+                protecting={Boolean(protecting[m.id])}
+                onToggleProtect={onToggleProtect}
+                retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
+                versions={
+                  m.id === versionsFor.edit
+                    ? { disabled: versionsDisabled, onEdit }
+                    : m.id === versionsFor.regenerate
+                      ? { disabled: versionsDisabled, onRegenerate }
+                      : null
+                }
+              />
             )}
             {renderDividers(i)}
           </div>
