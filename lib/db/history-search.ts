@@ -64,7 +64,9 @@ export async function textCandidates(tx: Tx, userId: string, scope: HistoryScope
     : `tsq, messages_matching(tsq.q) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
   const rank = scope.sessionId ? `ts_rank_cd(m.search, tsq.q)` : `hit.rank`;
   return tx.query<ArmHit>(
-    `with tsq as materialized (select websearch_to_tsquery('english', $7) as q)
+    // Any of the words, best covered first: a question ("when does my sister land?") shares
+    // only some words with the message that answers it, which an all-words query would miss.
+    `with tsq as materialized (select replace(plainto_tsquery('english', $7)::text, ' & ', ' | ')::tsquery as q)
      select id as message_id, (row_number() over (order by r desc, id))::int as rank from (
        select m.id, ${rank} as r from ${from}
        order by r desc, m.id limit $8

@@ -59,12 +59,11 @@ describe("history search", () => {
     expect(before[0].text.length).toBeLessThanOrEqual(2_010);
     expect(before[0].text).toContain("Marguerite");
 
-    // A misspelt name full-text cannot match ("Margarite"): only the embedding finds it, once indexed.
     const short = await say(s, "user", "Reminder: Marguerite lands in Lisbon at gate B22.");
-    expect(await search({ q: "Margarite Lisbon gate" })).toEqual([]);
     await drain();
-    const fuzzy = await search({ q: "Margarite Lisbon gate" });
-    expect(fuzzy.map((x) => x.message_id)).toEqual([short.id]);
+    // Any of the words is enough, the best-covered message first: a question shares only some.
+    const question = await search({ q: "which gate does she land at in Lisbon?" });
+    expect(question[0].message_id).toBe(short.id);
     // Both mentions now, each ranked by keywords and similarity (a higher fused score than keywords alone).
     const after = await search({ q: "Marguerite Lisbon" });
     expect(after.slice(0, 2).map((x) => x.message_id).sort()).toEqual([planted.id, short.id].sort());
