@@ -37,8 +37,12 @@ const DATE_RES: RegExp[] = [
 ];
 
 /** Dates, weekdays, times of day, relative times ("next week") and holidays, as written. */
+// Every date pattern holds a digit, a capitalised name or one of these words.
+const MAYBE_DATE_RE = /\d|[A-Z][a-z]|\b(?:noon|midnight|tonight|tomorrow|yesterday|this|next|last|in|ago)\b/;
+
 export function dateTimes(prose: string): Found[] {
   const out: Found[] = [];
+  if (!MAYBE_DATE_RE.test(prose)) return out;
   for (const re of DATE_RES) {
     for (const m of prose.matchAll(re)) {
       // A bare year is the group; everything else is the whole match.
@@ -55,9 +59,9 @@ export function dateTimes(prose: string): Found[] {
 const NUM = "(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?";
 const WORD_NUM = "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a dozen|dozens of|a hundred|hundreds of|a thousand)";
 const UNITS =
-  "%|percent|per cent|km|kilomet(?:er|re)s?|miles?|mi|meters?|metres?|cm|mm|ft|feet|foot|inch(?:es)?|kg|kilos?|kilograms?|grams?|g|lbs?|pounds?|oz|ounces?|liters?|litres?|ml|gallons?|mph|km/h|°[CF]|degrees|hours?|hrs?|minutes?|mins?|seconds?|secs?|days?|nights?|weeks?|months?|years?(?: old)?|yrs?|ms|GB|MB|TB|kB|GHz|calories|kcal|steps|laps|reps|servings?";
+  "%|percent|per cent|km|kilomet(?:er|re)s?|miles?|mi|meters?|metres?|cm|mm|ft|feet|foot|inch(?:es)?|kg|kilos?|kilograms?|grams?|g|lbs?|pounds?|oz|ounces?|liters?|litres?|ml|gallons?|mph|km/h|°[CF]|degrees|hours?|hrs?|minutes?|mins?|seconds?|secs?|days?|nights?|weeks?|months?|years?(?: old)?|yrs?|calories|kcal|steps|laps|reps|servings?";
 const COUNT_NOUNS =
-  "people|persons|kids|children|sons|daughters|siblings|brothers|sisters|guests|friends|dogs|cats|pets|books|times|tickets|rooms|bedrooms|bathrooms|floors|cars|employees|members|players|teams|classes|lessons|courses|pages|chapters|songs|cups|glasses|bottles|slices|eggs|copies|items|boxes|stores|shops|countries|cities|languages|plants|trees|miles|acres|games|matches|goals|points|medals|awards|photos|paintings|trips|visits";
+  "people|persons|kids|children|sons|daughters|siblings|brothers|sisters|guests|friends|dogs|cats|pets|books|times|tickets|rooms|bedrooms|bathrooms|floors|cars|employees|members|players|teams|classes|lessons|courses|pages|chapters|songs|cups|glasses|bottles|slices|eggs|copies|boxes|stores|shops|countries|cities|languages|plants|trees|miles|acres|games|matches|goals|points|medals|awards|photos|paintings|trips|visits";
 const MONEY_RES: RegExp[] = [
   new RegExp(`(?<![\\w$€£¥])[$€£¥]\\s?${NUM}(?:\\s?(?:k|K|m|M|bn|million|billion|thousand))?(?![\\w])`, "g"),
   new RegExp(`(?<![\\w.@\\/=:-])${NUM}\\s?(?:k\\s)?(?:dollars|euros|pounds sterling|bucks|USD|EUR|GBP|CHF|JPY|yen|cents)\\b`, "g"),
@@ -66,9 +70,14 @@ const MEASURE_RE = new RegExp(`(?<![\\w.@\\/=:#-])${NUM}[ -]?(?:${UNITS})(?![\\w
 const COUNT_RE = new RegExp(`(?<![\\w.@\\/=:#-])(?:${NUM}|${WORD_NUM})\\s(?:(?:[a-z]+\\s)?(?:${COUNT_NOUNS}))\\b`, "gi");
 const WORD_MEASURE_RE = new RegExp(`\\b${WORD_NUM}\\s(?:hours|days|nights|weeks|months|years(?: old)?|miles|kilometers|kilometres|minutes)\\b`, "gi");
 
+// Latencies, sizes and item counts (ms, GB, "200 items") are a development chat's measurements,
+// not the facts of a conversation: left out, so they do not crowd the budget of its own items.
+const HAS_NUMBER_RE = /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousand)\b/i;
+
 /** Money, measures with a unit, percentages and counts of things ("3 kids", "two weeks"). */
 export function quantities(prose: string): Found[] {
   const out: Found[] = [];
+  if (!HAS_NUMBER_RE.test(prose)) return out;
   for (const re of [...MONEY_RES, MEASURE_RE, COUNT_RE, WORD_MEASURE_RE]) {
     for (const m of prose.matchAll(re)) out.push({ kind: "quantity", text: normalizeWs(m[0]), index: m.index });
   }
