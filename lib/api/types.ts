@@ -276,6 +276,28 @@ export interface TemplateJson {
 }
 
 export type MemorySource = "compaction" | "archive" | "manual";
+/** A session's summary, or one atomic fact taken from its turns. */
+export type MemoryKind = "summary" | "fact";
+
+/** Where a fact memory came from and how long it held. */
+export interface MemoryFactJson {
+  /** Who it is about: "user", "user's sister", a lower-cased name. */
+  subject: string;
+  /** What it sets ("lives_in", "likes:sushi"); null when no pattern named one. */
+  attribute: string | null;
+  value: string | null;
+  /** The session's messages it was said in. */
+  from_seq: number;
+  through_seq: number;
+  /** When it was said. */
+  valid_from: string;
+  /** When a newer fact replaced it (null while current). */
+  valid_until: string | null;
+  superseded_by: string | null;
+  /** How many times it was said (repeats update the stored fact instead of adding one). */
+  seen_count: number;
+  last_seen_at: string;
+}
 
 export interface MemoryJson {
   id: string;
@@ -290,6 +312,9 @@ export interface MemoryJson {
   embedding_model: string;
   created_at: string;
   expires_at: string | null;
+  kind: MemoryKind;
+  /** Set for facts (the summary holds the fact's sentence); null for summaries. */
+  fact: MemoryFactJson | null;
 }
 
 export interface MemoryHitJson extends MemoryJson {

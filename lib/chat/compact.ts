@@ -38,6 +38,7 @@ import { contextStatus, loadContext, stableRawTokens, summaryBlock } from "./con
 import { compactionJson } from "./compaction-log";
 import { templateBody, writeSummary } from "./summary-writer";
 import { preCompactionCheckpoint } from "./checkpoints";
+import { rememberFacts } from "./facts";
 import { rememberSummary } from "./memory";
 import { acquireLease, release } from "./lease";
 
@@ -245,6 +246,10 @@ async function compactHoldingLease(
     // Every compaction refreshes the session's memory; a failure here never undoes the compaction.
     await rememberSummary(userId, session, applied.row.summary, "compaction").catch((err: unknown) =>
       log.error("[threadkeeper] saving the compaction's memory failed", err),
+    );
+    // The condensed turns' facts, beside the summary: what a later question is likely to ask.
+    await rememberFacts(userId, session, transcript, "compaction").catch((err: unknown) =>
+      log.error("[threadkeeper] saving the compaction's facts failed", err),
     );
   }
   log.info(

@@ -223,6 +223,8 @@ export const memories = {
       return {
         memories: (await memoriesOfSession(tx, userId, sessionId)).map(memoryJson),
         loaded: await loadedMemories(tx, userId, sessionId),
+        // Apart from the summaries, so that many small facts do not bury them in the panel.
+        facts: (await memoriesOfSession(tx, userId, sessionId, "fact")).map(memoryJson),
       };
     }),
   ofProject: (userId: string, projectId: string) =>

@@ -1,6 +1,6 @@
 // Writing a summary: Claude (the summarizer model) when it can, the extractive summary when
 // it cannot, and the whole-session summary that archiving keeps.
-import { extractiveSummary, extractMustKeep, isPreset, PRESETS, toTranscriptTurns, verifySummary } from "@/lib/context/compaction";
+import { extractiveSummary, extractMustKeep, isPreset, PRESETS, toTranscriptTurns, verifySummary, type TranscriptTurn } from "@/lib/context/compaction";
 import { redactSecrets } from "@/lib/context/redact";
 import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns } from "@/lib/context/turns";
@@ -27,7 +27,10 @@ const MEMORY_SUMMARY_MAX_TOKENS = 1_500;
  * turn since, written like a compaction's but changing nothing: what archiving keeps. Null
  * when the session has said nothing yet.
  */
-export async function summarizeSession(userId: string, sessionId: string): Promise<{ session: SessionRow; summary: string | null }> {
+export async function summarizeSession(
+  userId: string,
+  sessionId: string,
+): Promise<{ session: SessionRow; summary: string | null; transcript: TranscriptTurn[] }> {
   const { ctx, template, messages } = await withUser(userId, async (tx) => {
     const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionId));
     return {
@@ -38,7 +41,7 @@ export async function summarizeSession(userId: string, sessionId: string): Promi
   });
   const session = ctx.session;
   const turns = groupTurns(dropReplaced(messages));
-  if (turns.length === 0) return { session, summary: session.summary_text };
+  if (turns.length === 0) return { session, summary: session.summary_text, transcript: [] };
   const transcript = toTranscriptTurns(turns);
   const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
   const written = await writeSummary(ctx, {
@@ -51,7 +54,7 @@ export async function summarizeSession(userId: string, sessionId: string): Promi
   });
   // Unlike a compaction's, this summary need not be smaller than what it stands for.
   const verified = verifySummary(written.text, items, { detailsBudget: MEMORY_SUMMARY_MAX_TOKENS, countTokens: estimateTextTokens });
-  return { session, summary: verified.text };
+  return { session, summary: verified.text, transcript };
 }
 
 export interface Written {

@@ -1,4 +1,4 @@
-import type { LoadedMemoryJson, MemoryJson, MemorySource } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryJson, MemoryKind, MemorySource } from "@/lib/api/types";
 import { notFound } from "@/lib/errors";
 import { qualify, type Tx } from "./driver";
 
@@ -15,13 +15,27 @@ export interface MemoryRow {
   embedding_model: string;
   created_at: Date;
   expires_at: Date | null;
+  kind: MemoryKind;
+  fact_subject: string | null;
+  fact_attribute: string | null;
+  fact_value: string | null;
+  from_seq: number | null;
+  through_seq: number | null;
+  valid_from: Date | null;
+  valid_until: Date | null;
+  superseded_by: string | null;
+  seen_count: number;
+  last_seen_at: Date | null;
 }
 
-const COLUMNS = `id, project_id, session_id, source, summary, key_decisions, code_references, tags, pinned,
-  embedding_model, created_at, expires_at`;
+export const COLUMNS = `id, project_id, session_id, source, summary, key_decisions, code_references, tags, pinned,
+  embedding_model, created_at, expires_at, kind, fact_subject, fact_attribute, fact_value, from_seq, through_seq,
+  valid_from, valid_until, superseded_by, seen_count, last_seen_at`;
 
 /** Expired memories are never returned, whether or not the clean-up has run yet. */
-const LIVE = `(m.pinned or m.expires_at is null or m.expires_at > now())`;
+export const LIVE = `(m.pinned or m.expires_at is null or m.expires_at > now())`;
+/** Search and loading see summaries and current facts; a superseded fact stays listed, marked. */
+const CURRENT = `(m.kind = 'summary' or m.superseded_by is null)`;
 
 export interface NewMemory {
   projectId: string | null;
@@ -69,16 +83,18 @@ export async function getMemory(tx: Tx, userId: string, id: string): Promise<Mem
   return row;
 }
 
-export async function memoriesOfSession(tx: Tx, userId: string, sessionId: string): Promise<MemoryRow[]> {
+/** A session's memories of one kind: its summaries (the panel's list) or its facts (grouped apart). */
+export async function memoriesOfSession(tx: Tx, userId: string, sessionId: string, kind: MemoryKind = "summary"): Promise<MemoryRow[]> {
   return tx.query<MemoryRow>(
-    `select ${qualify(COLUMNS, "m")} from session_memories m where m.user_id = $1 and m.session_id = $2 and ${LIVE} order by m.created_at desc`,
-    [userId, sessionId],
+    `select ${qualify(COLUMNS, "m")} from session_memories m where m.user_id = $1 and m.session_id = $2 and m.kind = $3 and ${LIVE}
+     order by ${kind === "fact" ? "m.superseded_by is not null, m.valid_from desc, m.id" : "m.created_at desc"}`,
+    [userId, sessionId, kind],
   );
 }
 
 export async function memoriesOfProject(tx: Tx, userId: string, projectId: string): Promise<MemoryRow[]> {
   return tx.query<MemoryRow>(
-    `select ${qualify(COLUMNS, "m")} from session_memories m where m.user_id = $1 and m.project_id = $2 and ${LIVE}
+    `select ${qualify(COLUMNS, "m")} from session_memories m where m.user_id = $1 and m.project_id = $2 and m.kind = 'summary' and ${LIVE}
      order by m.pinned desc, m.created_at desc limit 500`,
     [userId, projectId],
   );
@@ -96,6 +112,8 @@ export async function setPinned(tx: Tx, userId: string, id: string, pinned: bool
 export async function deleteMemory(tx: Tx, userId: string, id: string): Promise<void> {
   const rows = await tx.query(`delete from session_memories where id = $1 and user_id = $2 returning id`, [id, userId]);
   if (rows.length === 0) throw notFound("Memory", id);
+  // A deleted fact no longer replaces the one it superseded: that one counts again.
+  await tx.query(`update session_memories set superseded_by = null, valid_until = null where user_id = $2 and superseded_by = $1`, [id, userId]);
 }
 
 /** Removes expired, unpinned memories (they are already invisible; this frees the space). */
@@ -130,7 +148,7 @@ export async function searchCandidates(
   const rows = await tx.query<MemoryRow & { vector_rank: number | null; text_rank: number | null }>(
     `with filtered as (
        select m.* from session_memories m
-       where m.user_id = $1 and m.embedding_model = $2 and ${LIVE}
+       where m.user_id = $1 and m.embedding_model = $2 and ${LIVE} and ${CURRENT}
          and ($5::uuid is null or m.project_id = $5)
          and ($6::text[] is null or m.tags && $6::text[])
          and ($7::timestamptz is null or m.created_at >= $7)
@@ -211,13 +229,29 @@ export function memoryJson(r: MemoryRow): MemoryJson {
     embedding_model: r.embedding_model,
     created_at: r.created_at.toISOString(),
     expires_at: r.pinned || !r.expires_at ? null : r.expires_at.toISOString(),
+    kind: r.kind,
+    fact:
+      r.kind === "fact" && r.fact_subject !== null && r.from_seq !== null && r.through_seq !== null && r.valid_from !== null
+        ? {
+            subject: r.fact_subject,
+            attribute: r.fact_attribute,
+            value: r.fact_value,
+            from_seq: r.from_seq,
+            through_seq: r.through_seq,
+            valid_from: r.valid_from.toISOString(),
+            valid_until: r.valid_until?.toISOString() ?? null,
+            superseded_by: r.superseded_by,
+            seen_count: r.seen_count,
+            last_seen_at: (r.last_seen_at ?? r.valid_from).toISOString(),
+          }
+        : null,
   };
 }
 
 /** A session's compaction memory follows its latest summary (each summary extends the previous one). */
 export async function upsertCompactionMemory(tx: Tx, userId: string, m: NewMemory): Promise<MemoryRow> {
   const [existing] = await tx.query<{ id: string }>(
-    `select id from session_memories where user_id = $1 and session_id = $2 and source = 'compaction' limit 1`,
+    `select id from session_memories where user_id = $1 and session_id = $2 and source = 'compaction' and kind = 'summary' limit 1`,
     [userId, m.sessionId],
   );
   if (!existing) return insertMemory(tx, userId, m);

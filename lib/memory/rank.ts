@@ -37,10 +37,13 @@ export interface MemoryText {
   key_decisions: readonly string[];
   code_references: readonly string[];
   created_at: string;
+  kind?: "summary" | "fact";
+  fact?: { valid_from: string } | null;
 }
 
-/** How one memory reads inside the system prompt. */
+/** How one memory reads inside the system prompt. A fact is one line, dated when it was said. */
 export function renderMemory(m: MemoryText): string {
+  if (m.kind === "fact") return `Fact said on ${(m.fact?.valid_from ?? m.created_at).slice(0, 10)}: ${m.summary.trim()}`;
   const parts = [`From a session on ${m.created_at.slice(0, 10)}:`, m.summary.trim()];
   if (m.key_decisions.length) parts.push(`Decisions: ${m.key_decisions.join("; ")}`);
   if (m.code_references.length) parts.push(`Code: ${m.code_references.slice(0, 30).join(", ")}`);

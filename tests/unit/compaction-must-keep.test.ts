@@ -98,7 +98,7 @@ describe("extractMustKeep on a realistic dev chat", () => {
 });
 
 describe("extractMustKeep precision and dedup", () => {
-  it("does not flood on ordinary prose", () => {
+  it("does not flood on ordinary prose: no development artifacts, only the user's plans, tastes and dates", () => {
     const prose = [
       "Thanks! That makes sense. What do you think about the naming?",
       "Happy to help. The naming is fine. I usually prefer shorter names, but it's a matter of taste.",
@@ -108,7 +108,14 @@ describe("extractMustKeep precision and dedup", () => {
       "Error handling looks good to me. I'll take a look at the PR tomorrow morning, and the Monday standup is at 10.",
       "All 212 tests passed, 0 failed.",
     ].join("\n\n");
-    expect(extractMustKeep([turn(2, prose, "Sounds good.")])).toEqual([]);
+    expect(extractMustKeep([turn(2, prose, "Sounds good.")])).toEqual([
+      { kind: "commitment", text: "I'll take a look at the PR tomorrow morning, and the Monday standup is at 10." },
+      { kind: "preference", text: "I usually prefer shorter names, but it's a matter of taste." },
+      { kind: "date_time", text: "tomorrow morning" },
+      { kind: "date_time", text: "Monday" },
+    ]);
+    // Said by the assistant, the same sentences are not the user's plans or tastes.
+    expect(extractMustKeep([turn(2, "Sounds good.", prose)]).map((i) => i.kind)).toEqual(["date_time", "date_time"]);
   });
 
   it("takes error lines from pasted logs, not from code that handles errors", () => {

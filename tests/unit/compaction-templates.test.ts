@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildMergeRequest, buildSummaryRequest, isPreset, PRESETS, SUMMARY_HEADINGS } from "@/lib/context/compaction";
+import { buildMergeRequest, buildSummaryRequest, CONVERSATION_FACTS_NOTE, isPreset, PRESETS, SUMMARY_HEADINGS } from "@/lib/context/compaction";
 
 describe("presets", () => {
   it("general is the PRD template: MUST PRESERVE list, rules and OUTPUT FORMAT", () => {
@@ -48,6 +48,9 @@ describe("buildSummaryRequest", () => {
     expect(req.user).toContain("Additional instructions from the user: focus on the auth bug");
     expect(req.user.indexOf("Earlier work on auth.")).toBeLessThan(req.user.indexOf("### Turn 5"));
     expect(req.user).not.toContain("part ");
+    // Beyond the PRD's development list: the facts of an ordinary conversation.
+    expect(req.user).toContain(CONVERSATION_FACTS_NOTE);
+    expect(CONVERSATION_FACTS_NOTE).toMatch(/people.*places.*dates and times.*amounts.*events.*plans.*preferences/);
   });
 
   it("leaves out what is absent and marks map-reduce parts", () => {

@@ -1,8 +1,8 @@
 // The fallback summary: built from the must-keep items and the turns' opening sentences, no
 // LLM involved, in the same sections the summarizer writes. Deterministic, so a failed or
 // offline summarizer still yields a compaction that keeps what matters.
-import { caseInsensitive } from "./must-keep";
-import { capText, firstSentenceOf, normalizeWs, splitCode } from "./prose";
+import { caseInsensitive, FACT_ANCHOR_KINDS, isPersonalStatement, speakerOf } from "./must-keep";
+import { capText, firstSentenceOf, normalizeWs, sentencesOf, splitCode } from "./prose";
 import { parseSections } from "./sections";
 import { SUMMARY_HEADINGS } from "./templates";
 import type { CountTokens, MustKeepItem, MustKeepKind, TranscriptTurn } from "./types";
@@ -20,9 +20,16 @@ const KIND_SECTION: Record<MustKeepKind, Section> = {
   decision: DECISIONS,
   error: CONTEXT,
   pending_task: PENDING,
+  commitment: PENDING,
+  preference: CONTEXT,
+  event: CONTEXT,
   file_path: FILES,
   config: CONTEXT,
   url: CONTEXT,
+  date_time: CONTEXT,
+  person: CONTEXT,
+  place: CONTEXT,
+  quantity: CONTEXT,
   code_block: CODE,
   identifier: CODE,
 };
@@ -33,11 +40,32 @@ const KIND_PRIORITY: Record<MustKeepKind, number> = {
   decision: 92,
   error: 88,
   pending_task: 85,
+  commitment: 86,
+  preference: 83,
+  event: 82,
   file_path: 80,
   config: 75,
   url: 72,
+  date_time: 58,
+  person: 57,
+  place: 57,
+  quantity: 56,
   code_block: 65,
   identifier: 50,
+};
+// A sentence holding names, places, dates or amounts outranks each of them alone (it says what
+// they are about) and the more it holds the higher it goes; chatter has none and stays out.
+const FACT_SENTENCE_BASE = 60;
+const FACT_SENTENCE_STEP = 4;
+const FACT_SENTENCE_MAX_ANCHORS = 5;
+const FACT_SENTENCE_CHARS = 300;
+/** Inline lines, one per kind, in the section they belong to. */
+const INLINE_LABEL: Partial<Record<MustKeepKind, string>> = {
+  identifier: "Identifiers",
+  person: "People",
+  place: "Places",
+  date_time: "Dates and times",
+  quantity: "Amounts",
 };
 const SESSION_LINE_PRIORITY = 100;
 const TURN_OPENER_PRIORITY = 10;
@@ -51,8 +79,8 @@ interface Unit {
   text: string;
   priority: number;
   order: number;
-  /** Identifiers share one line instead of a bullet each. */
-  inline: boolean;
+  /** Identifiers (and names, places, dates, amounts) share one labelled line instead of a bullet each. */
+  inline: string | null;
   /** Turn openers go in "while the budget lasts": the first that misses ends them. */
   opener: boolean;
   /** Whitespace-normalized text (and lower-cased), for matching items against carried lines. */
@@ -75,7 +103,7 @@ export function extractiveSummary(input: {
   countTokens: CountTokens;
 }): string {
   const units: Unit[] = [];
-  const add = (section: Section, text: string, priority: number, inline = false, opener = false): Unit => {
+  const add = (section: Section, text: string, priority: number, inline: string | null = null, opener = false): Unit => {
     const norm = normalizeWs(text);
     const unit = { section, text, priority, order: units.length, inline, opener, norm, key: norm.toLowerCase() };
     units.push(unit);
@@ -100,25 +128,63 @@ export function extractiveSummary(input: {
       continue;
     }
     if (item.kind === "code_block") add(CODE, item.text, priority);
-    else if (item.kind === "identifier") add(CODE, `\`${item.text}\``, priority, true);
+    else if (item.kind === "identifier") add(CODE, `\`${item.text}\``, priority, INLINE_LABEL.identifier);
+    else if (FACT_ANCHOR_KINDS.includes(item.kind)) add(CONTEXT, item.text, priority, INLINE_LABEL[item.kind]);
+    else if (isPersonalStatement(item.kind)) add(KIND_SECTION[item.kind], `- User: ${item.text}`, priority);
     else if (!item.text.includes("```")) add(KIND_SECTION[item.kind], `- ${item.text}`, priority);
+  }
+
+  const taken = new Set(input.items.map((i) => normalizeWs(i.text).toLowerCase()));
+  for (const f of factSentences(input.turns, input.items)) {
+    if (taken.has(f.key)) continue;
+    taken.add(f.key);
+    add(CONTEXT, `- ${f.speaker}: ${f.text}`, f.priority);
   }
 
   input.turns.forEach((turn, i) => {
     const opener = openers[i];
-    if (opener) add(CONTEXT, `- Turn ${turn.turnSeq}: ${opener}`, TURN_OPENER_PRIORITY, false, true);
+    if (opener && !taken.has(opener.toLowerCase())) add(CONTEXT, `- Turn ${turn.turnSeq}: ${opener}`, TURN_OPENER_PRIORITY, null, true);
   });
 
   return fit(units, input.maxTokens, input.countTokens);
 }
 
+/**
+ * Sentences of the turns that hold fact anchors (names, places, dates, amounts found among
+ * the items), scored by how many distinct anchors they hold. Code is not read.
+ */
+function factSentences(turns: readonly TranscriptTurn[], items: readonly MustKeepItem[]) {
+  const anchors = items.filter((i) => FACT_ANCHOR_KINDS.includes(i.kind));
+  const out: { text: string; key: string; speaker: string; priority: number }[] = [];
+  if (anchors.length === 0) return out;
+  for (const turn of turns) {
+    turn.messages.forEach((m, i) => {
+      const speaker = speakerOf(m.role, i);
+      if (m.role === "user" && speaker !== "user") return; // tool output
+      for (const s of sentencesOf(splitCode(m.text).prose)) {
+        const text = capText(normalizeWs(s.text), FACT_SENTENCE_CHARS);
+        if (text.includes("`")) continue;
+        const lower = text.toLowerCase();
+        const held = anchors.filter((a) => (caseInsensitive(a.kind) ? lower.includes(a.text.toLowerCase()) : text.includes(a.text))).length;
+        if (held === 0) continue;
+        const priority = FACT_SENTENCE_BASE + FACT_SENTENCE_STEP * Math.min(held, FACT_SENTENCE_MAX_ANCHORS) - (speaker === "user" ? 0 : FACT_SENTENCE_STEP);
+        out.push({ text, key: lower, speaker: speaker === "user" ? "User" : "Assistant", priority });
+      }
+    });
+  }
+  return out;
+}
+
 function render(units: readonly Unit[]): string {
   const bySection: string[][] = SUMMARY_HEADINGS.map(() => []);
-  const inline: string[][] = SUMMARY_HEADINGS.map(() => []);
-  for (const u of [...units].sort((a, b) => a.order - b.order)) (u.inline ? inline : bySection)[u.section].push(u.text);
+  const inline: Map<string, string[]>[] = SUMMARY_HEADINGS.map(() => new Map());
+  for (const u of [...units].sort((a, b) => a.order - b.order)) {
+    if (u.inline === null) bySection[u.section].push(u.text);
+    else inline[u.section].set(u.inline, [...(inline[u.section].get(u.inline) ?? []), u.text]);
+  }
   return SUMMARY_HEADINGS.map((h, i) => {
     const body = [...bySection[i]];
-    if (inline[i].length > 0) body.push(`Identifiers: ${inline[i].join(", ")}`);
+    for (const [label, texts] of inline[i]) body.push(`${label}: ${texts.join(", ")}`);
     return `### ${h}\n${body.length > 0 ? body.join("\n") : EMPTY}`;
   }).join("\n\n");
 }
@@ -133,6 +199,8 @@ function fit(units: Unit[], maxTokens: number, countTokens: CountTokens): string
   let openersDone = false;
   for (const u of byValue) {
     if (u.opener && openersDone) continue;
+    // A name or date already inside a chosen sentence needs no line of its own.
+    if (u.inline !== null && u.section === CONTEXT && chosen.some((c) => c.norm.includes(u.norm))) continue;
     const cost = countTokens(u.inline ? `${u.text}, ` : `${u.text}\n`);
     if (used + cost > maxTokens) {
       openersDone ||= u.opener;

@@ -1,6 +1,7 @@
 // Must-keep items: what a summary of the condensed turns may not lose, found without the LLM
 // so that retention can be checked rather than trusted.
 import { codeBlocks, configs, filePaths, identifiers, urls, withoutUrls } from "./extract-references";
+import { dateTimes, people, personalStatements, places, quantities, withoutInlineCode } from "./extract-conversation";
 import { decisions, errors, pendingTasks, type Found } from "./extract-statements";
 import { sentencesOf, splitCode, type Located } from "./prose";
 import { MUST_KEEP_KINDS, type MustKeepItem, type MustKeepKind, type TranscriptTurn } from "./types";
@@ -9,19 +10,45 @@ const RANK: Record<MustKeepKind, number> = Object.fromEntries(MUST_KEEP_KINDS.ma
 
 /** Sentence-like kinds may be re-cased by a summarizer at a sentence start; code and paths may not. */
 export function caseInsensitive(kind: MustKeepKind): boolean {
-  return kind === "decision" || kind === "pending_task";
+  return kind === "decision" || kind === "pending_task" || kind === "date_time" || isPersonalStatement(kind);
 }
+
+/** The user's own plans, tastes and events: sentences a summarizer retells in its own words. */
+export function isPersonalStatement(kind: MustKeepKind): boolean {
+  return kind === "commitment" || kind === "preference" || kind === "event";
+}
+
+/** Atomic facts of a conversation: a name, a place, a date or an amount, matched as written. */
+export const FACT_ANCHOR_KINDS: readonly MustKeepKind[] = ["date_time", "person", "place", "quantity"];
+
+/**
+ * Who wrote a text: the user (whose plans and tastes are the conversation's facts), anyone
+ * else (the assistant, tool output), or a previous summary (which retells the user).
+ */
+export type Speaker = "user" | "other" | "summary";
 
 // Offsets are made global by giving each source a window this large: first appearance then
 // sorts by source (previous summary, turns in order, messages in order) and offset within it.
 const SOURCE_SPAN = 1e9;
 
-function extractFrom(text: string, base: number): Found[] {
+/** Names, places, dates and amounts in prose (code and inline code excluded). */
+export function factAnchors(prose: string): Found[] {
+  const plain = withoutInlineCode(prose);
+  const dates = dateTimes(plain);
+  // "two weeks" inside "two weeks ago" is the date, not a second, separate amount.
+  const inDate = (q: Found) => dates.some((d) => q.index >= d.index && q.index + q.text.length <= d.index + d.text.length);
+  return [...dates, ...people(plain), ...places(plain), ...quantities(plain).filter((q) => !inDate(q))];
+}
+
+function extractFrom(text: string, base: number, speaker: Speaker): Found[] {
   const { prose, blocks } = splitCode(text);
-  // Three extractors read sentences; split once, and only if one of them needs it.
+  // Several extractors read sentences; split once, and only if one of them needs it.
   let cached: Located[] | null = null;
   const sentences = () => (cached ??= sentencesOf(prose));
+  const anchors = factAnchors(prose);
   const found = [
+    ...anchors,
+    ...(speaker === "other" ? [] : personalStatements(prose, sentences, (s) => anchors.some((a) => a.index >= s.index && a.index < s.index + s.text.length))),
     ...decisions(prose, sentences),
     ...errors(prose, blocks, sentences),
     ...pendingTasks(text, prose, sentences),
@@ -45,8 +72,10 @@ function extractFrom(text: string, base: number): Found[] {
 export function extractMustKeep(turns: readonly TranscriptTurn[], previousSummary?: string | null): MustKeepItem[] {
   const found: Found[] = [];
   let source = 0;
-  if (previousSummary) found.push(...extractFrom(previousSummary, source++ * SOURCE_SPAN));
-  for (const turn of turns) for (const m of turn.messages) found.push(...extractFrom(m.text, source++ * SOURCE_SPAN));
+  if (previousSummary) found.push(...extractFrom(previousSummary, source++ * SOURCE_SPAN, "summary"));
+  for (const turn of turns) {
+    turn.messages.forEach((m, i) => found.push(...extractFrom(m.text, source++ * SOURCE_SPAN, speakerOf(m.role, i))));
+  }
 
   // Same text, several kinds: the best-ranked kind and the earliest appearance win.
   const byText = new Map<string, Found>();
@@ -63,6 +92,11 @@ export function extractMustKeep(turns: readonly TranscriptTurn[], previousSummar
     kept.push(...dropContained(ofKind, caseInsensitive(kind)).sort((a, b) => a.index - b.index));
   }
   return kept.map((f) => ({ kind: f.kind, text: f.text }));
+}
+
+/** Inside a turn only the first user message is the user speaking; later ones carry tool results. */
+export function speakerOf(role: "user" | "assistant", index: number): Speaker {
+  return role === "user" && index === 0 ? "user" : "other";
 }
 
 /** Items whose text occurs inside a longer item of the same kind are redundant. */

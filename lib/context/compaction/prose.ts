@@ -50,7 +50,8 @@ export function stripBullet(line: string): string {
 
 // A sentence ends at . ! or ? (optionally closed by a quote or bracket) followed by space and
 // something that can start a sentence. "index.ts is" or "v0.5.x" have no space after the dot.
-const BOUNDARY_RE = /[.!?]+["')\]]?\s+(?=[A-Z0-9`"'(\[*_~])/g;
+// Titles ("Dr. Patel") end in a dot but not a sentence.
+const BOUNDARY_RE = /(?<!\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Jr|Sr|vs))[.!?]+["')\]]?\s+(?=[A-Z0-9`"'(\[*_~])/g;
 
 /** Sentences of prose, per line (a line break always ends a sentence), bullets stripped. */
 export function sentencesOf(prose: string): Located[] {

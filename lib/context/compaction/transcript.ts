@@ -25,6 +25,7 @@ export function toTranscriptTurns(turns: readonly Turn[]): TranscriptTurn[] {
     turnSeq: t.turnSeq,
     messages: t.messages
       .map((m) => ({
+        seq: m.seq,
         role: m.role,
         text: redactSecrets(
           m.content

@@ -4,14 +4,26 @@ import type { Turn } from "@/lib/context/turns";
 
 export type CountTokens = (text: string) => number;
 
-/** Ranked most important first: when the budget cannot hold every item, earlier kinds win. */
+/**
+ * Ranked most important first: when the budget cannot hold every item, earlier kinds win.
+ * Development artifacts and the facts of an ordinary conversation (people, places, dates,
+ * amounts, and the user's plans, tastes and events) share one ranking: statements first,
+ * then references, small atomic facts before code blocks, identifiers last.
+ */
 export const MUST_KEEP_KINDS = [
   "decision",
   "error",
   "pending_task",
+  "commitment",
+  "preference",
+  "event",
   "file_path",
   "config",
   "url",
+  "date_time",
+  "person",
+  "place",
+  "quantity",
   "code_block",
   "identifier",
 ] as const;
@@ -53,5 +65,6 @@ export interface CompactionPlan {
 /** A turn flattened to text for the summarizer and the must-keep extractor. */
 export interface TranscriptTurn {
   turnSeq: number;
-  messages: { role: "user" | "assistant"; text: string }[];
+  /** `seq` is the stored message's (absent in transcripts built by hand). */
+  messages: { role: "user" | "assistant"; text: string; seq?: number }[];
 }

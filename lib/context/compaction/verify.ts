@@ -1,6 +1,6 @@
 // Verification: the summary is checked against the must-keep items, and what it lost is put
 // back verbatim, within a budget that still lets the compaction shrink the context.
-import { caseInsensitive } from "./must-keep";
+import { caseInsensitive, factAnchors, isPersonalStatement } from "./must-keep";
 import { normalizeWs } from "./prose";
 import type { CountTokens, MustKeepItem, MustKeepKind, VerifiedSummary } from "./types";
 
@@ -10,9 +10,16 @@ export const KIND_LABELS: Record<MustKeepKind, string> = {
   decision: "Decisions",
   error: "Errors",
   pending_task: "Pending tasks",
+  commitment: "Plans and commitments",
+  preference: "Preferences",
+  event: "Events",
   file_path: "Files",
   config: "Configuration",
   url: "URLs",
+  date_time: "Dates and times",
+  person: "People",
+  place: "Places",
+  quantity: "Amounts",
   code_block: "Code",
   identifier: "Identifiers",
 };
@@ -21,23 +28,61 @@ export const KIND_LABELS: Record<MustKeepKind, string> = {
 export interface Haystack {
   exact: string;
   lower: string;
+  /** Per line, its word stems: filled on the first retold-statement check. */
+  lines?: Set<string>[];
 }
 
 export function haystack(text: string): Haystack {
   const exact = normalizeWs(text);
-  return { exact, lower: exact.toLowerCase() };
+  return { exact, lower: exact.toLowerCase(), lines: undefined };
+}
+
+const STOP = new Set(
+  "the a an and or but so to of in on at for with from by as is are was were be been am i i'm i'll i've i'd me my we we're we'll our us you your it its this that these those there then than just really very also will would can could should have has had do does did not no yes going gonna get got".split(" "),
+);
+// Five letters tell most inflections apart from other words ("moving"/"moved" → "movin"/"moved"
+// differ, but "planning"/"planned" → "plann"); enough for a retelling, not for a paraphrase.
+const stem = (w: string) => w.slice(0, 5);
+
+function contentStems(text: string): string[] {
+  return [...new Set((text.toLowerCase().match(/[\p{L}\p{N}$€£%]+(?:['’][a-z]+)?/gu) ?? []).filter((w) => !STOP.has(w) && (w.length >= 3 || /\d/.test(w))).map(stem))];
+}
+
+function lineStems(text: Haystack): Set<string>[] {
+  text.lines ??= text.exact === "" ? [] : text.lower.split(/(?<=[.!?;])\s+|\s[-*•]\s|\s#+\s/).map((l) => new Set(contentStems(l)));
+  return text.lines;
+}
+
+/** Share of a retold statement's content words that must appear in one line of the summary. */
+export const GIST_SHARE = 0.6;
+
+/**
+ * A personal statement ("I'm moving to Lisbon in June") survives a retelling ("The user moves
+ * to Lisbon in June") when one line of the summary holds every name, place, date and amount
+ * in it, exactly, and most of its other content words. A summary that drops the date or the
+ * place has lost the fact, however much else it kept.
+ */
+function gistPresent(needle: string, text: Haystack): boolean {
+  for (const a of factAnchors(needle)) {
+    if (!(caseInsensitive(a.kind) ? text.lower.includes(a.text.toLowerCase()) : text.exact.includes(a.text))) return false;
+  }
+  const words = contentStems(needle);
+  if (words.length === 0) return false;
+  const need = Math.ceil(words.length * GIST_SHARE);
+  return lineStems(text).some((line) => words.filter((w) => line.has(w)).length >= need);
 }
 
 /**
  * Whether the item's text occurs in the text, whitespace-normalized on both sides (a
- * summarizer re-wraps lines and re-indents code). Decisions and pending tasks match
- * case-insensitively, because a summarizer legitimately re-cases a sentence it turns into a
- * bullet; errors, code, paths, config, URLs and identifiers must match exactly, since a
+ * summarizer re-wraps lines and re-indents code). Decisions, pending tasks, dates and personal
+ * statements match case-insensitively, because a summarizer legitimately re-cases a sentence
+ * it turns into a bullet, and personal statements also match by gist (see gistPresent); errors, code, paths, config, URLs and identifiers must match exactly, since a
  * changed letter there is a different file, variable or message.
  */
 export function isPresent(item: MustKeepItem, text: Haystack): boolean {
   const needle = normalizeWs(item.text);
-  return caseInsensitive(item.kind) ? text.lower.includes(needle.toLowerCase()) : text.exact.includes(needle);
+  if (caseInsensitive(item.kind) ? text.lower.includes(needle.toLowerCase()) : text.exact.includes(needle)) return true;
+  return isPersonalStatement(item.kind) && gistPresent(needle, text);
 }
 
 function itemLine(item: MustKeepItem): string {
@@ -93,7 +138,7 @@ export function verifySummary(
       lastKind = item.kind;
       appended.push(item);
       const t = normalizeWs(item.text);
-      added = { exact: `${added.exact} ${t}`, lower: `${added.lower} ${t.toLowerCase()}` };
+      added = { exact: `${added.exact} ${t}`, lower: `${added.lower} ${t.toLowerCase()}`, lines: undefined };
     }
     // Per-piece counts are not exactly additive; the rendered section is what must fit.
     while (appended.length > 0 && opts.countTokens(renderDetails(appended)) > opts.detailsBudget) appended.pop();

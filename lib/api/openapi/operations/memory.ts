@@ -27,7 +27,10 @@ export const memories: OperationGroup = {
       summary: "Memories saved from a session, and those loaded into it",
       params: sessionIdParams,
       responses: {
-        200: { description: "Both lists.", json: z.object({ memories: z.array(memory), loaded: z.array(loadedMemory) }) },
+        200: {
+          description: "Its summaries, the memories loaded into it, and its facts (current first; superseded ones kept, marked).",
+          json: z.object({ memories: z.array(memory), loaded: z.array(loadedMemory), facts: z.array(memory) }),
+        },
       },
     },
     {

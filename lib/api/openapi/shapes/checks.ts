@@ -60,7 +60,7 @@ export type ShapeChecks = [
   Expect<Same<Out<typeof historyHit>, HistoryHit>>,
   Expect<Same<Out<typeof loadedMemory>, T.LoadedMemoryJson>>,
   Expect<
-    Same<{ memories: Out<typeof memory>[]; loaded: Out<typeof loadedMemory>[] }, Returns<typeof memories.ofSession>>
+    Same<{ memories: Out<typeof memory>[]; loaded: Out<typeof loadedMemory>[]; facts: Out<typeof memory>[] }, Returns<typeof memories.ofSession>>
   >,
   Expect<Same<Out<typeof sendResult>, T.SendResultJson>>,
   Expect<Same<Out<typeof sendEvent>, T.SendEvent>>,

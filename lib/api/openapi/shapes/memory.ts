@@ -1,6 +1,23 @@
 import { z } from "zod";
 import { count, described, named, timestamp, uuidString } from "../components";
 
+export const memoryFact = named(
+  "MemoryFact",
+  z.object({
+    subject: described(z.string(), 'Who it is about: "user", "user\'s sister", a lower-cased name.'),
+    attribute: described(z.string().nullable(), 'What it sets ("lives_in", "likes:sushi"); null when no pattern named one.'),
+    value: z.string().nullable(),
+    from_seq: count(),
+    through_seq: count(),
+    valid_from: described(timestamp(), "When it was said."),
+    valid_until: described(timestamp().nullable(), "When a newer fact replaced it (null while current)."),
+    superseded_by: uuidString().nullable(),
+    seen_count: described(count(), "How many times it was said; repeats update the stored fact."),
+    last_seen_at: timestamp(),
+  }),
+  "Provenance and validity of a fact memory.",
+);
+
 export const memory = named(
   "Memory",
   z.object({
@@ -16,6 +33,8 @@ export const memory = named(
     embedding_model: z.string(),
     created_at: timestamp(),
     expires_at: timestamp().nullable(),
+    kind: described(z.enum(["summary", "fact"]), "A session's summary, or one atomic fact taken from its turns."),
+    fact: memoryFact.nullable(),
   }),
 );
 

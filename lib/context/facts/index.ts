@@ -1,0 +1,3 @@
+// Facts for memory: extraction from turns and consolidation against stored facts. Pure.
+export * from "./extract";
+export * from "./consolidate";
