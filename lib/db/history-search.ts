@@ -53,26 +53,41 @@ function scopeParams(userId: string, s: HistoryScope): unknown[] {
   return [userId, s.sessionId ?? null, s.projectId ?? null, s.excludeSessionId ?? null, s.from ?? null, s.to ?? null];
 }
 
-/**
- * The best full-text matches. Across the history through `messages_matching` (the GIN index,
- * whatever the history's size; see the migration); within one session over its view, which
- * is small.
- */
-export async function textCandidates(tx: Tx, userId: string, scope: HistoryScope, text: string, limit: number): Promise<ArmHit[]> {
+const EVERY_WORD = "plainto_tsquery('english', $7)";
+const ANY_WORD = "replace(plainto_tsquery('english', $7)::text, ' & ', ' | ')::tsquery";
+
+async function matches(tx: Tx, userId: string, scope: HistoryScope, query: string, text: string, limit: number): Promise<string[]> {
   const from = scope.sessionId
     ? `tsq, ${scoped(scope)} and m.search @@ tsq.q`
     : `tsq, messages_matching(tsq.q) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
   const rank = scope.sessionId ? `ts_rank_cd(m.search, tsq.q)` : `hit.rank`;
-  return tx.query<ArmHit>(
-    // Any of the words, best covered first: a question ("when does my sister land?") shares
-    // only some words with the message that answers it, which an all-words query would miss.
-    `with tsq as materialized (select replace(plainto_tsquery('english', $7)::text, ' & ', ' | ')::tsquery as q)
-     select id as message_id, (row_number() over (order by r desc, id))::int as rank from (
-       select m.id, ${rank} as r from ${from}
-       order by r desc, m.id limit $8
-     ) t order by rank`,
+  const rows = await tx.query<{ id: string }>(
+    `with tsq as materialized (select ${query} as q)
+     select m.id, ${rank} as r from ${from}
+     order by r desc, m.id limit $8`,
     [...scopeParams(userId, scope), text, limit],
   );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The best full-text matches, ranked. Across the history through `messages_matching` (the GIN
+ * index, whatever the history's size; see the migration); within one session over its view,
+ * which is small. Messages with every word come first; when there are too few of them, those
+ * with any of the words follow, best covered first: a question ("when does my sister land?")
+ * shares only some words with the message that answers it. Any-word matching ranks every
+ * message with a common word, so it runs only when every-word matching falls short.
+ */
+export async function textCandidates(tx: Tx, userId: string, scope: HistoryScope, text: string, limit: number): Promise<ArmHit[]> {
+  const ids = await matches(tx, userId, scope, EVERY_WORD, text, limit);
+  if (ids.length < limit) {
+    const seen = new Set(ids);
+    for (const id of await matches(tx, userId, scope, ANY_WORD, text, limit)) {
+      if (ids.length >= limit) break;
+      if (!seen.has(id)) ids.push(id);
+    }
+  }
+  return ids.map((message_id, i) => ({ message_id, rank: i + 1 }));
 }
 
 /**
