@@ -9,6 +9,7 @@ import { memo, useState, type ReactNode } from "react";
 import { History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
+import { typedText } from "@/lib/context/text";
 import { CollapsibleText } from "@/components/CollapsibleText";
 import { EditMessageForm } from "@/components/EditMessageForm";
 import { ProtectToggle } from "@/components/ProtectToggle";
@@ -77,11 +78,6 @@ function Badge({ children, tone, testId }: { children: ReactNode; tone: "sky" | 
   );
 }
 
-/** The message's text blocks alone, without the markers stored text gives tool calls. */
-function typedText(message: MessageJson): string {
-  return message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n\n");
-}
-
 /** Text to show for messages that carry only tool blocks. */
 function toolSummary(message: MessageJson): string {
   const tools = message.content.flatMap((b) => {
@@ -102,7 +98,7 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
   const outOfView = !message.in_window || Boolean(placement.replaced);
   const interrupted = message.status === "interrupted";
   // A reply that calls tools shows its words; the calls show as their own blocks below it.
-  const words = message.content.some((b) => b.type === "tool_use") ? typedText(message) : message.text;
+  const words = message.content.some((b) => b.type === "tool_use") ? typedText(message.content, "\n\n") : message.text;
   const hasText = words.trim() !== "";
   const shown = hasText ? words : toolSummary(message);
   return (

@@ -4,10 +4,9 @@
 import { History, TriangleAlert, Wrench } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
 import { parseRecall, RECALL_TOOL_NAME, type ParsedExcerpt } from "@/lib/context/recall";
+import { toolResultText } from "@/lib/context/text";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { PlainText } from "@/components/PlainText";
-
-const resultText = (r: ToolResultBlock) => (typeof r.content === "string" ? r.content : r.content.map((c) => c.text).join("\n"));
 
 /** "“Trip planning” and this conversation": where the excerpts came from, each place once. */
 export function recalledFrom(excerpts: readonly ParsedExcerpt[]): string {
@@ -22,7 +21,7 @@ function queryOf(use: ToolUseBlock | undefined): string | null {
 }
 
 function RecallResult({ result, use }: { result: ToolResultBlock; use: ToolUseBlock | undefined }) {
-  const text = resultText(result);
+  const text = toolResultText(result);
   const query = queryOf(use);
   const excerpts = result.is_error ? [] : parseRecall(text);
   const title = result.is_error
@@ -78,7 +77,7 @@ function GenericResult({ result, use }: { result: ToolResultBlock; use: ToolUseB
         <span className="font-medium">{result.is_error ? "Tool failed" : "Tool result"}{use ? `: ${use.name}` : ""}</span>
       </summary>
       <div className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
-        <PlainText text={resultText(result)} />
+        <PlainText text={toolResultText(result)} />
       </div>
     </details>
   );

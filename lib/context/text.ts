@@ -1,4 +1,14 @@
-import type { ContentBlock } from "./types";
+import type { ContentBlock, ToolResultBlock } from "./types";
+
+/** A tool result's text, whether it came as one string or as text blocks. */
+export function toolResultText(b: ToolResultBlock): string {
+  return typeof b.content === "string" ? b.content : b.content.map((c) => c.text).join("\n");
+}
+
+/** Only what was written as text: no tool calls, results or images. */
+export function typedText(blocks: readonly ContentBlock[], separator = "\n"): string {
+  return blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(separator);
+}
 
 /** The plain text of a message, as shown in lists and searched; tool traffic is summarized. */
 export function blocksToText(blocks: readonly ContentBlock[]): string {
@@ -10,7 +20,7 @@ export function blocksToText(blocks: readonly ContentBlock[]): string {
         case "tool_use":
           return `[tool: ${b.name}]`;
         case "tool_result":
-          return typeof b.content === "string" ? b.content : b.content.map((c) => c.text).join("\n");
+          return toolResultText(b);
         case "image":
           return "[image]";
       }

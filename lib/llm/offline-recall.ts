@@ -3,6 +3,7 @@
 // said about the apartment?") gets a tool_use, and the results that come back are shown.
 import type { ApiMessage, ToolUseBlock } from "@/lib/context/types";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
+import { typedText } from "@/lib/context/text";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
 
 const SLASH = /^\/recall\s+([\s\S]+)$/i;
@@ -10,13 +11,6 @@ const ASKS = /\b(do you remember|remember when|remind me what|what did (?:i|we) 
 /** Filler around the topic of a question about the past; what is left is the search. */
 const FILLER =
   /\b(do|did|you|remember|recall|remind|me|what|when|where|who|i|we|said|say|tell|told|decide|decided|agree|agreed|about|the|a|an|that|earlier|before|last|time|week|month|please|can|could)\b/gi;
-
-function userText(m: ApiMessage): string {
-  return m.content
-    .flatMap((b) => (b.type === "text" ? [b.text] : []))
-    .join("\n")
-    .trim();
-}
 
 /** The search a question about the past asks for, or null when it asks none. */
 export function recallQuery(text: string): string | null {
@@ -32,7 +26,7 @@ export function offlineToolUse(messages: readonly ApiMessage[], tools: readonly 
   if (!tools.some((t) => t.name === RECALL_TOOL_NAME)) return null;
   const last = messages[messages.length - 1];
   if (!last || last.role !== "user" || last.content.some((b) => b.type === "tool_result")) return null;
-  const query = recallQuery(userText(last));
+  const query = recallQuery(typedText(last.content).trim());
   if (!query) return null;
   return { type: "tool_use", id: `toolu_offline_${messages.length}`, name: RECALL_TOOL_NAME, input: { query } };
 }

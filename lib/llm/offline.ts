@@ -1,6 +1,7 @@
 // The offline responder answers when ANTHROPIC_API_KEY is not set, so every context
 // feature (token bar, compaction, checkpoints, resume) can be tried without a key. It is
 // deterministic so tests and demos give the same output every time.
+import { toolResultText, typedText } from "@/lib/context/text";
 import type { ApiMessage, ContentBlock } from "@/lib/context/types";
 import { getModel, type TokenizerFamily } from "@/lib/llm/models";
 
@@ -22,9 +23,7 @@ function blockChars(block: ContentBlock): number {
     case "tool_use":
       return block.name.length + (JSON.stringify(block.input) ?? "").length;
     case "tool_result":
-      return typeof block.content === "string"
-        ? block.content.length
-        : block.content.reduce((n, b) => n + b.text.length, 0);
+      return toolResultText(block).length;
     case "image":
       return 0;
   }
@@ -51,10 +50,7 @@ function isTurnStart(m: ApiMessage): boolean {
 function describeLastUser(messages: readonly ApiMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === "user");
   if (!last) return "There is no user message to answer yet.";
-  const text = last.content
-    .flatMap((b) => (b.type === "text" ? [b.text] : []))
-    .join("\n")
-    .trim();
+  const text = typedText(last.content).trim();
   if (text !== "") {
     const echo = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
     return `You said: "${echo}"`;
@@ -62,7 +58,7 @@ function describeLastUser(messages: readonly ApiMessage[]): string {
   const results = last.content.flatMap((b) => (b.type === "tool_result" ? [b] : []));
   const images = last.content.filter((b) => b.type === "image").length;
   if (results.length > 0 && images === 0) {
-    const body = results.map((r) => (typeof r.content === "string" ? r.content : r.content.map((c) => c.text).join("\n"))).join("\n\n");
+    const body = results.map(toolResultText).join("\n\n");
     const shown = body.length > TOOL_RESULT_CHARS ? `${body.slice(0, TOOL_RESULT_CHARS)}…` : body;
     return `The tool answered:\n\n${shown}`;
   }
