@@ -6,7 +6,7 @@ import { formatRecall, RECALL_MAX_RESULTS, RECALL_SCOPES, type RecallScope } fro
 import { withUser } from "@/lib/db";
 import { embedHistoryQuery, searchHistory, type HistoryHit, type HistoryQuery } from "@/lib/search/history";
 
-export const recallInput = z.object({
+const recallInput = z.object({
   query: z.string().trim().min(1).max(500),
   scope: z.enum(RECALL_SCOPES).default("all"),
   limit: z.number().int().min(1).max(RECALL_MAX_RESULTS).default(5),
