@@ -1,0 +1,100 @@
+// The canvas as a fold over its events: the server applies each event to the stored snapshot
+// (and replays them to rebuild the canvas at a checkpoint or for a fork), the browser applies
+// the same events as they stream in. Pure; never mutates its input.
+import {
+  EMPTY_CANVAS,
+  LAYOUTS,
+  MAX_ELEMENTS,
+  parseElement,
+  type CanvasElement,
+  type CanvasLayout,
+  type CanvasState,
+  type ConfirmationElement,
+} from "./elements";
+
+/**
+ * One change to the canvas. `add` with an id already on the canvas replaces that element in
+ * place (Claude re-showing "weather" means the new weather). `update` merges fields into an
+ * element and re-checks the result; `choose` records the user's answer to a confirmation.
+ */
+export type CanvasEvent =
+  | { op: "add"; element: CanvasElement }
+  | { op: "update"; id: string; fields: Record<string, unknown> }
+  | { op: "remove"; id: string }
+  | { op: "clear" }
+  | { op: "layout"; layout: CanvasLayout }
+  | { op: "choose"; id: string; choice: string };
+
+export type CanvasOp = CanvasEvent["op"];
+export const CANVAS_OPS = ["add", "update", "remove", "clear", "layout", "choose"] as const satisfies readonly CanvasOp[];
+
+export type Applied = { ok: true; state: CanvasState } | { ok: false; error: string };
+
+const unknownId = (id: string): Applied => ({ ok: false, error: `No element with id "${id}" is on the canvas.` });
+
+export function applyEvent(state: CanvasState, event: CanvasEvent): Applied {
+  switch (event.op) {
+    case "add": {
+      const i = state.elements.findIndex((e) => e.id === event.element.id);
+      if (i >= 0) return { ok: true, state: { ...state, elements: replaceAt(state.elements, i, event.element) } };
+      if (state.elements.length >= MAX_ELEMENTS) {
+        return { ok: false, error: `The canvas is full (${MAX_ELEMENTS} elements): remove some or clear it first.` };
+      }
+      return { ok: true, state: { ...state, elements: [...state.elements, event.element] } };
+    }
+    case "update": {
+      const i = state.elements.findIndex((e) => e.id === event.id);
+      if (i < 0) return unknownId(event.id);
+      const current = state.elements[i] as CanvasElement;
+      // id and type are what an update cannot change: a different type is a new element.
+      const { id: _id, type: _type, ...fields } = event.fields;
+      const next = parseElement({ ...current, ...fields, id: current.id, type: current.type });
+      if (!next.ok) return { ok: false, error: `Update of "${event.id}" (${current.type}) is invalid: ${next.error}` };
+      return { ok: true, state: { ...state, elements: replaceAt(state.elements, i, next.element) } };
+    }
+    case "remove": {
+      const i = state.elements.findIndex((e) => e.id === event.id);
+      if (i < 0) return unknownId(event.id);
+      return { ok: true, state: { ...state, elements: state.elements.filter((_, j) => j !== i) } };
+    }
+    case "clear":
+      return { ok: true, state: { ...state, elements: [] } };
+    case "layout":
+      if (!(LAYOUTS as readonly string[]).includes(event.layout)) return { ok: false, error: `Unknown layout "${event.layout}".` };
+      return { ok: true, state: { ...state, layout: event.layout } };
+    case "choose": {
+      const i = state.elements.findIndex((e) => e.id === event.id);
+      if (i < 0) return unknownId(event.id);
+      const el = state.elements[i] as CanvasElement;
+      if (el.type !== "confirmation") return { ok: false, error: `"${event.id}" is a ${el.type}, not a confirmation.` };
+      if (!el.options.includes(event.choice)) return { ok: false, error: `"${event.choice}" is not one of ${el.options.join(", ")}.` };
+      const chosen: ConfirmationElement = { ...el, chosen: event.choice };
+      return { ok: true, state: { ...state, elements: replaceAt(state.elements, i, chosen) } };
+    }
+  }
+}
+
+/**
+ * Replays events from the empty canvas. Events that failed when they happened were never
+ * stored, so a stored history replays cleanly; one that no longer applies is skipped rather
+ * than losing everything after it.
+ */
+export function replay(events: Iterable<CanvasEvent>, from: CanvasState = EMPTY_CANVAS): CanvasState {
+  let state = from;
+  for (const e of events) {
+    const r = applyEvent(state, e);
+    if (r.ok) state = r.state;
+  }
+  return state;
+}
+
+function replaceAt<T>(xs: readonly T[], i: number, x: T): T[] {
+  const out = xs.slice();
+  out[i] = x;
+  return out;
+}
+
+/** Whether a stored value is an event this code understands (rows are jsonb; the browser gets them over SSE). */
+export function isCanvasEvent(v: unknown): v is CanvasEvent {
+  return typeof v === "object" && v !== null && (CANVAS_OPS as readonly unknown[]).includes((v as { op?: unknown }).op);
+}
