@@ -16,6 +16,8 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'no
  * The pages' policy: scripts only from this origin and with this response's nonce (Next.js
  * puts it on its own scripts), no eval outside development, no framing. Inline style
  * attributes stay allowed: React renders dynamic widths (the token bar) as style attributes.
+ * Images and audio/video may come from any https origin: Claude puts media on the canvas by
+ * URL (lib/canvas/elements.ts admits https only), loaded without a referrer.
  */
 export function pageCsp(opts: { nonce: string; dev: boolean; connect: string[] }): string {
   const connect = ["'self'", ...opts.connect].join(" ");
@@ -23,7 +25,8 @@ export function pageCsp(opts: { nonce: string; dev: boolean; connect: string[] }
     "default-src 'self'",
     `script-src 'self' 'nonce-${opts.nonce}' 'strict-dynamic'${opts.dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' blob: data:",
+    "img-src 'self' blob: data: https:",
+    "media-src 'self' https:",
     "font-src 'self' data:",
     `connect-src ${connect}`,
     "object-src 'none'",

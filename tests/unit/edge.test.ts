@@ -107,4 +107,15 @@ describe("page Content-Security-Policy", () => {
     expect(csp).toContain("object-src 'none'");
     expect(pageCsp({ nonce: "abc", dev: true, connect: [] })).toContain("'unsafe-eval'");
   });
+
+  it("lets canvas media load from https origins only, never plain http", () => {
+    const directives = new Map(
+      pageCsp({ nonce: "abc", dev: false, connect: [] })
+        .split("; ")
+        .map((d) => [d.split(" ")[0], d.split(" ").slice(1)] as const),
+    );
+    expect(directives.get("img-src")).toContain("https:");
+    expect(directives.get("media-src")).toEqual(["'self'", "https:"]);
+    expect([...directives.values()].flat()).not.toContain("http:");
+  });
 });
