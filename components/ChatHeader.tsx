@@ -10,6 +10,7 @@ import { useCurrentSession } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { TokenBar } from "@/components/TokenBar";
 import { MemoryButton } from "@/components/MemoryButton";
+import { CanvasButton } from "@/components/canvas/CanvasButton";
 import { CheckpointsButton, ForkedFromLink, ProjectSelect } from "@/components/SessionHeaderControls";
 
 export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings(): void; onToggleSidebar(): void }) {
@@ -54,6 +55,7 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
             Status unavailable
           </span>
         )}
+        <CanvasButton />
         <MemoryButton />
         <button
           type="button"

@@ -12,6 +12,7 @@ import { SettingsPanel } from "@/components/SettingsPanel";
 import { MemoryPanel } from "@/components/MemoryPanel";
 import { CheckpointPanel } from "@/components/CheckpointPanel";
 import { LaunchLayer } from "@/components/LaunchLayer";
+import { CanvasPanel } from "@/components/canvas/CanvasPanel";
 
 export function Workspace() {
   const currentId = useSessionsStore((s) => s.currentId);
@@ -55,6 +56,7 @@ export function Workspace() {
         <MessageList />
         <Composer />
       </main>
+      <CanvasPanel />
       <CheckpointPanel />
       {settingsOpen && currentId && <SettingsPanel sessionId={currentId} onClose={closeSettings} />}
       <MemoryPanel />

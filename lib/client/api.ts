@@ -10,14 +10,13 @@ import type {
   MessagesPageJson,
   ProjectJson,
   RecoveryJson,
-  SendEvent,
   SessionJson,
   SessionSummaryJson,
   SettingsJson,
   TemplateJson,
 } from "@/lib/api/types";
 import { currentAccount, refreshSession, signInAgainPath } from "@/lib/client/account";
-import { readSseFrames, toSendEvent } from "@/lib/client/sse";
+import { readSseFrames, toSendEvent, type StreamEvent } from "@/lib/client/sse";
 
 export class ApiError extends Error {
   constructor(
@@ -214,7 +213,7 @@ export async function* streamMessage(
   sessionId: string,
   body: SendBody,
   opts: { signal?: AbortSignal; idempotencyKey?: string } = {},
-): AsyncGenerator<SendEvent> {
+): AsyncGenerator<StreamEvent> {
   const res = await send(`/api/session/${enc(sessionId)}/messages`, {
     method: "POST",
     signal: opts.signal,

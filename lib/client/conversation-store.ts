@@ -3,9 +3,10 @@
 // the reply is saved (the turn's status arrived); the stream is still read after that,
 // because an automatic compaction may follow in the background and report its divider.
 import { create } from "zustand";
-import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent, WindowJson } from "@/lib/api/types";
+import type { ApiErrorJson, CompactionJson } from "@/lib/api/types";
 export { activeCompaction } from "@/lib/client/conversation-helpers";
 import * as api from "@/lib/client/api";
+import { useCanvasStore } from "@/lib/client/canvas-store";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import {
   compactFeedback,
@@ -13,125 +14,20 @@ import {
   merge,
   newIdempotencyKey,
   upsertCompaction,
-  type CommandFeedback,
 } from "@/lib/client/conversation-helpers";
+import { SESSION_START, type Attempt, type ConversationState } from "@/lib/client/conversation-state";
 import { useMemoryStore } from "@/lib/client/memory-store";
+import type { StreamEvent } from "@/lib/client/sse";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
 const PAGE_SIZE = 50;
 
-/** "finishing": the reply is saved; the turn's status is still to come. */
-export type SendPhase = "idle" | "sending" | "streaming" | "finishing";
-
-export interface Notice {
-  kind: string;
-  message: string;
-}
-
 type ApiErrorInfo = ApiErrorJson["error"];
 
-export interface SendFailure extends ApiErrorInfo {
-  /** The text that was being sent. */
-  text: string;
-  /**
-   * The server saved the user message before failing: Retry asks it to answer that
-   * message again instead of posting a duplicate.
-   */
-  saved: boolean;
-}
-
+export type { Notice, SendFailure, SendPhase } from "@/lib/client/conversation-state";
 /** What a slash command answered, shown above the composer rather than as a chat message. */
 export type { CommandFeedback } from "@/lib/client/conversation-helpers";
-
-/** One POST of a message (or a retry) and what its stream has told us so far. */
-interface Attempt {
-  sessionId: string;
-  text: string;
-  saved: boolean;
-  finished: boolean;
-  /** The turn's status arrived: the composer was handed back; the stream may still report a compaction. */
-  released: boolean;
-  /** This send turned on the "condensing in the background" indicator. */
-  background: boolean;
-}
-
-interface ConversationState {
-  sessionId: string | null;
-  messages: MessageJson[];
-  window: WindowJson | null;
-  hasMore: boolean;
-  loading: boolean;
-  loadingOlder: boolean;
-  loadError: string | null;
-
-  phase: SendPhase;
-  /** Typed text shown until the server confirms it as a saved user message. */
-  pendingText: string | null;
-  /** Reply text streamed so far, until the saved assistant message replaces it. */
-  streamingText: string;
-  notices: Notice[];
-  sendError: SendFailure | null;
-
-  protecting: Record<string, boolean>;
-  protectError: string | null;
-
-  /** The session's compactions, oldest first (reverted ones included). */
-  compactions: CompactionJson[];
-  /** A manual compaction (/compact) is running. */
-  compacting: boolean;
-  /** The last reply left usage at the threshold and its stream is still open: an automatic compaction may be running. */
-  autoCompacting: boolean;
-  commandFeedback: CommandFeedback | null;
-  undoing: Record<string, boolean>;
-  undoError: string | null;
-
-  open(sessionId: string | null): Promise<void>;
-  loadOlder(): Promise<void>;
-  send(text: string): Promise<void>;
-  retry(): Promise<void>;
-  /** Stops the reply being written; what was written is kept, marked interrupted. */
-  stop(): Promise<void>;
-  /** Answers the last message anew; the earlier reply stays as an earlier version. */
-  regenerate(): Promise<void>;
-  /** Resends the last message changed; the original turn stays as an earlier version. */
-  editLast(messageId: string, text: string): Promise<void>;
-  /** A stop was asked for and the stream has not ended yet. */
-  stopping: boolean;
-  toggleProtect(message: MessageJson): Promise<void>;
-  /** Condenses older turns now (the /compact command). */
-  compact(request?: api.CompactRequest): Promise<void>;
-  undoCompaction(compactionId: string): Promise<void>;
-  setCommandFeedback(feedback: CommandFeedback | null): void;
-  /** Saves a checkpoint of the open session (/save-progress, /checkpoint). */
-  saveCheckpoint(label?: string): Promise<void>;
-}
-
-/**
- * What opening a session resets (and what the store starts with). `protecting` is kept:
- * a protect request still in flight removes its own entry when it ends.
- */
-const SESSION_START = {
-  messages: [],
-  window: null,
-  hasMore: false,
-  // A page still loading for the previous session must not block paging in this one.
-  loadingOlder: false,
-  loadError: null,
-  phase: "idle",
-  pendingText: null,
-  streamingText: "",
-  notices: [],
-  sendError: null,
-  protectError: null,
-  compactions: [],
-  compacting: false,
-  autoCompacting: false,
-  commandFeedback: null,
-  undoing: {},
-  undoError: null,
-  stopping: false,
-} satisfies Partial<ConversationState>;
 
 export const useConversationStore = create<ConversationState>()((set, get) => {
   const isOpen = (sessionId: string) => get().sessionId === sessionId;
@@ -212,7 +108,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     if (active === a) active = null;
   }
 
-  function apply(a: Attempt, event: SendEvent): void {
+  function apply(a: Attempt, event: StreamEvent): void {
     const { sessionId } = a;
     if (event.event === "user_message") a.saved = true;
     if (event.event === "done") a.finished = true;
@@ -258,6 +154,9 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
         break;
       case "checkpoint":
         void useCheckpointsStore.getState().refresh(sessionId);
+        break;
+      case "canvas":
+        useCanvasStore.getState().accept(sessionId, event.data);
         break;
       case "error":
         fail(a, event.data.error);

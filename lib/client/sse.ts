@@ -1,6 +1,10 @@
 // Server-Sent Events over a fetch body. EventSource cannot POST, and sending a message
 // must be a POST, so the frames are parsed here by hand.
 import type { SendEvent } from "@/lib/api/types";
+import type { CanvasStreamEvent } from "@/lib/canvas/wire";
+
+/** The send stream's events as this client reads them: SendEvent plus the canvas's changes. */
+export type StreamEvent = SendEvent | { event: "canvas"; data: CanvasStreamEvent };
 
 export interface SseFrame {
   event: string;
@@ -57,7 +61,7 @@ function parseFrame(text: string): SseFrame | null {
   return { event, data: data.join("\n") };
 }
 
-const SEND_EVENTS = new Set<SendEvent["event"]>([
+const SEND_EVENTS = new Set<StreamEvent["event"]>([
   "user_message",
   "notice",
   "delta",
@@ -66,13 +70,14 @@ const SEND_EVENTS = new Set<SendEvent["event"]>([
   "memories",
   "compaction",
   "checkpoint",
+  "canvas",
   "error",
   "done",
 ]);
 
 /** Narrows a raw frame to a SendEvent; unknown events are skipped so the server can add new ones. */
-export function toSendEvent(frame: SseFrame): SendEvent | null {
-  if (!SEND_EVENTS.has(frame.event as SendEvent["event"])) return null;
+export function toSendEvent(frame: SseFrame): StreamEvent | null {
+  if (!SEND_EVENTS.has(frame.event as StreamEvent["event"])) return null;
   let data: unknown = {};
   if (frame.data.trim() !== "") {
     try {
@@ -81,5 +86,5 @@ export function toSendEvent(frame: SseFrame): SendEvent | null {
       return null;
     }
   }
-  return { event: frame.event, data } as SendEvent;
+  return { event: frame.event, data } as StreamEvent;
 }

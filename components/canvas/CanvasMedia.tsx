@@ -1,0 +1,77 @@
+"use client";
+// An image, audio or video Claude put on the canvas by https URL (elements.ts admits nothing
+// else). Images load without a referrer, so the host does not learn which conversation showed
+// them; audio and video have no such attribute and fall back to the page's policy
+// (strict-origin-when-cross-origin: the origin only, never the path). A broken address says
+// so instead of leaving an empty box.
+import { useState } from "react";
+import { ExternalLink, ImageOff } from "lucide-react";
+import type { MediaElement } from "@/lib/canvas/elements";
+
+export function CanvasMedia({ media }: { media: MediaElement }) {
+  const [failed, setFailed] = useState(false);
+  const label = media.alt ?? media.title ?? `${media.media_type} from ${hostOf(media.url)}`;
+  if (failed) {
+    return (
+      <div className="flex items-center gap-2 rounded-lg bg-zinc-50 px-3 py-2.5 text-xs text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
+        <ImageOff aria-hidden className="h-4 w-4 shrink-0" />
+        <span className="min-w-0 flex-1 break-words">Could not load this {media.media_type} from {hostOf(media.url)}.</span>
+        <SourceLink url={media.url} />
+      </div>
+    );
+  }
+  return (
+    <figure className="space-y-1.5">
+      {media.media_type === "image" && (
+        // eslint-disable-next-line @next/next/no-img-element -- any https origin: next/image would need each host configured
+        <img
+          src={media.url}
+          alt={label}
+          referrerPolicy="no-referrer"
+          loading="lazy"
+          onError={() => setFailed(true)}
+          className="max-h-96 w-full rounded-lg bg-zinc-100 object-contain dark:bg-zinc-800"
+        />
+      )}
+      {media.media_type === "audio" && (
+        <audio controls preload="metadata" src={media.url} aria-label={label} onError={() => setFailed(true)} className="w-full" />
+      )}
+      {media.media_type === "video" && (
+        <video
+          controls
+          preload="metadata"
+          src={media.url}
+          aria-label={label}
+          onError={() => setFailed(true)}
+          className="max-h-96 w-full rounded-lg bg-black"
+        />
+      )}
+      <figcaption className="flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
+        {media.alt && <span className="min-w-0 flex-1 break-words">{media.alt}</span>}
+        <SourceLink url={media.url} />
+      </figcaption>
+    </figure>
+  );
+}
+
+function SourceLink({ url }: { url: string }) {
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer nofollow"
+      className="ml-auto inline-flex shrink-0 items-center gap-1 text-sky-700 hover:underline dark:text-sky-400"
+    >
+      {hostOf(url)}
+      <ExternalLink aria-hidden className="h-3 w-3" />
+    </a>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "the web";
+  }
+}

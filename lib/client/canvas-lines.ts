@@ -1,0 +1,73 @@
+// One short line per canvas tool call for the chat ("Added card “Today's weather”"), in place
+// of the raw tool_use JSON and tool_result text. Pure, so the wording is unit-tested.
+import { describeEffect, describeEvent } from "@/lib/canvas/describe";
+import { canvasCall } from "@/lib/canvas/tools";
+import { toolResultText } from "@/lib/context/text";
+import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
+
+/** Which icon the line carries. */
+export type CanvasLineKind = "add" | "update" | "remove" | "clear" | "layout" | "choose" | "notification" | "theme" | "error";
+
+export interface CanvasLine {
+  kind: CanvasLineKind;
+  text: string;
+  /** The call has no result yet: the server is still applying it. */
+  pending: boolean;
+}
+
+/** What each tool was trying to do, for "Could not … : <Claude's error>". */
+const ATTEMPTS: Record<string, string> = {
+  canvas_add_card: "add a card",
+  canvas_show_text: "show text",
+  canvas_show_chart: "show a chart",
+  canvas_show_table: "show a table",
+  canvas_play_media: "show media",
+  canvas_show_confirmation: "ask for a choice",
+  canvas_update_card: "update the canvas",
+  canvas_remove_element: "remove from the canvas",
+  canvas_set_mode: "change the canvas",
+  canvas_show_notification: "show a notification",
+  canvas_set_theme: "switch the canvas theme",
+};
+
+/**
+ * describe.ts quotes labels as JSON strings (what Claude reads); the chat shows typographic
+ * quotes. Only complete JSON string literals are rewritten, unescaped on the way.
+ */
+export function curlyQuotes(s: string): string {
+  return s.replace(/"((?:[^"\\]|\\.)*)"/g, (whole, inner: string) => {
+    try {
+      return `“${JSON.parse(`"${inner}"`) as string}”`;
+    } catch {
+      return whole;
+    }
+  });
+}
+
+/**
+ * The line for one call. The wording comes from the call's own input (so it reads the same
+ * before and after its result arrives); the result decides failure, and whether an add
+ * replaced an element of the same id (only the server knew what was on the canvas).
+ */
+export function canvasLine(use: ToolUseBlock, result: ToolResultBlock | undefined): CanvasLine {
+  const resultText = result ? toolResultText(result).trim() : "";
+  const pending = result === undefined;
+  if (result?.is_error) {
+    const attempt = ATTEMPTS[use.name] ?? use.name;
+    return { kind: "error", text: `Could not ${attempt}: ${resultText || "the canvas refused the change."}`, pending };
+  }
+  const call = canvasCall(use.name, use.input, use.id);
+  switch (call.kind) {
+    case "error":
+      // The server accepted what this client's schemas reject (an older page): its own words stand.
+      return { kind: "update", text: resultText || use.name, pending };
+    case "effect":
+      return { kind: call.effect.kind, text: curlyQuotes(describeEffect(call.effect)), pending };
+    case "event": {
+      const event = call.event;
+      let text = describeEvent(event);
+      if (event.op === "add" && resultText.startsWith("Replaced")) text = text.replace(/^Added/, "Replaced");
+      return { kind: event.op, text: curlyQuotes(text), pending };
+    }
+  }
+}
