@@ -8,6 +8,7 @@
 import { memo, useState, type ReactNode } from "react";
 import { History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
+import { isCanvasTool } from "@/lib/canvas/tools";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
 import { typedText } from "@/lib/context/text";
 import { CollapsibleText } from "@/components/CollapsibleText";
@@ -78,11 +79,14 @@ function Badge({ children, tone, testId }: { children: ReactNode; tone: "sky" | 
   );
 }
 
-/** Text to show for messages that carry only tool blocks. */
+/**
+ * Text to show for messages that carry only tool blocks. Canvas calls are left out: each shows
+ * as a line of its own with its result (ToolResultsItem).
+ */
 function toolSummary(message: MessageJson): string {
   const tools = message.content.flatMap((b) => {
     if (b.type === "tool_result") return ["Tool result"];
-    if (b.type !== "tool_use") return [];
+    if (b.type !== "tool_use" || isCanvasTool(b.name)) return [];
     const query = (b.input as { query?: unknown } | null)?.query;
     return [b.name === RECALL_TOOL_NAME && typeof query === "string" ? `Searching the history for “${query}”…` : `Tool call: ${b.name}`];
   });
@@ -101,6 +105,8 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
   const words = message.content.some((b) => b.type === "tool_use") ? typedText(message.content, "\n\n") : message.text;
   const hasText = words.trim() !== "";
   const shown = hasText ? words : toolSummary(message);
+  // Only canvas calls and no words: the call lines below say it all, an empty bubble would not.
+  const onlyCanvasCalls = !shown && message.content.some((b) => b.type === "tool_use" && isCanvasTool(b.name));
   return (
     <article
       data-testid="message"
@@ -164,7 +170,7 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
             versions.onEdit?.(message.id, text);
           }}
         />
-      ) : (
+      ) : onlyCanvasCalls ? null : (
       <div
         className={`max-w-[min(100%,46rem)] rounded-2xl px-4 py-2.5 shadow-sm ${
           isUser ? "bg-zinc-800 text-zinc-50" : "border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 text-zinc-900 dark:text-zinc-100"

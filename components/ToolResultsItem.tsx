@@ -1,12 +1,15 @@
 "use client";
 // Tool results in the chat: not a message the user typed, so no "You" bubble. A recall shows
-// as a collapsible "Recalled from …" block with the excerpts Claude was given.
+// as a collapsible "Recalled from …" block with the excerpts Claude was given; a canvas call
+// as one line saying what changed on the canvas.
 import { History, TriangleAlert, Wrench } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
+import { isCanvasTool } from "@/lib/canvas/tools";
 import { parseRecall, RECALL_TOOL_NAME, type ParsedExcerpt } from "@/lib/context/recall";
 import { toolResultText } from "@/lib/context/text";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { PlainText } from "@/components/PlainText";
+import { CanvasCallLine } from "@/components/canvas/CanvasCallLine";
 
 /** "“Trip planning” and this conversation": where the excerpts came from, each place once. */
 export function recalledFrom(excerpts: readonly ParsedExcerpt[]): string {
@@ -90,6 +93,7 @@ export function ToolResultsItem({ message, uses }: { message: MessageJson; uses:
     <div data-testid="tool-results" data-seq={message.seq} className={`flex flex-col items-start gap-2 ${message.in_window ? "" : "opacity-45"}`}>
       {results.map((r) => {
         const use = uses.find((u) => u.id === r.tool_use_id);
+        if (use && isCanvasTool(use.name)) return <CanvasCallLine key={r.tool_use_id} use={use} result={r} />;
         return use?.name === RECALL_TOOL_NAME ? (
           <RecallResult key={r.tool_use_id} result={r} use={use} />
         ) : (
