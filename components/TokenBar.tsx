@@ -53,7 +53,8 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
         if (e.key === "Escape") setOpen(false);
       }}
     >
-      <span className="hidden text-xs font-medium text-zinc-500 dark:text-zinc-400 sm:inline">Context</span>
+      {/* Sized by the chat column (main's container), not the window: side panels narrow the chat. */}
+      <span className="hidden text-xs font-medium text-zinc-500 dark:text-zinc-400 @lg:inline">Context</span>
       <div
         role="meter"
         aria-label="Context window usage"
@@ -61,7 +62,7 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
         aria-valuemax={100}
         aria-valuenow={Math.round(percent)}
         aria-valuetext={status ? `${percentLabel(percent)} of capacity used` : "No session"}
-        className="relative flex h-2.5 w-32 shrink-0 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800 ring-1 ring-inset ring-zinc-200 dark:ring-zinc-700 sm:w-56 lg:w-72"
+        className="relative flex h-2.5 w-32 shrink-0 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800 ring-1 ring-inset ring-zinc-200 dark:ring-zinc-700 @lg:w-56 @5xl:w-72"
       >
         <div
           data-testid="token-bar-used"

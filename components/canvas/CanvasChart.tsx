@@ -25,7 +25,9 @@ import { AXIS, GRID, TooltipBox, TooltipRow } from "@/components/dashboard/chart
 
 const HEIGHT = 220;
 const STYLE = { width: "100%", height: HEIGHT };
-const MARGIN = { top: 8, right: 8, bottom: 0, left: 0 };
+const MARGIN = { top: 8, right: 12, bottom: 0, left: 0 };
+/** Keeps the first and last points (and their labels) off the plot's edges. */
+const X_PADDING = { left: 10, right: 10 };
 const LEGEND_STYLE = { fontSize: 11, paddingTop: 4 };
 
 export function CanvasChart({ chart }: { chart: ChartElement }) {
@@ -46,7 +48,7 @@ function CartesianView({ chart }: { chart: ChartElement }) {
   const axes = (
     <>
       <CartesianGrid {...GRID} />
-      <XAxis dataKey={x_key} {...AXIS} minTickGap={12} />
+      <XAxis dataKey={x_key} {...AXIS} minTickGap={12} padding={chart.chart_type === "bar" ? undefined : X_PADDING} />
       <YAxis {...AXIS} width={44} tickFormatter={(v: number) => compactNumber(v)} />
       <Tooltip
         cursor={{ fill: "currentColor", fillOpacity: 0.08, stroke: "currentColor", strokeOpacity: 0.3 }}

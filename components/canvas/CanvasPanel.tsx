@@ -47,7 +47,7 @@ export function CanvasPanel() {
         <aside
           data-testid="canvas-panel"
           aria-labelledby={titleId}
-          className={`flex w-96 shrink-0 flex-col border-l border-zinc-200 dark:border-zinc-800 xl:w-[28rem] 2xl:w-[34rem] ${themeClass(theme)} ${SURFACE}`}
+          className={`flex w-[22rem] shrink-0 flex-col border-l border-zinc-200 dark:border-zinc-800 xl:w-96 2xl:w-[30rem] ${themeClass(theme)} ${SURFACE}`}
         >
           <CanvasBody titleId={titleId} sheet={false} onHide={hide} />
         </aside>

@@ -4,9 +4,11 @@ import type { TableElement } from "@/lib/canvas/elements";
 
 type Cell = TableElement["rows"][number][number];
 
-function cellText(c: Cell): string {
+/** Large numbers grouped (709,037); four digits and fewer as given, so years stay 2024. */
+export function cellText(c: Cell): string {
   if (c === null) return "—";
   if (typeof c === "boolean") return c ? "Yes" : "No";
+  if (typeof c === "number" && Math.abs(c) >= 10_000) return c.toLocaleString("en-US", { maximumFractionDigits: 6 });
   return String(c);
 }
 
@@ -24,7 +26,8 @@ export function CanvasTable({ table }: { table: TableElement }) {
       aria-label={`${table.title ?? "Table"}, scrolls sideways`}
       className="-mx-3.5 max-h-[28rem] overflow-auto border-t border-zinc-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-500 dark:border-zinc-800"
     >
-      <table className="w-full border-collapse text-left text-xs tabular-nums">
+      {/* As wide as its content (at least the box): squeezed to the box, text columns would wrap word by word. */}
+      <table className="w-max min-w-full border-collapse text-left text-xs tabular-nums">
         <thead className="sticky top-0 bg-zinc-50 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
           <tr>
             {table.columns.map((c, j) => (
@@ -40,11 +43,12 @@ export function CanvasTable({ table }: { table: TableElement }) {
               {r.map((c, j) => (
                 <td
                   key={j}
-                  className={`max-w-[18rem] px-3.5 py-1.5 align-top ${numeric[j] ? "whitespace-nowrap text-right" : "break-words"} ${
+                  className={`px-3.5 py-1.5 align-top ${numeric[j] ? "whitespace-nowrap text-right" : ""} ${
                     c === null ? "text-zinc-400 dark:text-zinc-500" : ""
                   }`}
                 >
-                  {cellText(c)}
+                  {/* Long text wraps at a readable width instead of making one endless column. */}
+                  <div className="max-w-[18rem] break-words">{cellText(c)}</div>
                 </td>
               ))}
             </tr>

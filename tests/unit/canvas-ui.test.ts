@@ -10,7 +10,7 @@ import { canvasLine, curlyQuotes } from "@/lib/client/canvas-lines";
 import { compactNumber, formatValue, hasValues, pieSlices, seriesColor, SERIES_COLORS } from "@/lib/client/canvas-chart";
 import { applyStream, newer } from "@/lib/client/canvas-sync";
 import { panelShown } from "@/lib/client/canvas-panel-store";
-import { CanvasTable } from "@/components/canvas/CanvasTable";
+import { CanvasTable, cellText } from "@/components/canvas/CanvasTable";
 import { CanvasMedia } from "@/components/canvas/CanvasMedia";
 import { CanvasCallLine } from "@/components/canvas/CanvasCallLine";
 
@@ -157,6 +157,13 @@ describe("canvas renderers", () => {
     expect(html).toMatch(/<th scope="col" class="[^"]*text-right[^"]*">°C<\/th>/);
     expect(html).not.toMatch(/<th scope="col" class="[^"]*text-right[^"]*">City<\/th>/);
     expect(html).toContain("—");
+  });
+
+  it("groups large numbers in cells but leaves years and small numbers as given", () => {
+    expect(cellText(709037)).toBe("709,037");
+    expect(cellText(2024)).toBe("2024");
+    expect(cellText(-12500.5)).toBe("-12,500.5");
+    expect(cellText(true)).toBe("Yes");
   });
 
   it("loads images without a referrer and links the source", () => {
