@@ -45,9 +45,15 @@ export function curlyQuotes(s: string): string {
 }
 
 /**
- * The line for one call. The wording comes from the call's own input (so it reads the same
- * before and after its result arrives); the result decides failure, and whether an add
- * replaced an element of the same id (only the server knew what was on the canvas).
+ * The server's result for a successful call is describe.ts's phrase plus the element's id
+ * (`Removed card "Today's weather" (id "weather").`): the phrase, when it is one.
+ */
+const SERVER_PHRASE = /^((?:Added|Replaced|Updated|Removed|Cleared|Laid|Chose|Notified|Switched)\b.*?)(?: \(id "(?:[^"\\]|\\.)*"\))?\.?$/s;
+
+/**
+ * The line for one call. Before its result arrives the wording comes from the call's input;
+ * after, from the server's result, which knew what was on the canvas (an add that replaced an
+ * element, the title of what an update or removal touched). The result decides failure.
  */
 export function canvasLine(use: ToolUseBlock, result: ToolResultBlock | undefined): CanvasLine {
   const resultText = result ? toolResultText(result).trim() : "";
@@ -64,10 +70,8 @@ export function canvasLine(use: ToolUseBlock, result: ToolResultBlock | undefine
     case "effect":
       return { kind: call.effect.kind, text: curlyQuotes(describeEffect(call.effect)), pending };
     case "event": {
-      const event = call.event;
-      let text = describeEvent(event);
-      if (event.op === "add" && resultText.startsWith("Replaced")) text = text.replace(/^Added/, "Replaced");
-      return { kind: event.op, text: curlyQuotes(text), pending };
+      const phrase = SERVER_PHRASE.exec(resultText)?.[1];
+      return { kind: call.event.op, text: curlyQuotes(phrase ?? describeEvent(call.event)), pending };
     }
   }
 }

@@ -50,6 +50,15 @@ describe("canvas call lines in the chat", () => {
     expect(line.text).toBe('Could not remove from the canvas: No element with id "gone" is on the canvas.');
   });
 
+  it("takes the title an update or removal touched from the server's result", () => {
+    expect(canvasLine(use("canvas_remove_element", { id: "weather" }), result('Removed card "Today\'s weather" (id "weather").')).text).toBe(
+      "Removed card “Today's weather”",
+    );
+    expect(canvasLine(use("canvas_update_card", { id: "w", body: "x" }), result('Updated card "Say \\"hi\\"" (id "w").')).text).toBe(
+      'Updated card “Say "hi"”',
+    );
+  });
+
   it("names removals, clears, layouts, notifications and theme switches", () => {
     expect(canvasLine(use("canvas_remove_element", { id: "weather" }), result("ok")).text).toBe("Removed “weather”");
     expect(canvasLine(use("canvas_set_mode", { mode: "clear" }), result("ok"))).toMatchObject({ kind: "clear", text: "Cleared the canvas" });
