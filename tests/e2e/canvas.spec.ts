@@ -1,0 +1,126 @@
+// The canvas in the browser, through the real tool loop against the fake Anthropic server:
+// Claude's tool calls put elements on the panel while the reply streams, the chat shows each
+// call as one line, the canvas survives a reload, the user removes and clears, answers a
+// question with its buttons, and reads it all on a phone in a sheet.
+import { expect, test, type Page } from "@playwright/test";
+import { assistantMessages, enqueueFake, openNewConversation, resetFake, sendAndWait, typeAndSend, userMessages, watchCsp } from "./support";
+
+test.beforeEach(async ({ request }) => resetFake(request));
+
+const panel = (page: Page) => page.getByTestId("canvas-panel");
+const element = (page: Page, id: string) => page.locator(`[data-testid="canvas-element"][data-element-id="${id}"]`);
+const WEATHER = `[[tool_use:canvas_add_card {"id":"weather","title":"Today's weather","body":"21 °C"}]]`;
+
+/** After a reload the launch picker greets; the session in the URL stays open behind it. */
+async function reloadIntoSession(page: Page): Promise<void> {
+  await page.reload();
+  const picker = page.getByTestId("session-picker");
+  await expect(picker.or(page.getByTestId("message").first())).toBeVisible();
+  if (await picker.isVisible()) await page.getByTestId("picker-close").click();
+}
+
+test("a card Claude adds appears in the panel, is one line in the chat, survives a reload, and its × removes it for good", async ({ page }) => {
+  const violations = watchCsp(page);
+  await openNewConversation(page);
+  await sendAndWait(page, `What's the weather? ${WEATHER} [[reply:Putting it on the canvas.]]`);
+
+  // The panel opens by itself the first time something is on the canvas.
+  const card = element(page, "weather");
+  await expect(panel(page)).toBeVisible();
+  await expect(card).toContainText("Today's weather");
+  await expect(card).toContainText("21 °C");
+  await expect(page.getByTestId("canvas-count")).toHaveText("1");
+
+  // The chat says what happened, not the tool's JSON.
+  const line = page.getByTestId("canvas-call");
+  await expect(line).toHaveText("Added card “Today's weather”");
+  await expect(page.getByTestId("message-list")).not.toContainText('"title"');
+  await expect(userMessages(page)).toHaveCount(1);
+
+  await reloadIntoSession(page);
+  await expect(element(page, "weather")).toContainText("21 °C");
+  await expect(page.getByTestId("canvas-call")).toHaveText("Added card “Today's weather”");
+
+  await element(page, "weather").getByRole("button", { name: "Remove “Today's weather” from the canvas" }).click();
+  await expect(element(page, "weather")).toHaveCount(0);
+  await expect(page.getByTestId("canvas-empty")).toBeVisible();
+  await expect(page.getByTestId("canvas-count")).toHaveCount(0);
+
+  await reloadIntoSession(page);
+  // Hidden by default again once empty, unless the user asked for it: open it to look.
+  if (!(await panel(page).isVisible())) await page.getByTestId("open-canvas").click();
+  await expect(page.getByTestId("canvas-empty")).toBeVisible();
+  await expect(element(page, "weather")).toHaveCount(0);
+  expect(violations).toEqual([]);
+});
+
+test("elements appear while the reply is still streaming; a refused call is a red line; Clear asks first", async ({ page, request }) => {
+  await openNewConversation(page);
+  await sendAndWait(page, `Start ${WEATHER}`);
+  // The first turn's title is written by a call of its own: let it pass before queueing replies.
+  await expect(page.getByTestId("session-title")).not.toHaveText(/^(Untitled session|New conversation)$/, { timeout: 30_000 });
+
+  // Claude charts something, then takes its time over the words that follow.
+  await enqueueFake(request, [
+    {
+      kind: "tool_use",
+      name: "canvas_show_chart",
+      input: { id: "temps", title: "This week", chart_type: "bar", x_key: "day", y_keys: ["high"], data: [{ day: "Mon", high: 21 }, { day: "Tue", high: 23 }] },
+    },
+    { kind: "slow", delayMs: 6_000, text: "There is the chart." },
+  ]);
+  await typeAndSend(page, "Chart the week");
+  await expect(element(page, "temps").getByTestId("canvas-chart")).toBeVisible({ timeout: 30_000 });
+  // The reply has not finished: the composer is still busy.
+  await expect(page.getByTestId("composer-input")).toBeDisabled();
+  await expect(assistantMessages(page).last()).not.toContainText("There is the chart.");
+  await expect(assistantMessages(page).last()).toContainText("There is the chart.", { timeout: 30_000 });
+
+  await sendAndWait(page, 'Remove the forecast [[tool_use:canvas_remove_element {"id":"forecast"}]]');
+  const failed = page.locator('[data-testid="canvas-call"][data-kind="error"]');
+  await expect(failed).toContainText('Could not remove from the canvas: No element with id "forecast" is on the canvas.');
+
+  await panel(page).getByTestId("canvas-clear").click();
+  await expect(element(page, "temps")).toBeVisible();
+  await page.getByTestId("canvas-clear-confirm").click();
+  await expect(page.getByTestId("canvas-element")).toHaveCount(0);
+  await reloadIntoSession(page);
+  await expect(page.getByTestId("canvas-count")).toHaveCount(0);
+});
+
+test("a question's button sends the choice as the next message and stays marked", async ({ page }) => {
+  await openNewConversation(page);
+  await sendAndWait(page, 'Book it? [[tool_use:canvas_show_confirmation {"id":"book","title":"Book the 08:15 train?","options":["Book it","Not now"]}]]');
+  const question = element(page, "book");
+  await expect(question).toContainText("Book the 08:15 train?");
+
+  await question.getByRole("button", { name: "Book it" }).click();
+  await expect(userMessages(page).last()).toContainText("Book it");
+  await expect(page.getByTestId("composer-input")).toBeEnabled({ timeout: 30_000 });
+  await expect(question.getByRole("button", { name: "Book it" })).toHaveAttribute("aria-pressed", "true");
+  await expect(question.getByRole("button", { name: "Not now" })).toBeDisabled();
+
+  await reloadIntoSession(page);
+  await expect(element(page, "book").getByTestId("canvas-chosen")).toHaveText("You chose “Book it”.");
+  await expect(element(page, "book").getByRole("button", { name: "Not now" })).toBeDisabled();
+});
+
+test("on a phone the canvas is a sheet opened from the header, with a count", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openNewConversation(page);
+  await sendAndWait(page, `Weather please ${WEATHER}`);
+
+  // Nothing covers the chat until asked for.
+  await expect(page.getByTestId("canvas-sheet")).toHaveCount(0);
+  await expect(panel(page)).toHaveCount(0);
+  const button = page.getByTestId("open-canvas");
+  await expect(button.getByTestId("canvas-count")).toHaveText("1");
+  await button.click();
+  const sheet = page.getByTestId("canvas-sheet");
+  await expect(sheet).toBeVisible();
+  await expect(sheet.getByTestId("canvas-element")).toContainText("Today's weather");
+  const box = await sheet.boundingBox();
+  expect(box?.width).toBe(390);
+  await page.keyboard.press("Escape");
+  await expect(sheet).toHaveCount(0);
+});
