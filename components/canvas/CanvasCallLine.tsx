@@ -17,7 +17,7 @@ const ICONS: Record<CanvasLineKind, LucideIcon> = {
   error: TriangleAlert,
 };
 
-export function CanvasCallLine({ use, result }: { use: ToolUseBlock; result: ToolResultBlock | undefined }) {
+export function CanvasCallLine({ use, result }: { use: ToolUseBlock; result: ToolResultBlock }) {
   const line = canvasLine(use, result);
   const Icon = ICONS[line.kind];
   const failed = line.kind === "error";
@@ -27,7 +27,7 @@ export function CanvasCallLine({ use, result }: { use: ToolUseBlock; result: Too
       data-kind={line.kind}
       className={`flex max-w-[min(100%,46rem)] items-start gap-2 px-1 text-[13px] leading-5 ${
         failed ? "text-red-700/80 dark:text-red-400/80" : "text-zinc-500 dark:text-zinc-400"
-      } ${line.pending ? "animate-pulse" : ""}`}
+      }`}
     >
       <span
         aria-hidden

@@ -11,8 +11,6 @@ export type CanvasLineKind = "add" | "update" | "remove" | "clear" | "layout" | 
 export interface CanvasLine {
   kind: CanvasLineKind;
   text: string;
-  /** The call has no result yet: the server is still applying it. */
-  pending: boolean;
 }
 
 /** What each tool was trying to do, for "Could not … : <Claude's error>". */
@@ -51,27 +49,26 @@ export function curlyQuotes(s: string): string {
 const SERVER_PHRASE = /^((?:Added|Replaced|Updated|Removed|Cleared|Laid|Chose|Notified|Switched)\b.*?)(?: \(id "(?:[^"\\]|\\.)*"\))?\.?$/s;
 
 /**
- * The line for one call. Before its result arrives the wording comes from the call's input;
- * after, from the server's result, which knew what was on the canvas (an add that replaced an
- * element, the title of what an update or removal touched). The result decides failure.
+ * The line for one call. The wording is the server's result where it is describe.ts's phrase
+ * (the server knew what was on the canvas: an add that replaced an element, the title of what
+ * an update or removal touched), else made from the call's input. The result decides failure.
  */
-export function canvasLine(use: ToolUseBlock, result: ToolResultBlock | undefined): CanvasLine {
-  const resultText = result ? toolResultText(result).trim() : "";
-  const pending = result === undefined;
-  if (result?.is_error) {
+export function canvasLine(use: ToolUseBlock, result: ToolResultBlock): CanvasLine {
+  const resultText = toolResultText(result).trim();
+  if (result.is_error) {
     const attempt = ATTEMPTS[use.name] ?? use.name;
-    return { kind: "error", text: `Could not ${attempt}: ${resultText || "the canvas refused the change."}`, pending };
+    return { kind: "error", text: `Could not ${attempt}: ${resultText || "the canvas refused the change."}` };
   }
   const call = canvasCall(use.name, use.input, use.id);
   switch (call.kind) {
     case "error":
       // The server accepted what this client's schemas reject (an older page): its own words stand.
-      return { kind: "update", text: resultText || use.name, pending };
+      return { kind: "update", text: resultText || use.name };
     case "effect":
-      return { kind: call.effect.kind, text: curlyQuotes(describeEffect(call.effect)), pending };
+      return { kind: call.effect.kind, text: curlyQuotes(describeEffect(call.effect)) };
     case "event": {
       const phrase = SERVER_PHRASE.exec(resultText)?.[1];
-      return { kind: call.event.op, text: curlyQuotes(phrase ?? describeEvent(call.event)), pending };
+      return { kind: call.event.op, text: curlyQuotes(phrase ?? describeEvent(call.event)) };
     }
   }
 }

@@ -124,3 +124,24 @@ test("on a phone the canvas is a sheet opened from the header, with a count", as
   await page.keyboard.press("Escape");
   await expect(sheet).toHaveCount(0);
 });
+
+test("a notification is a toast read out politely; a theme switch darkens the panel alone", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await openNewConversation(page);
+  await sendAndWait(page, `Card first ${WEATHER}`);
+  await sendAndWait(page, 'Tell me [[tool_use:canvas_show_notification {"message":"Forecast updated","level":"success"}]]');
+  const toast = page.getByTestId("canvas-toast");
+  await expect(toast).toHaveText("Forecast updated");
+  await expect(page.getByRole("region", { name: "Notifications" })).toHaveAttribute("aria-live", "polite");
+  await toast.getByRole("button", { name: "Dismiss notification" }).click();
+  await expect(toast).toHaveCount(0);
+
+  await sendAndWait(page, 'Go dark [[tool_use:canvas_set_theme {"theme":"dark"}]]');
+  await expect(panel(page)).toHaveClass(/\bdark\b/);
+  await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+  const background = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(await background('[data-testid="canvas-element"]')).not.toBe(await background('[data-testid="message-list"] [data-role="assistant"] > div.rounded-2xl'));
+  // Shown, not kept: a reload brings the page's own theme back.
+  await reloadIntoSession(page);
+  await expect(panel(page)).not.toHaveClass(/\bdark\b/);
+});
