@@ -1,7 +1,7 @@
 "use client";
 // A canvas tool call in the chat: one quiet line with an icon ("Added card “Today's weather”"),
 // or Claude's error in a muted red, instead of the call's JSON and its result's text.
-import { Bell, Check, Eraser, LayoutGrid, Palette, Pencil, Plus, TriangleAlert, X, type LucideIcon } from "lucide-react";
+import { Bell, Check, Eraser, History, LayoutGrid, Palette, Pencil, Plus, TriangleAlert, X, type LucideIcon } from "lucide-react";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { canvasLine, type CanvasLineKind } from "@/lib/client/canvas-lines";
 
@@ -12,6 +12,7 @@ const ICONS: Record<CanvasLineKind, LucideIcon> = {
   clear: Eraser,
   layout: LayoutGrid,
   choose: Check,
+  reset: History,
   notification: Bell,
   theme: Palette,
   error: TriangleAlert,

@@ -21,6 +21,7 @@ function themeClass(theme: PanelTheme): string {
 export function CanvasPanel() {
   const currentId = useSessionsStore((s) => s.currentId);
   const theme = useCanvasStore((s) => s.theme);
+  const count = useCanvasStore((s) => s.canvas?.elements.length ?? 0);
   const { wide, shown } = useCanvasShown();
   const titleId = useId();
 
@@ -28,8 +29,10 @@ export function CanvasPanel() {
 
   useEffect(() => {
     void useCanvasStore.getState().open(currentId);
-    useCanvasPanelStore.getState().setSheetOpen(false);
+    useCanvasPanelStore.getState().resetForSession();
   }, [currentId]);
+
+  useEffect(() => useCanvasPanelStore.getState().noteContent(count > 0), [count]);
 
   useEffect(() => {
     const onVisible = () => {

@@ -9,5 +9,6 @@ export function useCanvasShown(): { wide: boolean; shown: boolean } {
   const count = useCanvasStore((s) => s.canvas?.elements.length ?? 0);
   const preference = useCanvasPanelStore((s) => s.preference);
   const sheetOpen = useCanvasPanelStore((s) => s.sheetOpen);
-  return { wide, shown: wide ? panelShown(preference, count) : sheetOpen };
+  const hadContent = useCanvasPanelStore((s) => s.hadContent);
+  return { wide, shown: wide ? panelShown(preference, count > 0 || hadContent) : sheetOpen };
 }

@@ -6,7 +6,7 @@ import { toolResultText } from "@/lib/context/text";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 
 /** Which icon the line carries. */
-export type CanvasLineKind = "add" | "update" | "remove" | "clear" | "layout" | "choose" | "notification" | "theme" | "error";
+export type CanvasLineKind = "add" | "update" | "remove" | "clear" | "layout" | "choose" | "reset" | "notification" | "theme" | "error";
 
 export interface CanvasLine {
   kind: CanvasLineKind;

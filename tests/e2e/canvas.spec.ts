@@ -3,13 +3,23 @@
 // call as one line, the canvas survives a reload, the user removes and clears, answers a
 // question with its buttons, and reads it all on a phone in a sheet.
 import { expect, test, type Page } from "@playwright/test";
-import { assistantMessages, enqueueFake, openNewConversation, resetFake, sendAndWait, typeAndSend, userMessages, watchCsp } from "./support";
+import { assistantMessages, enqueueFake, openNewConversation, resetFake, typeAndSend, userMessages, watchCsp } from "./support";
 
 test.beforeEach(async ({ request }) => resetFake(request));
 
 const panel = (page: Page) => page.getByTestId("canvas-panel");
 const element = (page: Page, id: string) => page.locator(`[data-testid="canvas-element"][data-element-id="${id}"]`);
+/** The class itself, not a `dark:` variant among the utilities. */
+const DARK = /(^|\s)dark(\s|$)/;
 const WEATHER = `[[tool_use:canvas_add_card {"id":"weather","title":"Today's weather","body":"21 °C"}]]`;
+
+/** Sends a message and waits for the whole turn (a tool round adds a reply per round). */
+async function sendAndWait(page: Page, text: string): Promise<void> {
+  const before = await userMessages(page).count();
+  await typeAndSend(page, text);
+  await expect(userMessages(page)).toHaveCount(before + 1, { timeout: 30_000 });
+  await expect(page.getByTestId("composer-input")).toBeEnabled({ timeout: 30_000 });
+}
 
 /** After a reload the launch picker greets; the session in the URL stays open behind it. */
 async function reloadIntoSession(page: Page): Promise<void> {
@@ -34,7 +44,8 @@ test("a card Claude adds appears in the panel, is one line in the chat, survives
   // The chat says what happened, not the tool's JSON.
   const line = page.getByTestId("canvas-call");
   await expect(line).toHaveText("Added card “Today's weather”");
-  await expect(page.getByTestId("message-list")).not.toContainText('"title"');
+  await expect(page.getByTestId("tool-results")).toHaveText("Added card “Today's weather”");
+  await expect(assistantMessages(page).first()).not.toContainText("canvas_add_card");
   await expect(userMessages(page)).toHaveCount(1);
 
   await reloadIntoSession(page);
@@ -139,10 +150,10 @@ test("a notification is a toast read out politely; a theme switch darkens the pa
   const cardBackground = () => element(page, "weather").evaluate((el) => getComputedStyle(el).backgroundColor);
   const lightCard = await cardBackground();
   await sendAndWait(page, 'Go dark [[tool_use:canvas_set_theme {"theme":"dark"}]]');
-  await expect(panel(page)).toHaveClass(/\bdark\b/);
-  await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+  await expect(panel(page)).toHaveClass(DARK);
+  await expect(page.locator("html")).not.toHaveClass(DARK);
   expect(await cardBackground()).not.toBe(lightCard);
   // Shown, not kept: a reload brings the page's own theme back.
   await reloadIntoSession(page);
-  await expect(panel(page)).not.toHaveClass(/\bdark\b/);
+  await expect(panel(page)).not.toHaveClass(DARK);
 });

@@ -150,11 +150,11 @@ describe("keeping the canvas in step with the stream", () => {
     expect(newer(null, at(0))).toEqual(at(0));
   });
 
-  it("shows the panel when the user said so, or by default when there is something on it", () => {
-    expect(panelShown(null, 0)).toBe(false);
-    expect(panelShown(null, 2)).toBe(true);
-    expect(panelShown("closed", 2)).toBe(false);
-    expect(panelShown("open", 0)).toBe(true);
+  it("shows the panel when the user said so, or by default when there is (or was) something on it", () => {
+    expect(panelShown(null, false)).toBe(false);
+    expect(panelShown(null, true)).toBe(true);
+    expect(panelShown("closed", true)).toBe(false);
+    expect(panelShown("open", false)).toBe(true);
   });
 });
 
