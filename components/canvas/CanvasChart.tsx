@@ -37,7 +37,13 @@ export function CanvasChart({ chart }: { chart: ChartElement }) {
   return (
     <figure data-testid="canvas-chart" data-chart-type={chart.chart_type} className="text-zinc-500 dark:text-zinc-400">
       <figcaption className="sr-only">{contentSummary(chart)}</figcaption>
-      <div aria-hidden>{chart.chart_type === "pie" ? <PieView chart={chart} /> : <CartesianView chart={chart} />}</div>
+      {chart.chart_type === "pie" ? (
+        <PieView chart={chart} />
+      ) : (
+        <div aria-hidden>
+          <CartesianView chart={chart} />
+        </div>
+      )}
     </figure>
   );
 }
@@ -106,8 +112,33 @@ function CartesianView({ chart }: { chart: ChartElement }) {
   }
 }
 
+/** A pie's legend holds its numbers: a touch screen has no hover for the tooltip. */
 function PieView({ chart }: { chart: ChartElement }) {
   const slices = pieSlices(chart);
+  const total = slices.reduce((sum, s) => sum + s.value, 0);
+  return (
+    <>
+      <div aria-hidden>
+        <PieDrawing chart={chart} slices={slices} />
+      </div>
+      <ul className="mt-2 grid grid-cols-[repeat(auto-fill,minmax(9rem,1fr))] gap-x-4 gap-y-1 text-xs text-zinc-600 dark:text-zinc-300">
+        {slices.map((s, i) => (
+          <li key={s.name + i} className="flex min-w-0 items-center gap-1.5">
+            <span aria-hidden className="h-2 w-2 shrink-0 rounded-sm" style={{ backgroundColor: seriesColor(i) }} />
+            <span className="min-w-0 truncate" title={s.name}>
+              {s.name}
+            </span>
+            <span className="ml-auto shrink-0 tabular-nums text-zinc-500 dark:text-zinc-400">
+              {formatValue(s.value, chart.unit)} · {Math.round((s.value / total) * 100)}%
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function PieDrawing({ chart, slices }: { chart: ChartElement; slices: ReturnType<typeof pieSlices> }) {
   return (
     <PieChart responsive style={STYLE}>
       <Pie data={slices} dataKey="value" nameKey="name" innerRadius="45%" outerRadius="80%" paddingAngle={1} stroke="none" isAnimationActive={false}>
@@ -126,7 +157,6 @@ function PieView({ chart }: { chart: ChartElement }) {
           );
         }}
       />
-      <Legend wrapperStyle={LEGEND_STYLE} iconSize={8} />
     </PieChart>
   );
 }
