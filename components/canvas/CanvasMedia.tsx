@@ -23,7 +23,7 @@ export function CanvasMedia({ media }: { media: MediaElement }) {
   return (
     <figure className="space-y-1.5">
       {media.media_type === "image" && (
-        // eslint-disable-next-line @next/next/no-img-element -- any https origin: next/image would need each host configured
+        // A plain img: next/image would need every host Claude might use configured in advance.
         <img
           src={media.url}
           alt={label}
