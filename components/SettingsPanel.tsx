@@ -126,6 +126,14 @@ export function SettingsPanel({ sessionId, onClose }: { sessionId: string; onClo
               testId="settings-recall-tool"
               onChange={(recallTool) => update({ recallTool })}
             />
+            <CheckboxField
+              label="Canvas tools"
+              hint="Let Claude put cards, charts, tables, images and questions on the canvas beside the chat, and keep a short list of them in its view."
+              checked={draft.canvasTools}
+              testId="settings-canvas-tools"
+              onChange={(canvasTools) => update({ canvasTools })}
+            />
+            <PercentField name="canvasBudget" value={draft.canvasBudget} onChange={(canvasBudget) => update({ canvasBudget })} />
           </fieldset>
           {errorAlert}
           {saved && (

@@ -2,6 +2,12 @@
 // them), checked before the round trip with the bounds the server enforces.
 import type { ContextSettings } from "@/lib/api/types";
 
+/**
+ * The canvas settings come with the canvas server (branch canvas-server); until it is merged
+ * the server neither sends nor keeps them, so they are optional here, with its defaults.
+ */
+type Settings = ContextSettings & { canvas_tools?: boolean; canvas_budget?: number };
+
 export interface Draft {
   threshold: string;
   reservation: string;
@@ -12,9 +18,11 @@ export interface Draft {
   summaryModel: string;
   template: string;
   recallTool: boolean;
+  canvasTools: boolean;
+  canvasBudget: string;
 }
 
-export type PercentKey = "threshold" | "reservation" | "safety" | "target";
+export type PercentKey = "threshold" | "reservation" | "safety" | "target" | "canvasBudget";
 
 /** The settings edited as percents, with the bounds the server enforces. */
 export const PERCENT_FIELDS: Record<PercentKey, { label: string; hint: string; min: number; max: number }> = {
@@ -37,6 +45,12 @@ export const PERCENT_FIELDS: Record<PercentKey, { label: string; hint: string; m
     min: 10,
     max: 70,
   },
+  canvasBudget: {
+    label: "Canvas budget",
+    hint: "Share of capacity the list of what is on the canvas may take in Claude's view; beyond it, older elements are listed by type and id only.",
+    min: 1,
+    max: 30,
+  },
 };
 
 export const DEFAULT_TEMPLATE = "general";
@@ -45,7 +59,7 @@ function toPercent(fraction: number): string {
   return String(Math.round(fraction * 1000) / 10);
 }
 
-export function toDraft(s: ContextSettings): Draft {
+export function toDraft(s: Settings): Draft {
   return {
     threshold: toPercent(s.compaction_threshold),
     reservation: toPercent(s.output_reservation),
@@ -56,6 +70,8 @@ export function toDraft(s: ContextSettings): Draft {
     summaryModel: s.summary_model,
     template: s.compaction_template,
     recallTool: s.recall_tool,
+    canvasTools: s.canvas_tools ?? true,
+    canvasBudget: toPercent(s.canvas_budget ?? 0.05),
   };
 }
 
@@ -77,7 +93,7 @@ export function validate(d: Draft): string | null {
 }
 
 /** The settings a draft saves, fractions back from percents. */
-export function fromDraft(d: Draft): Partial<ContextSettings> {
+export function fromDraft(d: Draft): Partial<Settings> {
   return {
     compaction_threshold: Number(d.threshold) / 100,
     output_reservation: Number(d.reservation) / 100,
@@ -88,5 +104,7 @@ export function fromDraft(d: Draft): Partial<ContextSettings> {
     summary_model: d.summaryModel,
     compaction_template: d.template,
     recall_tool: d.recallTool,
+    canvas_tools: d.canvasTools,
+    canvas_budget: Number(d.canvasBudget) / 100,
   };
 }
