@@ -25,7 +25,7 @@ export function FactsSection({ sessionId }: { sessionId: string | null }) {
   return (
     <section data-testid="memory-facts-section" aria-labelledby={titleId} className="flex flex-col gap-2">
       <h3 id={titleId} className="text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
-        Facts{current.length > 0 && <span className="ml-1 font-normal normal-case tabular-nums">({current.length})</span>}
+        Facts from this session{current.length > 0 && <span className="ml-1 font-normal normal-case tabular-nums">({current.length})</span>}
       </h3>
       {!sessionId ? (
         <p className={MUTED}>No session yet: facts are learned from a session&apos;s conversation.</p>

@@ -60,6 +60,12 @@ export function LoadedMemoryItem({ item }: { item: LoadedMemoryJson }) {
     >
       <Excerpt text={memory.summary} struck={item.dropped} />
       <Meta>
+        {isFact(memory) && (
+          <>
+            <KindBadge kind="fact" />
+            <FactDetails memory={memory} />
+          </>
+        )}
         <span title={`${exactTokens(item.tokens)} tokens`}>{compactTokens(item.tokens)} tokens</span>
         <span title={`Relevance when loaded: ${item.score}`}>score {percent(item.score)}</span>
         {memory.pinned && <PinnedBadge />}

@@ -90,6 +90,32 @@ test("archiving stores facts; the panel shows them, jumps to where they were sai
   await expect(said).toBeInViewport();
 });
 
+test("a fact from another session is labelled where it loads and found by search; its link opens that session at the message", async ({ page, request }) => {
+  const earlier = await seedSession(request, "Neighbours", ["Hi there.", "My neighbour Olek lives in Torun and keeps bees."]);
+  expect((await request.post(`/api/session/${earlier}/archive`, { data: {} })).status()).toBe(201);
+  const later = await seedSession(request, "Honey", ["Where does Olek keep his bees these days?"]);
+  await page.goto(`/?session=${later}`);
+  await page.getByTestId("open-memory").click();
+  const panel = page.getByTestId("memory-panel");
+
+  // Loaded into the later session's first message: marked as a fact, with where it was said.
+  const loaded = panel.getByTestId("memory-loaded").filter({ hasText: "Olek lives in Torun" });
+  await expect(loaded.getByTestId("memory-kind")).toHaveText("Fact");
+  await expect(loaded.getByTestId("fact-provenance")).toHaveText("“Neighbours”, message 3");
+
+  await panel.getByTestId("memory-search-kind").getByRole("button", { name: "Facts" }).click();
+  await panel.getByTestId("memory-search").fill("Olek bees Torun");
+  const hit = panel.getByTestId("memory-hit").filter({ hasText: "Olek lives in Torun" });
+  await expect(hit.getByTestId("fact-provenance")).toHaveAttribute("data-here", "false");
+  await hit.getByTestId("fact-provenance").click();
+  await expect(panel).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`session=${earlier}`));
+  await expect(page.getByTestId("session-title")).toHaveText("Neighbours");
+  const said = page.locator('[data-testid="message"][data-seq="3"]');
+  await expect(said).toBeFocused();
+  await expect(said).toContainText("Olek lives in Torun");
+});
+
 test("a session with nothing condensed or archived has no facts yet", async ({ page, request }) => {
   const sessionId = await seedSession(request, "Quiet session", ["Just saying hello."]);
   await page.goto(`/?session=${sessionId}`);
