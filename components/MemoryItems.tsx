@@ -5,6 +5,9 @@ import { useState } from "react";
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
 import { compactTokens, exactTokens, relativeTime } from "@/lib/client/format";
 import { useMemoryStore } from "@/lib/client/memory-store";
+import { isFact } from "@/lib/client/facts";
+import { FactDetails, KindBadge } from "@/components/FactItem";
+import { DeleteControl, Meta, PinButton, PinnedBadge } from "@/components/MemoryControls";
 
 const EXCERPT_CHARS = 220;
 
@@ -44,35 +47,6 @@ function Excerpt({ text, struck }: { text: string; struck?: boolean }) {
   );
 }
 
-function PinButton({ memory, busy }: { memory: MemoryJson; busy: boolean }) {
-  const togglePinned = useMemoryStore((s) => s.togglePinned);
-  return (
-    <button
-      type="button"
-      data-testid="memory-pin"
-      aria-pressed={memory.pinned}
-      disabled={busy}
-      onClick={() => void togglePinned(memory)}
-      title={memory.pinned ? "Let it expire and rank normally again" : "Pinned memories never expire and rank higher"}
-      className="rounded border border-zinc-300 dark:border-zinc-700 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:text-zinc-300 hover:bg-zinc-100 dark:hover:bg-zinc-800 disabled:opacity-50"
-    >
-      {memory.pinned ? "Unpin" : "Pin"}
-    </button>
-  );
-}
-
-function Meta({ children }: { children: React.ReactNode }) {
-  return <div className="mt-1.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500 dark:text-zinc-400">{children}</div>;
-}
-
-function PinnedBadge() {
-  return (
-    <span data-testid="memory-pinned" className="rounded bg-amber-100 dark:bg-amber-900/40 px-1.5 py-0.5 font-medium text-amber-800 dark:text-amber-300">
-      Pinned
-    </span>
-  );
-}
-
 export function LoadedMemoryItem({ item }: { item: LoadedMemoryJson }) {
   const busy = useMemoryStore((s) => !!s.busy[item.memory.id]);
   const toggleDropped = useMemoryStore((s) => s.toggleDropped);
@@ -86,6 +60,12 @@ export function LoadedMemoryItem({ item }: { item: LoadedMemoryJson }) {
     >
       <Excerpt text={memory.summary} struck={item.dropped} />
       <Meta>
+        {isFact(memory) && (
+          <>
+            <KindBadge kind="fact" />
+            <FactDetails memory={memory} />
+          </>
+        )}
         <span title={`${exactTokens(item.tokens)} tokens`}>{compactTokens(item.tokens)} tokens</span>
         <span title={`Relevance when loaded: ${item.score}`}>score {percent(item.score)}</span>
         {memory.pinned && <PinnedBadge />}
@@ -110,20 +90,26 @@ export function LoadedMemoryItem({ item }: { item: LoadedMemoryJson }) {
 
 export function MemoryHitItem({ hit }: { hit: MemoryHitJson }) {
   const busy = useMemoryStore((s) => !!s.busy[hit.id]);
-  const remove = useMemoryStore((s) => s.remove);
-  const [confirming, setConfirming] = useState(false);
   return (
-    <li data-testid="memory-hit" data-memory-id={hit.id} className="rounded-md border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 p-3">
+    <li data-testid="memory-hit" data-memory-id={hit.id} data-kind={hit.kind} className="rounded-md border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 p-3">
       <Excerpt text={hit.summary} />
       <Meta>
+        <KindBadge kind={hit.kind} />
         <span data-testid="memory-relevance" title={`Relevance ${hit.relevance}`}>
           relevance {percent(hit.relevance)}
         </span>
-        <span title={new Date(hit.created_at).toLocaleString()}>{relativeTime(hit.created_at)}</span>
-        <span>{SOURCE_LABEL[hit.source]}</span>
+        {isFact(hit) ? (
+          <FactDetails memory={hit} />
+        ) : (
+          <>
+            <span title={new Date(hit.created_at).toLocaleString()}>{relativeTime(hit.created_at)}</span>
+            <span>{SOURCE_LABEL[hit.source]}</span>
+          </>
+        )}
         {hit.pinned && <PinnedBadge />}
       </Meta>
-      {hit.tags.length > 0 && (
+      {/* A fact's tags are its kinds, already shown above. */}
+      {hit.kind !== "fact" && hit.tags.length > 0 && (
         <ul className="mt-1.5 flex flex-wrap gap-1" aria-label="Tags">
           {hit.tags.map((t) => (
             <li key={t} className="rounded bg-zinc-100 dark:bg-zinc-800 px-1.5 py-0.5 text-xs text-zinc-600 dark:text-zinc-400">
@@ -134,36 +120,7 @@ export function MemoryHitItem({ hit }: { hit: MemoryHitJson }) {
       )}
       <div className="mt-2 flex gap-2">
         <PinButton memory={hit} busy={busy} />
-        {confirming ? (
-          <>
-            <button
-              type="button"
-              data-testid="memory-delete-confirm"
-              disabled={busy}
-              onClick={() => void remove(hit.id)}
-              className="rounded bg-red-600 px-2 py-0.5 text-xs font-medium text-white hover:bg-red-700 disabled:opacity-50"
-            >
-              Delete for good
-            </button>
-            <button
-              type="button"
-              onClick={() => setConfirming(false)}
-              className="rounded px-2 py-0.5 text-xs text-zinc-600 dark:text-zinc-400 hover:bg-zinc-100 dark:hover:bg-zinc-800"
-            >
-              Keep
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            data-testid="memory-delete"
-            disabled={busy}
-            onClick={() => setConfirming(true)}
-            className="rounded border border-red-200 dark:border-red-900 px-2 py-0.5 text-xs font-medium text-red-700 dark:text-red-400 hover:bg-red-50 dark:hover:bg-red-950/40 disabled:opacity-50"
-          >
-            Delete
-          </button>
-        )}
+        <DeleteControl memoryId={hit.id} busy={busy} />
       </div>
     </li>
   );

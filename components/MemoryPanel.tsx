@@ -1,12 +1,14 @@
 "use client";
 // Cross-session memory of the open session: what its first message loaded from earlier
-// sessions (drop, restore, pin), a search over all memories, a form to remember something
+// sessions (drop, restore, pin), the facts learned from it, a search over all memories, a form to remember something
 // by hand, and archiving the whole session into a memory. Always mounted: it keeps the
 // memory store on the open session and renders only while open.
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { compactTokens } from "@/lib/client/format";
 import { useMemoryStore } from "@/lib/client/memory-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
+import type { MemoryKind } from "@/lib/api/types";
+import { FactsSection } from "@/components/FactsSection";
 import { LoadedMemoryItem, MemoryHitItem, SavedMemoryItem } from "@/components/MemoryItems";
 import { SidePanel } from "@/components/SidePanel";
 
@@ -43,10 +45,12 @@ function MemoryPanelBody({ sessionId }: { sessionId: string | null }) {
     >
       <p className="-mt-3 text-xs text-zinc-500 dark:text-zinc-400">
         What Claude remembers across sessions. A session&apos;s first message loads the most relevant memories into its
-        context, within the memory budget.
+        context, within the memory budget. Facts are single statements (names, places, dates, plans, decisions) taken from
+        condensed or archived turns.
       </p>
       <Feedback />
       <LoadedSection sessionId={sessionId} />
+      <FactsSection sessionId={sessionId} />
       <SearchSection />
       <RememberSection sessionId={sessionId} />
       <SavedSection />
@@ -152,6 +156,7 @@ function SearchSection() {
           className={FIELD_CLASS}
         />
       </form>
+      <SearchKindFilter />
       {searchError && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           {searchError}
@@ -171,6 +176,37 @@ function SearchSection() {
         </ul>
       )}
     </Section>
+  );
+}
+
+const KIND_OPTIONS: { value: MemoryKind | "all"; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "fact", label: "Facts" },
+  { value: "summary", label: "Summaries" },
+];
+
+/** Which kind of memory the search answers: facts alone are easier to check at a glance. */
+function SearchKindFilter() {
+  const kind = useMemoryStore((s) => s.searchKind);
+  return (
+    <div role="group" aria-label="Search in" className="flex gap-1" data-testid="memory-search-kind">
+      {KIND_OPTIONS.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          aria-pressed={kind === o.value}
+          data-kind={o.value}
+          onClick={() => void useMemoryStore.getState().setSearchKind(o.value)}
+          className={`rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${
+            kind === o.value
+              ? "bg-zinc-900 text-white ring-zinc-900 dark:bg-zinc-100 dark:text-zinc-900 dark:ring-zinc-100"
+              : "text-zinc-600 ring-zinc-300 hover:bg-zinc-100 dark:text-zinc-400 dark:ring-zinc-700 dark:hover:bg-zinc-800"
+          }`}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
   );
 }
 

@@ -86,6 +86,11 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
           </div>
         ))}
       </dl>
+      {status.cleared_tokens > 0 && (
+        <p data-testid="token-bar-cleared" className="mt-2 text-zinc-500 dark:text-zinc-400">
+          Cleared: {exactTokens(status.cleared_tokens)} tokens of old tool results are sent as placeholders (still in the chat).
+        </p>
+      )}
       <p className="mb-1 mt-3 font-medium text-zinc-900 dark:text-zinc-100">Cost of this session</p>
       <dl className="space-y-0.5" data-testid="token-bar-cost">
         <Row label="So far" value={usd(status.cost_usd)} strong />

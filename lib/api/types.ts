@@ -179,6 +179,8 @@ export interface ContextStatusJson {
   tokens_today: number;
   /** THREADKEEPER_DAILY_TOKEN_BUDGET, or null when there is none. */
   daily_token_budget: number | null;
+  /** Tokens kept out of the request by sending old tool results as placeholders (context editing). */
+  cleared_tokens: number;
 }
 
 export interface SettingsJson {

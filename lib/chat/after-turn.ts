@@ -72,6 +72,15 @@ export function reportCompaction(outcome: CompactOutcome, emit: Emit): void {
       });
     }
     emit({ event: "status", data: outcome.status });
+  } else if (outcome.kind === "cleared") {
+    emit({
+      event: "notice",
+      data: {
+        kind: "tool_results_cleared",
+        message: `Old tool results were cleared from Claude's view (about ${outcome.saved.toLocaleString("en-US")} tokens) instead of condensing the conversation; they are still in the chat.`,
+      },
+    });
+    emit({ event: "status", data: outcome.status });
   } else if (outcome.reason === "thrashing") {
     emit({
       event: "notice",

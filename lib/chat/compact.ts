@@ -41,6 +41,7 @@ import { preCompactionCheckpoint } from "./checkpoints";
 import { rememberFacts } from "./facts";
 import { rememberSummary } from "./memory";
 import { acquireLease, release } from "./lease";
+import { clearOldToolResults } from "./clearing";
 
 const MANUAL_COOLDOWN_S = 30;
 const PREVIEW_CHARS = 280;
@@ -70,7 +71,9 @@ export interface CompactOptions {
 
 export type CompactOutcome =
   | { kind: "compacted"; compaction: CompactionJson; status: ContextStatusJson }
-  | { kind: "skipped"; reason: "below_threshold" | "nothing_to_compact" | "thrashing" | "disabled"; status: ContextStatusJson };
+  | { kind: "skipped"; reason: "below_threshold" | "nothing_to_compact" | "thrashing" | "disabled"; status: ContextStatusJson }
+  /** Clearing old tool results brought the window under the threshold: nothing was condensed. */
+  | { kind: "cleared"; saved: number; status: ContextStatusJson };
 
 /**
  * Condenses the turns since the last summary (plus that summary) into a new, verified
@@ -108,6 +111,12 @@ async function compactHoldingLease(
   if (opts.trigger === "auto" && !ctx.settings.auto_compact) return { kind: "skipped", reason: "disabled", status };
   if (opts.trigger !== "error_recovery" && !opts.force && status.usage_percent < thresholdFor(opts.trigger, status, session)) {
     return { kind: "skipped", reason: "below_threshold", status };
+  }
+  if (opts.trigger === "auto" && !opts.force) {
+    const cleared = await clearOldToolResults(userId, sessionId);
+    if (cleared && cleared.status.usage_percent < thresholdFor(opts.trigger, cleared.status, session)) {
+      return { kind: "cleared", saved: cleared.saved, status: cleared.status };
+    }
   }
   const state = await withUser(userId, async (tx) => {
     const templateId = opts.template ?? ctx.settings.compaction_template;
@@ -297,7 +306,7 @@ export async function compactNow(
   });
   // Exactly the documented answer: the outcome's own `kind` is internal.
   if (outcome.kind === "compacted") return { compaction: outcome.compaction, status: outcome.status };
-  if (outcome.reason === "below_threshold") {
+  if (outcome.kind === "skipped" && outcome.reason === "below_threshold") {
     throw conflict(
       "below_threshold",
       `Usage is ${outcome.status.usage_percent}% of capacity, below the ${outcome.status.threshold_percent}% threshold; use force to compact anyway.`,

@@ -2,6 +2,7 @@ import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/api/t
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";
 import { breakdownOf, computeStatus, measuredOf } from "@/lib/context/status";
+import { clearToolResults } from "@/lib/context/clearing";
 import { dropReplaced } from "@/lib/context/retries";
 import { toolsRawTokens } from "@/lib/context/tools";
 import { groupTurns } from "@/lib/context/turns";
@@ -92,6 +93,7 @@ export function contextStatus(ctx: SessionContext, now = new Date()): ContextSta
     avgTurnTokens: s.tail_tokens / tailTurns,
     spend: { costUsd: s.cost_usd, billedInputTokens: s.billed_input_tokens, cacheReadTokens: s.cache_read_tokens },
     today: ctx.today,
+    clearedRaw: s.cleared_tokens,
     now,
   });
 }
@@ -126,8 +128,9 @@ export async function assembleWindow(
     pinnedMessages(tx, s.id, s.window_start_turn),
     tailMessages(tx, s.id, s.window_start_turn),
   ]);
-  // Earlier versions (edited turns, regenerated replies) take no room in the window.
-  const visible = dropReplaced([...pinnedRows, ...tailRows]);
+  // Earlier versions (edited turns, regenerated replies) take no room in the window; old tool
+  // results past the session's clearing mark take only a placeholder's.
+  const { messages: visible, saved } = clearToolResults(dropReplaced([...pinnedRows, ...tailRows]), s.cleared_through_seq);
   const selection = selectWindow({
     pinned: groupTurns(visible.filter((m) => m.turnSeq < s.window_start_turn)),
     tail: groupTurns(visible.filter((m) => m.turnSeq >= s.window_start_turn)),
@@ -138,19 +141,23 @@ export async function assembleWindow(
   });
   let tailTokens = 0;
   let pinnedTokens = 0;
+  let clearedTokens = 0;
   for (const t of selection.kept) {
     if (t.turnSeq >= selection.cutoffTurnSeq) tailTokens += t.tokens;
     else pinnedTokens += t.tokens;
+    for (const m of t.messages) clearedTokens += saved.get(m.seq) ?? 0;
   }
   if (
     selection.cutoffTurnSeq !== s.window_start_turn ||
     tailTokens !== s.tail_tokens ||
-    pinnedTokens !== s.pinned_tokens
+    pinnedTokens !== s.pinned_tokens ||
+    clearedTokens !== s.cleared_tokens
   ) {
-    await updateWindow(tx, s.id, { windowStartTurn: selection.cutoffTurnSeq, tailTokens, pinnedTokens });
+    await updateWindow(tx, s.id, { windowStartTurn: selection.cutoffTurnSeq, tailTokens, pinnedTokens, clearedTokens });
     s.window_start_turn = selection.cutoffTurnSeq;
     s.tail_tokens = tailTokens;
     s.pinned_tokens = pinnedTokens;
+    s.cleared_tokens = clearedTokens;
   }
   return { selection, messages: selection.kept.flatMap((t) => t.messages), rawTokens: selection.rawTokens };
 }

@@ -39,6 +39,7 @@ export const searchSchema = z
     tags: z.array(z.string().min(1).max(50)).max(20).optional(),
     from: z.coerce.date().optional(),
     to: z.coerce.date().optional(),
+    kind: z.enum(["summary", "fact"]).optional(),
     limit: z.number().int().min(1).max(50).default(10),
   })
   .strict();

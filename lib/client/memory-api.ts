@@ -1,6 +1,6 @@
 // Browser-side client for cross-session memory: what a session loaded, search, pin, drop,
 // save by hand and archive. Failures are ApiErrors like the rest of the client.
-import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, MemoryKind } from "@/lib/api/types";
 import { json, send, withBody } from "@/lib/client/api";
 
 const enc = encodeURIComponent;
@@ -10,6 +10,8 @@ export interface SessionMemoriesJson {
   memories: MemoryJson[];
   /** Loaded into this session at its first message. */
   loaded: LoadedMemoryJson[];
+  /** Facts learned from this session: current ones first, then those replaced since. */
+  facts: MemoryJson[];
 }
 
 export async function sessionMemories(sessionId: string): Promise<SessionMemoriesJson> {
@@ -22,6 +24,10 @@ export async function setDropped(sessionId: string, memoryId: string, dropped: b
     method: dropped ? "DELETE" : "POST",
   });
   return res.loaded;
+}
+
+export async function getMemory(memoryId: string): Promise<MemoryJson> {
+  return (await json<{ memory: MemoryJson }>(`/api/memory/${enc(memoryId)}`)).memory;
 }
 
 export async function setPinned(memoryId: string, pinned: boolean): Promise<MemoryJson> {
@@ -38,6 +44,7 @@ export interface SearchRequest {
   tags?: string[];
   from?: string;
   to?: string;
+  kind?: MemoryKind;
   limit?: number;
 }
 

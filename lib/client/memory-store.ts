@@ -2,7 +2,7 @@
 // the memory search and the memory panel's open state. Dropping, restoring and pinning
 // change what the next request holds, so the token bar's status is refetched after them.
 import { create } from "zustand";
-import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, MemoryKind } from "@/lib/api/types";
 import { describeError } from "@/lib/client/api";
 import * as memoryApi from "@/lib/client/memory-api";
 import { useStatusStore } from "@/lib/client/status-store";
@@ -14,12 +14,18 @@ interface MemoryState {
   loaded: LoadedMemoryJson[];
   /** Saved from this session (by hand, at compaction, or by archiving). */
   saved: MemoryJson[];
+  /** Facts learned from this session, current first, then those replaced since. */
+  facts: MemoryJson[];
+  /** The lists came from the server at least once for this session (tells "none yet" from "not loaded"). */
+  listed: boolean;
   loading: boolean;
   error: string | null;
   /** Memory ids with a drop/restore, pin or delete in flight. */
   busy: Record<string, boolean>;
 
   query: string;
+  /** Search summaries and facts, or only one kind. */
+  searchKind: MemoryKind | "all";
   hits: MemoryHitJson[] | null;
   searching: boolean;
   searchError: string | null;
@@ -39,6 +45,7 @@ interface MemoryState {
   togglePinned(memory: MemoryJson): Promise<void>;
   remove(memoryId: string): Promise<void>;
   search(query: string): Promise<void>;
+  setSearchKind(kind: MemoryKind | "all"): Promise<void>;
   save(summary: string, tags?: string[]): Promise<boolean>;
   archive(): Promise<void>;
 }
@@ -67,10 +74,13 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
     sessionId: null,
     loaded: [],
     saved: [],
+    facts: [],
+    listed: false,
     loading: false,
     error: null,
     busy: {},
     query: "",
+    searchKind: "all",
     hits: null,
     searching: false,
     searchError: null,
@@ -88,7 +98,7 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
 
     track(sessionId) {
       if (get().sessionId === sessionId) return;
-      set({ sessionId, loaded: [], saved: [], loading: false, error: null, busy: {}, notice: null });
+      set({ sessionId, loaded: [], saved: [], facts: [], listed: false, loading: false, error: null, busy: {}, notice: null });
     },
 
     async load(sessionId) {
@@ -96,7 +106,7 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
       set({ loading: true, error: null });
       try {
         const res = await memoryApi.sessionMemories(sessionId);
-        if (isTracked(sessionId)) set({ loaded: res.loaded, saved: res.memories, loading: false });
+        if (isTracked(sessionId)) set({ loaded: res.loaded, saved: res.memories, facts: res.facts, listed: true, loading: false });
       } catch (err) {
         if (isTracked(sessionId)) set({ loading: false, error: describeError(err).message });
       }
@@ -134,6 +144,7 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
         set((s) => ({
           loaded: replaceLoaded(s.loaded, updated),
           saved: replaceMemory(s.saved, updated),
+          facts: replaceMemory(s.facts, updated),
           hits: s.hits ? replaceMemory(s.hits, updated) : s.hits,
         }));
       } catch (err) {
@@ -149,16 +160,18 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
       set({ error: null, searchError: null });
       try {
         await memoryApi.deleteMemory(memoryId);
+        const { sessionId, loaded, facts } = get();
+        const wasLoaded = loaded.some((l) => l.memory.id === memoryId);
+        // Deleting a fact makes the one it replaced current again: the server's list says which.
+        const replacedOne = facts.some((f) => f.fact?.superseded_by === memoryId);
         set((s) => ({
           saved: s.saved.filter((m) => m.id !== memoryId),
+          facts: s.facts.filter((m) => m.id !== memoryId),
           hits: s.hits ? s.hits.filter((h) => h.id !== memoryId) : s.hits,
         }));
         // A deleted memory may have been loaded here; the server's lists and status say what is left.
-        const { sessionId } = get();
-        if (sessionId && get().loaded.some((l) => l.memory.id === memoryId)) {
-          await get().load(sessionId);
-          void useStatusStore.getState().load(sessionId);
-        }
+        if (sessionId && (wasLoaded || replacedOne)) await get().load(sessionId);
+        if (sessionId && wasLoaded) void useStatusStore.getState().load(sessionId);
       } catch (err) {
         set({ error: describeError(err).message });
       } finally {
@@ -179,12 +192,19 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
       searchAbort = controller;
       set({ searching: true, searchError: null });
       try {
-        const hits = await memoryApi.searchMemories({ query, limit: 20 }, controller.signal);
+        const kind = get().searchKind;
+        const hits = await memoryApi.searchMemories({ query, limit: 20, ...(kind === "all" ? {} : { kind }) }, controller.signal);
         if (searchAbort === controller) set({ hits, searching: false });
       } catch (err) {
         if (err instanceof DOMException && err.name === "AbortError") return;
         if (searchAbort === controller) set({ searching: false, searchError: describeError(err).message });
       }
+    },
+
+    async setSearchKind(kind) {
+      if (get().searchKind === kind) return;
+      set({ searchKind: kind });
+      await get().search(get().query);
     },
 
     async save(summary, tags) {
@@ -219,6 +239,8 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
             saved: [memory, ...s.saved.filter((m) => m.id !== memory.id)],
             notice: "Session archived into a memory.",
           }));
+          // An archive also stores the facts of the turns since the last compaction.
+          await get().load(sessionId);
         }
       } catch (err) {
         if (isTracked(sessionId)) set({ error: describeError(err).message });

@@ -27,6 +27,8 @@ export interface StatusInput {
   spend: Spend;
   /** The user's billed tokens this UTC day, across sessions, and the daily budget (null: none). */
   today: { tokens: number; budget: number | null };
+  /** Raw tokens that clearing old tool results saves in the window (already left out of `breakdownRaw`). */
+  clearedRaw?: number;
   now: Date;
 }
 
@@ -144,5 +146,6 @@ export function computeStatus(input: StatusInput): ContextStatusJson {
     cache_read_share: input.spend.billedInputTokens > 0 ? input.spend.cacheReadTokens / input.spend.billedInputTokens : 0,
     tokens_today: input.today.tokens,
     daily_token_budget: input.today.budget,
+    cleared_tokens: Math.round(calibrate(input.clearedRaw ?? 0, input.calibration)),
   };
 }

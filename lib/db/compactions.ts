@@ -135,6 +135,8 @@ export async function installSummary(
        window_start_turn = $6,
        tail_tokens = (select coalesce(sum(token_count), 0) from session_messages($1) where turn_seq >= $6),
        pinned_tokens = (select coalesce(sum(token_count), 0) from session_messages($1) where turn_seq = any($7::int[])),
+       -- Counted in full above; the next request's window applies the clearing mark again.
+       cleared_tokens = 0,
        updated_at = now()
      where id = $1`,
     [sessionId, s.summaryId, s.text, s.tokens, s.throughTurn, s.windowStartTurn, await pinnedTurnSeqs(tx, sessionId, s.windowStartTurn)],

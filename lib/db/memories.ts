@@ -127,6 +127,8 @@ export interface SearchFilter {
   tags?: string[];
   from?: Date;
   to?: Date;
+  /** Only summaries or only facts; both when absent. */
+  kind?: MemoryKind;
 }
 
 export interface Candidate {
@@ -153,6 +155,7 @@ export async function searchCandidates(
          and ($6::text[] is null or m.tags && $6::text[])
          and ($7::timestamptz is null or m.created_at >= $7)
          and ($8::timestamptz is null or m.created_at <= $8)
+         and ($10::text is null or m.kind = $10)
      ),
      by_vector as (
        select id, row_number() over (order by embedding <=> $3::vector, id) as r
@@ -170,7 +173,7 @@ export async function searchCandidates(
      left join by_vector v on v.id = f.id
      left join by_text t on t.id = f.id
      where v.id is not null or t.id is not null`,
-    [userId, q.model, q.vector, q.text, f.projectId ?? null, f.tags ?? null, f.from ?? null, f.to ?? null, q.perList],
+    [userId, q.model, q.vector, q.text, f.projectId ?? null, f.tags ?? null, f.from ?? null, f.to ?? null, q.perList, f.kind ?? null],
   );
   return rows.map(({ vector_rank, text_rank, ...row }) => ({ row, vectorRank: vector_rank, textRank: text_rank }));
 }

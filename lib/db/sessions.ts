@@ -41,6 +41,10 @@ export interface SessionRow {
   cost_usd: number;
   billed_input_tokens: number;
   cache_read_tokens: number;
+  /** Context editing: tool results through this seq are sent as placeholders (lib/context/clearing.ts). */
+  cleared_through_seq: number;
+  /** Raw tokens those placeholders save in the current window. */
+  cleared_tokens: number;
 }
 
 export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
@@ -48,7 +52,7 @@ export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prom
   measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, project_id, parent_session_id, forked_from_checkpoint_id, title_source, last_checkpoint_at,
   last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, created_at,
   updated_at, last_message_at, cost_usd, billed_input_tokens::float8 as billed_input_tokens,
-  cache_read_tokens::float8 as cache_read_tokens`;
+  cache_read_tokens::float8 as cache_read_tokens, cleared_through_seq, cleared_tokens`;
 
 export async function insertSession(
   tx: Tx,
@@ -100,12 +104,17 @@ export async function updateSessionSettings(
 export async function updateWindow(
   tx: Tx,
   id: string,
-  w: { windowStartTurn: number; tailTokens: number; pinnedTokens: number },
+  w: { windowStartTurn: number; tailTokens: number; pinnedTokens: number; clearedTokens?: number },
 ): Promise<void> {
   await tx.query(
-    `update sessions set window_start_turn = $2, tail_tokens = $3, pinned_tokens = $4 where id = $1`,
-    [id, w.windowStartTurn, w.tailTokens, w.pinnedTokens],
+    `update sessions set window_start_turn = $2, tail_tokens = $3, pinned_tokens = $4, cleared_tokens = coalesce($5, cleared_tokens) where id = $1`,
+    [id, w.windowStartTurn, w.tailTokens, w.pinnedTokens, w.clearedTokens ?? null],
   );
+}
+
+/** Moves the context-editing mark: tool results through `seq` are sent as placeholders from now on. */
+export async function setClearedThrough(tx: Tx, id: string, seq: number): Promise<void> {
+  await tx.query(`update sessions set cleared_through_seq = $2 where id = $1 and cleared_through_seq < $2`, [id, seq]);
 }
 
 export async function recordMeasurement(tx: Tx, id: string, measured: number, raw: number): Promise<void> {

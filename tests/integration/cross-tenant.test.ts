@@ -110,6 +110,7 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/search", method: "GET", expect: "not_found", query: (i) => `?q=${MARK}&session_id=${i.session}` },
   { route: "/api/search", method: "GET", expect: "not_found", query: (i) => `?q=${MARK}&project_id=${i.project}` },
   { route: "/api/memory/search", method: "POST", expect: "own", body: (i) => ({ query: MARK, project_id: i.project }) },
+  { route: "/api/memory/search", method: "POST", expect: "own", body: () => ({ query: `${MARK} launch Lisbon`, kind: "fact" }) },
   { route: "/api/memory/session", method: "POST", expect: "not_found", body: (i) => ({ summary: "planted", session_id: i.session }) },
   { route: "/api/memory/session", method: "POST", expect: "not_found", body: (i) => ({ summary: "planted", project_id: i.project }) },
   { route: "/api/memory/session/[session_id]", method: "GET", expect: "not_found", params: (i) => ({ session_id: i.session }) },
@@ -182,7 +183,9 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
   const ids = { session, project } as Ids;
   await as(a, "PATCH", "/api/session/[id]", { params: sid, body: () => ({ project_id: project }) }, ids);
   for (let i = 0; i < 4; i++) {
-    const content = `Turn ${i} about the ${MARK} launch: src/app/page${i}.tsx ${"alpha beta gamma delta ".repeat(80)}`;
+    // One turn holds a fact, so the compaction stores a fact memory of A's too.
+    const fact = i === 1 ? `We decided to hold the ${MARK} launch in Lisbon on March 3rd. ` : "";
+    const content = `Turn ${i} about the ${MARK} launch: src/app/page${i}.tsx ${fact}${"alpha beta gamma delta ".repeat(80)}`;
     await as(a, "POST", "/api/session/[id]/messages", { params: sid, body: () => ({ content }) }, ids);
   }
   const page = await as(a, "GET", "/api/session/[id]/messages", { params: sid }, ids);
@@ -291,6 +294,8 @@ describe("user B against user A's objects", () => {
     expect(await res.text()).toContain(ids.session);
     const found = await call({ route: "/api/search", method: "GET", expect: "own", query: () => `?q=${MARK}+launch` }, ids, a.bearer);
     expect(await found.text()).toContain(ids.session);
+    const facts = await call({ route: "/api/memory/search", method: "POST", expect: "own", body: () => ({ query: `${MARK} launch Lisbon`, kind: "fact" }) }, ids, a.bearer);
+    expect(await facts.text()).toContain(`${MARK} launch in Lisbon`);
     // The usage B saw none of is there for A: its most expensive session is the marked one.
     const usage = await call({ route: "/api/usage/summary", method: "GET", expect: "own" }, ids, a.bearer);
     const text = await usage.text();

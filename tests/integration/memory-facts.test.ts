@@ -24,8 +24,8 @@ async function ofSession(id: string) {
   );
 }
 
-async function search(query: string): Promise<MemoryHitJson[]> {
-  return (await body<{ memories: MemoryHitJson[] }>(await searchRoute.POST(req("POST", "/api/memory/search", { query }), undefined))).memories;
+async function search(query: string, kind?: "summary" | "fact"): Promise<MemoryHitJson[]> {
+  return (await body<{ memories: MemoryHitJson[] }>(await searchRoute.POST(req("POST", "/api/memory/search", { query, kind }), undefined))).memories;
 }
 
 async function archive(id: string): Promise<MemoryJson> {
@@ -115,6 +115,14 @@ describe("fact memories", () => {
     const hits = await search("Zuzanna peanuts allergy");
     const fact = hits.find((m) => m.kind === "fact");
     expect(fact?.summary).toContain("Zuzanna is allergic to peanuts");
+    // The panel's Facts filter: only facts, or only summaries (the archive's own summary names Zuzanna too).
+    expect(hits.some((m) => m.kind === "summary" && m.session_id === s.id)).toBe(true);
+    const facts = await search("Zuzanna peanuts allergy", "fact");
+    expect(facts.map((m) => m.id)).toContain(fact?.id);
+    expect(facts.every((m) => m.kind === "fact")).toBe(true);
+    const summaries = await search("Zuzanna peanuts allergy", "summary");
+    expect(summaries.length).toBeGreaterThan(0);
+    expect(summaries.every((m) => m.kind === "summary")).toBe(true);
 
     const next = await newSession();
     const events = await readSse(await postMessage(next.id, { content: "What should I bake for Zuzanna's party given her peanut allergy?" }));

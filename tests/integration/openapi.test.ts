@@ -337,6 +337,11 @@ describe("memory", () => {
     });
     expect(hits.memories.map((m) => m.id)).toContain(memory.id);
     await expectStatus(400, "POST", "/api/memory/search", { body: { query: "" } }, "invalid_request");
+    const summariesOnly = await expectStatus<{ memories: MemoryJson[] }>(200, "POST", "/api/memory/search", { body: { query: "walrus telemetry", kind: "summary" } });
+    expect(summariesOnly.memories.map((m) => m.id)).toContain(memory.id);
+    const factsOnly = await expectStatus<{ memories: MemoryJson[] }>(200, "POST", "/api/memory/search", { body: { query: "walrus telemetry", kind: "fact" } });
+    expect(factsOnly.memories.map((m) => m.id)).not.toContain(memory.id);
+    await expectStatus(400, "POST", "/api/memory/search", { body: { query: "walrus", kind: "facts" } }, "invalid_request");
     await expectStatus(200, "GET", "/api/memory/session/{session_id}", { params: { session_id: s.id } });
     await expectStatus(200, "GET", "/api/memory/project/{project_id}", { params: { project_id: project.id } });
 

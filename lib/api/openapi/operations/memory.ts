@@ -46,7 +46,7 @@ export const memories: OperationGroup = {
       path: "/api/memory/search",
       operationId: "searchMemories",
       summary: "Hybrid search over your memories",
-      description: "Vector similarity and full-text search fused by reciprocal rank, then weighted by recency and pinning. `from` and `to` take ISO 8601 dates.",
+      description: "Vector similarity and full-text search fused by reciprocal rank, then weighted by recency and pinning. `from` and `to` take ISO 8601 dates; `kind` keeps only summaries or only (current) facts.",
       body: searchSchema,
       responses: { 200: { description: "Best first.", json: z.object({ memories: z.array(memoryHit) }) } },
     },

@@ -33,6 +33,7 @@ export const contextStatus = named(
     cache_read_share: described(z.number().min(0).max(1), "Share of the session's billed input tokens that were read from the prompt cache."),
     tokens_today: described(count(), "Billed input + output tokens of all your calls this UTC day (every session)."),
     daily_token_budget: described(count().nullable(), "THREADKEEPER_DAILY_TOKEN_BUDGET, or null when there is none."),
+    cleared_tokens: described(count(), "Tokens kept out of the request by sending old tool results as placeholders (context editing)."),
   }),
   "The PRD's ContextWindowStatus plus the capacity model and breakdown.",
 );
