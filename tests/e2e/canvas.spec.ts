@@ -157,3 +157,24 @@ test("a notification is a toast read out politely; a theme switch darkens the pa
   await reloadIntoSession(page);
   await expect(panel(page)).not.toHaveClass(DARK);
 });
+
+test("Settings → Tools turns the canvas tools off and sets the canvas budget, kept across a reload", async ({ page }) => {
+  await openNewConversation(page);
+  await sendAndWait(page, "hello [[reply:hi]]");
+  await page.getByTestId("open-settings").click();
+  const tools = page.getByTestId("settings-canvas-tools");
+  await expect(tools).toBeChecked();
+  await expect(page.getByTestId("settings-canvasBudget")).toHaveValue("5");
+  await tools.uncheck();
+  await page.getByTestId("settings-canvasBudget").fill("31");
+  await page.getByTestId("settings-save").click();
+  await expect(page.getByTestId("settings-error")).toHaveText("Canvas budget must be between 1% and 30%.");
+  await page.getByTestId("settings-canvasBudget").fill("12");
+  await page.getByTestId("settings-save").click();
+  await expect(page.getByTestId("settings-panel")).toContainText("Saved.");
+
+  await reloadIntoSession(page);
+  await page.getByTestId("open-settings").click();
+  await expect(page.getByTestId("settings-canvas-tools")).not.toBeChecked();
+  await expect(page.getByTestId("settings-canvasBudget")).toHaveValue("12");
+});
