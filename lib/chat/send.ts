@@ -24,7 +24,8 @@ import { planRequest, recordMeasured, recoverFromOverflow } from "./plan-request
 import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
 import { clearStop, registerTurn } from "./stop";
-import { MAX_TOOL_ROUNDS, runToolUses } from "./tools";
+import { canvasBudget } from "./canvas";
+import { answerToolUses, MAX_TOOL_ROUNDS } from "./tools";
 import type { Emit, TurnHandle } from "./turn-handle";
 
 export type { Emit } from "./turn-handle";
@@ -214,22 +215,14 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
       stream.id = null;
       emit({ event: "assistant_message", data: messageJson(saved, true) });
       if (final.stopReason !== "tool_use") break;
-      const results = await runToolUses(final.content, built?.request.tools ?? [], {
+      const answered = await answerToolUses(final.content, built?.request.tools ?? [], {
         userId: h.userId,
         sessionId: h.sessionId,
         windowStartTurn: win.selection.cutoffTurnSeq,
+        canvasBudget: canvasBudget(ctx.settings, ctx.capacity),
       });
-      const toolMessage = await withUser(h.userId, (tx) =>
-        appendMessage(tx, h.userId, h.sessionId, {
-          role: "user",
-          content: results,
-          text: blocksToText(results),
-          tokenCount: estimateMessageTokens("user", results),
-          status: "complete",
-          startsTurn: false,
-        }),
-      );
-      emit({ event: "user_message", data: messageJson(toolMessage, true) });
+      emit({ event: "user_message", data: messageJson(answered.message, true) });
+      if (answered.canvas) emit({ event: "canvas", data: answered.canvas });
     }
     answered = !h.stop.signal.aborted;
   } catch (err) {

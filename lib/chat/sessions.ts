@@ -36,6 +36,8 @@ export const settingsSchema = z
     memory_budget: z.number().min(0).max(0.3),
     memory_ttl_days: z.number().int().min(1).max(3650),
     recall_tool: z.boolean(),
+    canvas_tools: z.boolean(),
+    canvas_budget: z.number().min(0.01).max(0.3),
   })
   .partial()
   .strict();
