@@ -38,9 +38,9 @@ export async function insertCanvasEvents(tx: Tx, userId: string, sessionId: stri
   // One statement for a whole tool round; ordinality keeps the ids in the events' order.
   const rows = await tx.query<{ id: number }>(
     `insert into canvas_events (session_id, user_id, at_seq, payload, source, tool_use_id)
-     select $1, $2, $3, e.payload, e.source, e.tool_use_id
-     from jsonb_to_recordset($4::text::jsonb) with ordinality as e(payload jsonb, source text, tool_use_id text, n)
-     order by n
+     select $1, $2, $3, e.v -> 'payload', e.v ->> 'source', e.v ->> 'tool_use_id'
+     from jsonb_array_elements($4::text::jsonb) with ordinality as e(v, n)
+     order by e.n
      returning id::float8 as id`,
     [
       sessionId,

@@ -19,12 +19,12 @@ create table public.canvas_events (
 create index canvas_events_session_idx on public.canvas_events (session_id, id);
 create index canvas_events_user_idx on public.canvas_events (user_id);
 
--- The current canvas on the session row, so no request replays the history: the snapshot, the
--- id of the newest event applied (what a checkpoint records, and what a client compares), and
--- the raw tokens of its system-prompt section at the session's canvas budget (the bar's
--- "canvas" category, counted like every other fixed part without reading the snapshot).
+-- The current canvas on the session row, so no request replays the history: the snapshot (the
+-- spine's `canvas` column, unused until now; null is the empty canvas), the id of the newest
+-- event applied (what a checkpoint records, and what a client compares), and the raw tokens
+-- of its system-prompt section at the session's canvas budget (the bar's "canvas" category,
+-- counted like every other fixed part without reading the snapshot).
 alter table public.sessions
-  add column canvas jsonb not null default '{"layout":"grid","elements":[]}',
   add column canvas_version bigint not null default 0,
   add column canvas_tokens int not null default 0;
 
