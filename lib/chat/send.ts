@@ -12,6 +12,7 @@ import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
 import { OFFLINE_BANNER, offlineReply, streamOffline } from "@/lib/llm/offline";
+import { DEMO_CANVAS_TEXT, offlineCanvasDemo } from "@/lib/llm/offline-canvas";
 import { offlineToolUse } from "@/lib/llm/offline-recall";
 import { log } from "@/lib/log";
 import { calibrate } from "@/lib/tokens/calibration";
@@ -273,14 +274,18 @@ async function callModel(
 ): Promise<LlmReply> {
   if (client) return streamReply(client, request, onText, signal);
   const system = request.system.map((b) => b.text).join("");
-  const toolUse = offlineToolUse(request.messages, request.tools ?? []);
-  const text = toolUse
-    ? `${OFFLINE_BANNER}\n\nLet me search our earlier conversations for "${toolUse.input.query}".`
-    : offlineReply({ messages: request.messages, system, model: request.model }).text;
+  const demo = offlineCanvasDemo(request.messages, request.tools ?? []);
+  const toolUse = demo ? null : offlineToolUse(request.messages, request.tools ?? []);
+  const uses: ContentBlock[] = demo ?? (toolUse ? [toolUse] : []);
+  const text = demo
+    ? `${OFFLINE_BANNER}\n\n${DEMO_CANVAS_TEXT}`
+    : toolUse
+      ? `${OFFLINE_BANNER}\n\nLet me search our earlier conversations for "${toolUse.input.query}".`
+      : offlineReply({ messages: request.messages, system, model: request.model }).text;
   for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) {
     signal.throwIfAborted();
     onText(chunk);
   }
-  if (toolUse) return { content: [{ type: "text", text }, toolUse], usage: null, stopReason: "tool_use" };
+  if (uses.length) return { content: [{ type: "text", text }, ...uses], usage: null, stopReason: "tool_use" };
   return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
 }

@@ -209,3 +209,26 @@ describe("the canvas across checkpoints, forks and compaction", () => {
     expect(lastSystem()).toContain('id="weather"');
   });
 });
+
+describe("offline", () => {
+  it("/demo canvas calls the canvas tools through the real loop without a key", async () => {
+    delete process.env.ANTHROPIC_API_KEY;
+    const s = await newSession({ title: "Demo" });
+    const events = await readSse(await postMessage(s.id, { content: "/demo canvas" }));
+    const [change] = ofType(events, "canvas");
+    expect(change.events.map((e) => e.op)).toEqual(["add", "add", "add", "add"]);
+    expect(change.effects).toEqual([{ kind: "notification", message: "Canvas demo ready", level: "success" }]);
+    const canvas = await canvasOf(s.id);
+    expect(canvas.elements.map((e) => [e.type, e.id])).toEqual([
+      ["card", "demo-weather"],
+      ["chart", "demo-week"],
+      ["table", "demo-plan"],
+      ["confirmation", "demo-confirm"],
+    ]);
+    const page = await history(s.id);
+    expect(page.messages.flatMap(resultsOf).every((r) => !r.is_error)).toBe(true);
+    const replies = ofType(events, "assistant_message");
+    expect(replies[replies.length - 1].text).toContain('Added chart "This week"');
+    expect(h.fake.requests).toHaveLength(0);
+  });
+});
