@@ -52,6 +52,8 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
       `update message_embeddings set model = 'local-lexical-v1', embedding = array_fill(0.0625, array[256])::halfvec where message_id = $1`,
       [s.message],
     ),
+  canvas_events: (tx, s) =>
+    tx.query(`insert into canvas_events (session_id, at_seq, payload, source) values ($1, 1, '{"op":"clear"}', 'user')`, [s.session]),
   model_calibrations: (tx) => tx.query("insert into model_calibrations (model, factor) values ('claude-haiku-4-5', 1.1)"),
   compaction_logs: (tx, s) =>
     tx.query(
@@ -133,6 +135,7 @@ const seededIds: Seeded = {
  * foreign key added by a later migration without an entry here fails the catalog test below.
  */
 const PARENT_REFS: [string, string, string][] = [
+  ["canvas_events", "session_id", "sessions"],
   ["compaction_logs", "prev_compaction_id", "compaction_logs"],
   ["compaction_logs", "session_id", "sessions"],
   ["inherited_protection", "message_id", "messages"],
