@@ -15,10 +15,12 @@ import { resolveSettings } from "@/lib/context/settings";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { withUser, type Tx } from "@/lib/db";
 import {
+  appendCanvasEvents,
   canvasEventsThrough,
   insertCanvasEvents,
-  lastSeq,
   readCanvas,
+  setCheckpointCanvasVersion,
+  sinceBase,
   storeCanvas,
   storeCanvasTokens,
   type NewCanvasEvent,
@@ -119,8 +121,8 @@ export async function runCanvasCalls(tx: Tx, userId: string, sessionId: string, 
     results,
     commit: async (atSeq) => {
       if (events.length === 0) return effects.length ? { events: [], effects, version: stored.version } : null;
-      const version = await insertCanvasEvents(tx, userId, sessionId, atSeq, events);
-      await storeCanvas(tx, sessionId, { state, version, tokens: sectionOf(state, budget).tokens });
+      const tokens = sectionOf(state, budget).tokens;
+      const version = await appendCanvasEvents(tx, userId, sessionId, atSeq, events, { state, tokens, pending: stored.pending ?? 0 });
       return { events: events.map((e) => e.event), effects, version };
     },
   };
@@ -143,7 +145,11 @@ async function canvasAtCheckpoint(tx: Tx, cp: CheckpointRow, current: StoredCanv
   // Nothing changed since the checkpoint: the snapshot is that canvas, no replay needed.
   if (cp.canvas_version !== null && cp.canvas_version === current.version) return json(current);
   const events = await canvasEventsThrough(tx, cp.session_id, { version: cp.canvas_version, throughSeq: cp.through_seq });
-  return { ...json({ state: replay(events), version: 0 }), version: cp.canvas_version ?? 0 };
+  // A base event is the server's own write of a canvas it had checked: start from it as it is
+  // rather than checking its elements again.
+  const [first, ...rest] = events;
+  const state = first?.op === "reset" ? replay(rest, first.state) : replay(events);
+  return { ...json({ state, version: 0 }), version: cp.canvas_version ?? 0 };
 }
 
 /**
@@ -157,7 +163,27 @@ export async function forkCanvas(tx: Tx, userId: string, cp: CheckpointRow, fork
   const state: CanvasState = { layout: at.layout, elements: at.elements };
   const version = await insertCanvasEvents(tx, userId, forkId, cp.through_seq, [{ event: { op: "reset", state }, source: "restore" }]);
   const fork = await getSession(tx, userId, forkId);
-  await storeCanvas(tx, forkId, { state, version, tokens: sectionOf(state, await budgetOf(tx, userId, fork)).tokens });
+  // The base event is the fork's whole history, so its snapshot need not be written too (pending 1):
+  // the first read applies the base, once.
+  await storeCanvas(tx, forkId, { state, version, tokens: sectionOf(state, await budgetOf(tx, userId, fork)).tokens, pending: 1 });
+}
+
+/** Past this many changes since the last base, a checkpoint writes a new one, so its replay stays short. */
+export const BASE_EVERY = 64;
+
+/**
+ * Called as a checkpoint is saved: when the canvas changed much since its last base, the
+ * current canvas is written as a new base event and the checkpoint points at it, so restoring
+ * it (or showing its canvas) reads one row instead of replaying the whole history.
+ */
+export async function checkpointCanvas(tx: Tx, userId: string, session: SessionRow, checkpointId: string): Promise<void> {
+  if (session.canvas_version === 0) return;
+  const since = await sinceBase(tx, session.id);
+  if (since.events === 0 && since.base !== null) return setCheckpointCanvasVersion(tx, checkpointId, since.base);
+  if (since.events < BASE_EVERY) return;
+  const { state } = await readCanvas(tx, userId, session.id);
+  const base = await insertCanvasEvents(tx, userId, session.id, session.next_seq - 1, [{ event: { op: "reset", state }, source: "restore" }]);
+  await setCheckpointCanvasVersion(tx, checkpointId, base);
 }
 
 /** A change the user makes (remove, clear, a confirmation's answer): an event with source 'user', audited in its transaction. */
@@ -170,9 +196,10 @@ async function userChange(userId: string, sessionId: string, event: CanvasEvent,
       if (applied.error.startsWith("No element")) throw notFound("Canvas element", "id" in event ? event.id : "");
       throw new AppError(422, "invalid_choice", applied.error);
     }
-    const version = await insertCanvasEvents(tx, userId, sessionId, await lastSeq(tx, sessionId), [{ event, source: "user" }]);
-    const next = { state: applied.state, version, tokens: sectionOf(applied.state, await budgetOf(tx, userId, session)).tokens };
-    await storeCanvas(tx, sessionId, next);
+    const tokens = sectionOf(applied.state, await budgetOf(tx, userId, session)).tokens;
+    const after = { state: applied.state, tokens, pending: stored.pending ?? 0 };
+    const version = await appendCanvasEvents(tx, userId, sessionId, session.next_seq - 1, [{ event, source: "user" }], after);
+    const next = { state: applied.state, version };
     if (action) {
       await audit(tx, userId, {
         action,
