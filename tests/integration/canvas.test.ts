@@ -17,6 +17,9 @@ import type { CheckpointJson, CompactionJson, SessionJson, SessionSummaryJson } 
 import { CANVAS_HEADING } from "@/lib/canvas/section";
 import type { CanvasJson } from "@/lib/canvas/wire";
 import type { ToolResultBlock } from "@/lib/context/types";
+import { runCanvasCalls } from "@/lib/chat/canvas";
+import { LOCAL_USER_ID, withUser } from "@/lib/db";
+import { SNAPSHOT_EVERY } from "@/lib/db/canvas";
 import { contextStatus, history, newSession, ofType, params, postMessage, prose, readSse, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();
@@ -230,5 +233,39 @@ describe("offline", () => {
     const replies = ofType(events, "assistant_message");
     expect(replies[replies.length - 1].text).toContain('Added chart "This week"');
     expect(h.fake.requests).toHaveLength(0);
+  });
+});
+
+describe("the stored snapshot", () => {
+  it("lags the events by fewer than SNAPSHOT_EVERY changes, and a change another instance made is seen", async () => {
+    const s = await newSession({ title: "Many changes" });
+    const add = (i: number) =>
+      withUser(LOCAL_USER_ID, async (tx) => {
+        const round = await runCanvasCalls(tx, LOCAL_USER_ID, s.id, 5_000, [
+          { type: "tool_use", id: `toolu_many_${i}`, name: "canvas_add_card", input: { id: `c${i}`, title: `Card ${i}` } },
+        ]);
+        return round.commit(1);
+      });
+    for (let i = 0; i < SNAPSHOT_EVERY + 4; i++) await add(i);
+    const row = async () =>
+      (await h.db.transaction((tx) => tx.query<{ canvas: { at: number; elements: unknown[] }; version: number }>(
+        "select canvas, canvas_version::float8 as version from sessions where id = $1", [s.id])))[0];
+    const stored = await row();
+    // Written in full at the SNAPSHOT_EVERY-th change; the 4 after it are events only.
+    expect(stored.canvas.elements).toHaveLength(SNAPSHOT_EVERY);
+    expect(stored.canvas.at).toBeLessThan(stored.version);
+    expect((await canvasOf(s.id)).elements).toHaveLength(SNAPSHOT_EVERY + 4);
+
+    // Another instance removes c3: its event and the row's version, not this process's cache.
+    await h.db.transaction(async (tx) => {
+      const [e] = await tx.query<{ id: number }>(
+        `insert into canvas_events (session_id, user_id, at_seq, payload, source) values ($1, $2, 1, '{"op":"remove","id":"c3"}', 'user') returning id::float8 as id`,
+        [s.id, LOCAL_USER_ID],
+      );
+      await tx.query("update sessions set canvas_version = $2 where id = $1", [s.id, e.id]);
+    });
+    const seen = await canvasOf(s.id);
+    expect(seen.elements.map((e) => e.id)).not.toContain("c3");
+    expect(seen.elements).toHaveLength(SNAPSHOT_EVERY + 3);
   });
 });
