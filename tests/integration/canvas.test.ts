@@ -150,6 +150,17 @@ describe("the user's changes", () => {
     await sendJson(s.id, "[[reply:ok]] and now?");
     expect(lastSystem()).not.toContain(CANVAS_HEADING);
     expect((await contextStatus(s.id)).breakdown.canvas).toBe(0);
+    // Each change the user made is audited in its own transaction; the refused removal is not.
+    const audited = await h.db.transaction((tx) =>
+      tx.query<{ action: string; metadata: { element_id?: string; elements?: number } }>(
+        "select action, metadata from audit_log where target_id = $1 and action like 'canvas.%' order by occurred_at, id",
+        [s.id],
+      ),
+    );
+    expect(audited.map((a) => [a.action, a.metadata.element_id ?? a.metadata.elements])).toEqual([
+      ["canvas.element_removed", "weather"],
+      ["canvas.cleared", 1],
+    ]);
   });
 
   it("records the answer to a confirmation, refusing one that is not an option", async () => {
