@@ -68,6 +68,11 @@ export async function canvasForRequest(tx: Tx, session: SessionRow, budget: numb
   return section.text;
 }
 
+/** After a session's settings changed (model, canvas budget): the bar counts the section at the new budget at once. */
+export async function refreshCanvasTokens(tx: Tx, userId: string, session: SessionRow): Promise<void> {
+  await canvasForRequest(tx, session, await budgetOf(tx, userId, session));
+}
+
 const toolText = (event: CanvasEvent, before: CanvasElement | undefined): string => {
   const id = event.op === "add" ? event.element.id : "id" in event ? event.id : null;
   return `${describeEvent(event, before)}${id ? ` (id ${JSON.stringify(id)})` : ""}.`;

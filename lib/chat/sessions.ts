@@ -1,3 +1,4 @@
+import { refreshCanvasTokens } from "./canvas";
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import type { ContextSettings, MessagesPageJson, SessionDetailJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/api/types";
@@ -121,7 +122,7 @@ export async function putSettings(
     const { model, ...rest } = patch;
     const next = { ...session.settings, ...rest };
     await checkSettings(tx, userId, resolveSettings(defaultModelId(), user, { ...next, model: model ?? session.model }));
-    await updateSessionSettings(tx, userId, sessionId, { settings: next, model: model ?? session.model });
+    await refreshCanvasTokens(tx, userId, await updateSessionSettings(tx, userId, sessionId, { settings: next, model: model ?? session.model }));
     await audit(tx, userId, { action: "settings.updated", target: { type: "session", id: sessionId }, metadata: { changed: patch } });
   });
   return getSettings(userId, sessionId);

@@ -111,6 +111,7 @@ describe("canvas tools in the turn loop", () => {
     const row = ((await res.json()) as { sessions: SessionSummaryJson[] }).sessions.find((x) => x.id === s.id);
     expect(row?.current_tokens).toBe(after.current_tokens);
     expect(after.current_tokens).toBeGreaterThan(before.current_tokens);
+    await settingsRoute.PUT(req("PUT", `/api/context/settings?session_id=${s.id}`, { canvas_budget: 0.0001 }), undefined).then((r) => expect(r.status).toBe(400));
 
     const sse = await readSse(await postMessage(s.id, { content: '[[tool_use:canvas_show_notification {"message":"Saved","level":"success"}]] go' }));
     expect(ofType(sse, "canvas")).toEqual([{ events: [], effects: [{ kind: "notification", message: "Saved", level: "success" }], version: (await canvasOf(s.id)).version }]);
@@ -278,5 +279,19 @@ describe("the stored snapshot", () => {
     const seen = await canvasOf(s.id);
     expect(seen.elements.map((e) => e.id)).not.toContain("c3");
     expect(seen.elements).toHaveLength(SNAPSHOT_EVERY + 3);
+
+    // A smaller budget (1 % of capacity) counts at once, before any request: older cards go by type and id.
+    const tokens = async () =>
+      (await h.db.transaction((tx) => tx.query<{ n: number }>("select canvas_tokens as n from sessions where id = $1", [s.id])))[0].n;
+    for (let i = SNAPSHOT_EVERY + 4; i < 70; i++) await add(i);
+    const roomy = await tokens();
+    const put = await settingsRoute.PUT(
+      req("PUT", `/api/context/settings?session_id=${s.id}`, { output_reservation: 0.5, safety_buffer: 0.3, canvas_budget: 0.01 }),
+      undefined,
+    );
+    expect(put.status).toBe(200);
+    const budget = Math.floor((await contextStatus(s.id)).capacity_tokens * 0.01);
+    expect(roomy).toBeGreaterThan(budget);
+    expect(await tokens()).toBeLessThanOrEqual(budget);
   });
 });
