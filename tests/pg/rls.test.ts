@@ -157,6 +157,9 @@ const PARENT_REFS: [string, string, string][] = [
   ["webhook_deliveries", "webhook_id", "webhooks"],
 ];
 
+/** A new id of the same kind as `id`: a uuid, or (canvas_events' identity column, read as text) a number far past it. */
+const freshId = (id: unknown) => (/^\d+$/.test(String(id)) ? String(BigInt(String(id)) + 1_000_000n) : randomUUID());
+
 /** The SQLSTATE of a failed statement (postgres.js puts it on the error's `code`). */
 async function sqlState(p: Promise<unknown>): Promise<string | null> {
   try {
@@ -310,7 +313,7 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
 
     // A copy of A's row under a new id, claiming to be A's: refused by the policy's check.
     const original = rowsOfA.get(table) ?? {};
-    const row = "id" in original ? { ...original, id: randomUUID() } : original;
+    const row = "id" in original ? { ...original, id: freshId(original.id) } : original;
     const columns = await admin<{ attname: string }[]>`
       select a.attname from pg_attribute a
       where a.attrelid = ${`public.${table}`}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''`;
@@ -440,7 +443,7 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
 
       // A copy of C's own row, C's user_id and all, but pointing at A's row.
       const own = rowsOfC.get(table) ?? {};
-      const row = { ...own, ...("id" in own ? { id: randomUUID() } : {}), [column]: parentOfA };
+      const row = { ...own, ...("id" in own ? { id: freshId(own.id) } : {}), [column]: parentOfA };
       const columns = await admin<{ attname: string }[]>`
         select a.attname from pg_attribute a
         where a.attrelid = ${`public.${table}`}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''`;
