@@ -22,11 +22,12 @@ import { benchUsage, printUsage, usageJson } from "./bench/usage";
 import { benchKeys, keysJson, printKeys } from "./bench/keys";
 import { benchSearch, printSearch, searchJson } from "./bench/search";
 import { benchRecall, printRecall, recallJson } from "./bench/recall";
+import { benchCanvas, canvasJson, printCanvas } from "./bench/canvas";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage", "search", "recall"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage", "search", "recall", "canvas"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -174,6 +175,8 @@ async function main(): Promise<void> {
     // Its own databases too, one per pass.
     const recall = only.has("recall") ? await benchRecall(db) : null;
     if (recall) printRecall(recall);
+    const canvas = only.has("canvas") ? await benchCanvas(db, ours) : null;
+    if (canvas) printCanvas(canvas);
 
     const json = {
       bench: "threadkeeper",
@@ -202,6 +205,7 @@ async function main(): Promise<void> {
       keys: keys ? keysJson(keys) : null,
       search: search ? searchJson(search) : null,
       recall: recall ? recallJson(recall) : null,
+      canvas: canvas ? canvasJson(canvas) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

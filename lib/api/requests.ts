@@ -3,6 +3,7 @@
 // route file may export only handlers, and /api/openapi.json is generated from these very
 // objects: a constraint changed here changes the document too.
 import { z } from "zod";
+import { elementId } from "@/lib/canvas/elements";
 import { settingsSchema } from "@/lib/chat/sessions";
 import { uuid } from "./http";
 
@@ -14,6 +15,7 @@ export const messageIdParams = z.object({ message_id: uuid });
 export const memoryIdParams = z.object({ memory_id: uuid });
 export const projectIdParams = z.object({ project_id: uuid });
 export const sessionMemoryParams = z.object({ id: uuid, memory_id: uuid });
+export const canvasElementParams = z.object({ id: uuid, element_id: elementId });
 
 // Query strings.
 export const sessionListQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) }).strict();
@@ -28,6 +30,9 @@ export const messagesPageQuery = z
 export const recentCheckpointsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) }).strict();
 
 export const statusQuery = z.object({ session_id: uuid }).strict();
+
+/** The canvas now, or as it was at one of the session's checkpoints. */
+export const canvasQuery = z.object({ checkpoint_id: uuid.optional() }).strict();
 
 /**
  * Settings: without it the user's defaults are meant. Protect: a fork shares its source's

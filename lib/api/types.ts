@@ -1,3 +1,4 @@
+import type { CanvasStreamEvent } from "@/lib/canvas/wire";
 import type { CacheBreak } from "@/lib/context/prompt-cache";
 // JSON shapes of the REST API (snake_case, PRD field names). Shared by route handlers and the UI.
 import type { ContentBlock, MessageStatus, Role } from "@/lib/context/types";
@@ -25,6 +26,10 @@ export interface ContextSettings {
   memory_ttl_days: number;
   /** Offer Claude the recall tool, which searches condensed turns and other sessions. */
   recall_tool: boolean;
+  /** Offer Claude the canvas tools, which put cards, charts, tables … on the canvas beside the chat. */
+  canvas_tools: boolean;
+  /** Fraction of capacity the canvas's system-prompt section may take (0.01–0.3); over it, older elements are listed briefly. */
+  canvas_budget: number;
 }
 
 export interface SessionJson {
@@ -209,6 +214,8 @@ export type SendEvent =
   | { event: "checkpoint"; data: CheckpointJson }
   /** A compaction (automatic after the turn, or error recovery) was applied. */
   | { event: "compaction"; data: CompactionJson }
+  /** Claude's canvas tool calls of one round, applied and saved with their tool_result message. */
+  | { event: "canvas"; data: CanvasStreamEvent }
   | { event: "error"; data: ApiErrorJson }
   | { event: "done"; data: Record<string, never> };
 

@@ -76,6 +76,8 @@ export function describeEvent(event: CanvasEvent, before?: CanvasElement): strin
       return `Laid the canvas out as a ${event.layout}`;
     case "choose":
       return `Chose ${quoted(event.choice)}`;
+    case "reset":
+      return `Restored the canvas (${event.state.elements.length} element${event.state.elements.length === 1 ? "" : "s"})`;
   }
 }
 

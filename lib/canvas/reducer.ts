@@ -23,10 +23,12 @@ export type CanvasEvent =
   | { op: "remove"; id: string }
   | { op: "clear" }
   | { op: "layout"; layout: CanvasLayout }
-  | { op: "choose"; id: string; choice: string };
+  | { op: "choose"; id: string; choice: string }
+  /** The whole canvas at once: a fork's base event, the canvas its checkpoint saw. */
+  | { op: "reset"; state: CanvasState };
 
 export type CanvasOp = CanvasEvent["op"];
-export const CANVAS_OPS = ["add", "update", "remove", "clear", "layout", "choose"] as const satisfies readonly CanvasOp[];
+export const CANVAS_OPS = ["add", "update", "remove", "clear", "layout", "choose", "reset"] as const satisfies readonly CanvasOp[];
 
 export type Applied = { ok: true; state: CanvasState } | { ok: false; error: string };
 
@@ -71,7 +73,30 @@ export function applyEvent(state: CanvasState, event: CanvasEvent): Applied {
       const chosen: ConfirmationElement = { ...el, chosen: event.choice };
       return { ok: true, state: { ...state, elements: replaceAt(state.elements, i, chosen) } };
     }
+    case "reset":
+      return resetTo(event.state);
   }
+}
+
+/**
+ * A reset's state is checked element by element like any other input (it arrives as jsonb or
+ * over the wire); one bad element refuses the whole reset rather than half a canvas.
+ */
+function resetTo(raw: unknown): Applied {
+  if (typeof raw !== "object" || raw === null) return { ok: false, error: "A reset needs a canvas state." };
+  const { layout, elements } = raw as { layout?: unknown; elements?: unknown };
+  if (!(LAYOUTS as readonly unknown[]).includes(layout)) return { ok: false, error: `Unknown layout "${String(layout)}".` };
+  if (!Array.isArray(elements) || elements.length > MAX_ELEMENTS) return { ok: false, error: `A reset holds at most ${MAX_ELEMENTS} elements.` };
+  const out: CanvasElement[] = [];
+  const ids = new Set<string>();
+  for (const e of elements) {
+    const p = parseElement(e);
+    if (!p.ok) return { ok: false, error: `Reset element ${out.length}: ${p.error}` };
+    if (ids.has(p.element.id)) return { ok: false, error: `Reset has "${p.element.id}" twice.` };
+    ids.add(p.element.id);
+    out.push(p.element);
+  }
+  return { ok: true, state: { layout: layout as CanvasLayout, elements: out } };
 }
 
 /**

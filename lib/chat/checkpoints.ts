@@ -19,6 +19,7 @@ import { inheritHistory } from "@/lib/db/forks";
 import { listMessages, messageJson, messagePreview, PREVIEW_READ_CHARS, turnMessages } from "@/lib/db/messages";
 import { getSession, sessionJson, SESSION_COLUMNS, type SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
+import { checkpointCanvas, forkCanvas } from "./canvas";
 import { contextStatus, loadContext } from "./context";
 
 const DEFAULT_CHECKPOINT_KEEP = 50;
@@ -40,6 +41,7 @@ async function saveCheckpointTx(
 ): Promise<CheckpointRow> {
   const status = contextStatus(await loadContext(tx, userId, session));
   const row = await insertCheckpoint(tx, userId, session.id, { ...c, tokenCount: status.current_tokens });
+  await checkpointCanvas(tx, userId, session, row.id);
   await pruneCheckpoints(tx, session.id, keep());
   await audit(tx, userId, {
     action: "checkpoint.created",
@@ -160,6 +162,7 @@ export async function restoreCheckpoint(userId: string, id: string): Promise<{ s
       throughTurn: cp.summary_through_turn,
       windowStartTurn: cp.window_start_turn,
     });
+    await forkCanvas(tx, userId, cp, fork.id);
     await audit(tx, userId, {
       action: "checkpoint.restored",
       target: { type: "checkpoint", id: cp.id },

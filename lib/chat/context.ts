@@ -25,6 +25,8 @@ export interface SessionContext {
   calibration: { factor: number; samples: number };
   /** The user's tokens this UTC day and the daily budget, for the token bar. */
   today: DailyUsage;
+  /** The canvas's system-prompt section, read for a request only (planRequest); its tokens are the session's canvas_tokens. */
+  canvasText?: string;
 }
 
 export function defaultModelId(): string {

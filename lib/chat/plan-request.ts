@@ -11,6 +11,7 @@ import { log } from "@/lib/log";
 import { queueEvent } from "@/lib/webhooks/events";
 import { updateFactor } from "@/lib/tokens/calibration";
 import { reportCompaction } from "./after-turn";
+import { canvasBudget, canvasForRequest } from "./canvas";
 import { compactSession } from "./compact";
 import { assembleWindow, loadContext, type AssembledWindow, type SessionContext } from "./context";
 import { buildRequest } from "./request";
@@ -64,6 +65,7 @@ export async function planRequest(
   }
   let { ctx, win } = await withUser(h.userId, async (tx) => {
     const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
+    ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity));
     const factor = ctx.calibration.factor;
     const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
     return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
@@ -78,6 +80,7 @@ export async function planRequest(
       await recordMeasured(tx, h, ctx, exact, estimated);
       if (exact <= ctx.capacity.capacity) return { ctx, win };
       const fresh = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
+      fresh.canvasText = ctx.canvasText;
       return { ctx: fresh, win: await assembleWindow(tx, fresh, exact / estimated) };
     }));
     if (exact > ctx.capacity.capacity) dropped += win.selection.droppedTurnSeqs.length;

@@ -25,7 +25,8 @@ export function promptCachingEnabled(): boolean {
  * `current`: the turn being answered again (retry: its interrupted reply is replaced;
  * regenerate: all its replies are).
  * The stable system part (prompt and memories) comes before the summary so a compaction,
- * which rewrites the summary, still reads the part before it from the cache.
+ * which rewrites the summary, still reads the part before it from the cache; the canvas,
+ * which changes most often, comes last.
  */
 export function buildRequest(
   ctx: SessionContext,
@@ -41,6 +42,7 @@ export function buildRequest(
     ? planCacheBreakpoints({
         baseTokens: calibrate(stableRawTokens(ctx), factor),
         summaryTokens: calibrate(s.summary_tokens, factor),
+        canvasTokens: calibrate(s.canvas_tokens, factor),
         messages,
         factor,
         minCacheTokens: ctx.model.minCacheTokens,
@@ -50,7 +52,7 @@ export function buildRequest(
     request: {
       model: ctx.model.id,
       tools: offeredTools(ctx.settings),
-      system: systemBlocks(base, summary, plan),
+      system: systemBlocks(base, summary, plan, ctx.canvasText ?? ""),
       messages: markMessages(messages, plan),
       maxTokens: ctx.capacity.reserved,
     },

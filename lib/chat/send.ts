@@ -12,6 +12,7 @@ import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
 import { OFFLINE_BANNER, offlineReply, streamOffline } from "@/lib/llm/offline";
+import { DEMO_CANVAS_TEXT, offlineCanvasDemo } from "@/lib/llm/offline-canvas";
 import { offlineToolUse } from "@/lib/llm/offline-recall";
 import { log } from "@/lib/log";
 import { calibrate } from "@/lib/tokens/calibration";
@@ -24,7 +25,8 @@ import { planRequest, recordMeasured, recoverFromOverflow } from "./plan-request
 import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
 import { clearStop, registerTurn } from "./stop";
-import { MAX_TOOL_ROUNDS, runToolUses } from "./tools";
+import { canvasBudget } from "./canvas";
+import { answerToolUses, MAX_TOOL_ROUNDS } from "./tools";
 import type { Emit, TurnHandle } from "./turn-handle";
 
 export type { Emit } from "./turn-handle";
@@ -214,22 +216,14 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
       stream.id = null;
       emit({ event: "assistant_message", data: messageJson(saved, true) });
       if (final.stopReason !== "tool_use") break;
-      const results = await runToolUses(final.content, built?.request.tools ?? [], {
+      const answered = await answerToolUses(final.content, built?.request.tools ?? [], {
         userId: h.userId,
         sessionId: h.sessionId,
         windowStartTurn: win.selection.cutoffTurnSeq,
+        canvasBudget: canvasBudget(ctx.settings, ctx.capacity),
       });
-      const toolMessage = await withUser(h.userId, (tx) =>
-        appendMessage(tx, h.userId, h.sessionId, {
-          role: "user",
-          content: results,
-          text: blocksToText(results),
-          tokenCount: estimateMessageTokens("user", results),
-          status: "complete",
-          startsTurn: false,
-        }),
-      );
-      emit({ event: "user_message", data: messageJson(toolMessage, true) });
+      emit({ event: "user_message", data: messageJson(answered.message, true) });
+      if (answered.canvas) emit({ event: "canvas", data: answered.canvas });
     }
     answered = !h.stop.signal.aborted;
   } catch (err) {
@@ -280,14 +274,18 @@ async function callModel(
 ): Promise<LlmReply> {
   if (client) return streamReply(client, request, onText, signal);
   const system = request.system.map((b) => b.text).join("");
-  const toolUse = offlineToolUse(request.messages, request.tools ?? []);
-  const text = toolUse
-    ? `${OFFLINE_BANNER}\n\nLet me search our earlier conversations for "${toolUse.input.query}".`
-    : offlineReply({ messages: request.messages, system, model: request.model }).text;
+  const demo = offlineCanvasDemo(request.messages, request.tools ?? []);
+  const toolUse = demo ? null : offlineToolUse(request.messages, request.tools ?? []);
+  const uses: ContentBlock[] = demo ?? (toolUse ? [toolUse] : []);
+  const text = demo
+    ? `${OFFLINE_BANNER}\n\n${DEMO_CANVAS_TEXT}`
+    : toolUse
+      ? `${OFFLINE_BANNER}\n\nLet me search our earlier conversations for "${toolUse.input.query}".`
+      : offlineReply({ messages: request.messages, system, model: request.model }).text;
   for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) {
     signal.throwIfAborted();
     onText(chunk);
   }
-  if (toolUse) return { content: [{ type: "text", text }, toolUse], usage: null, stopReason: "tool_use" };
+  if (uses.length) return { content: [{ type: "text", text }, ...uses], usage: null, stopReason: "tool_use" };
   return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
 }

@@ -1,3 +1,4 @@
+import { refreshCanvasTokens } from "./canvas";
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import type { ContextSettings, MessagesPageJson, SessionDetailJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/api/types";
@@ -36,6 +37,8 @@ export const settingsSchema = z
     memory_budget: z.number().min(0).max(0.3),
     memory_ttl_days: z.number().int().min(1).max(3650),
     recall_tool: z.boolean(),
+    canvas_tools: z.boolean(),
+    canvas_budget: z.number().min(0.01).max(0.3),
   })
   .partial()
   .strict();
@@ -119,7 +122,7 @@ export async function putSettings(
     const { model, ...rest } = patch;
     const next = { ...session.settings, ...rest };
     await checkSettings(tx, userId, resolveSettings(defaultModelId(), user, { ...next, model: model ?? session.model }));
-    await updateSessionSettings(tx, userId, sessionId, { settings: next, model: model ?? session.model });
+    await refreshCanvasTokens(tx, userId, await updateSessionSettings(tx, userId, sessionId, { settings: next, model: model ?? session.model }));
     await audit(tx, userId, { action: "settings.updated", target: { type: "session", id: sessionId }, metadata: { changed: patch } });
   });
   return getSettings(userId, sessionId);

@@ -11,12 +11,13 @@ import type {
   ProjectJson,
   RecoveryJson,
   SessionJson,
+  SendEvent,
   SessionSummaryJson,
   SettingsJson,
   TemplateJson,
 } from "@/lib/api/types";
 import { currentAccount, refreshSession, signInAgainPath } from "@/lib/client/account";
-import { readSseFrames, toSendEvent, type StreamEvent } from "@/lib/client/sse";
+import { readSseFrames, toSendEvent } from "@/lib/client/sse";
 
 export class ApiError extends Error {
   constructor(
@@ -213,7 +214,7 @@ export async function* streamMessage(
   sessionId: string,
   body: SendBody,
   opts: { signal?: AbortSignal; idempotencyKey?: string } = {},
-): AsyncGenerator<StreamEvent> {
+): AsyncGenerator<SendEvent> {
   const res = await send(`/api/session/${enc(sessionId)}/messages`, {
     method: "POST",
     signal: opts.signal,

@@ -3,7 +3,7 @@
 // the reply is saved (the turn's status arrived); the stream is still read after that,
 // because an automatic compaction may follow in the background and report its divider.
 import { create } from "zustand";
-import type { ApiErrorJson, CompactionJson } from "@/lib/api/types";
+import type { ApiErrorJson, CompactionJson, SendEvent } from "@/lib/api/types";
 export { activeCompaction } from "@/lib/client/conversation-helpers";
 import * as api from "@/lib/client/api";
 import { useCanvasStore } from "@/lib/client/canvas-store";
@@ -17,7 +17,6 @@ import {
 } from "@/lib/client/conversation-helpers";
 import { SESSION_START, type Attempt, type ConversationState } from "@/lib/client/conversation-state";
 import { useMemoryStore } from "@/lib/client/memory-store";
-import type { StreamEvent } from "@/lib/client/sse";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
@@ -108,7 +107,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     if (active === a) active = null;
   }
 
-  function apply(a: Attempt, event: StreamEvent): void {
+  function apply(a: Attempt, event: SendEvent): void {
     const { sessionId } = a;
     if (event.event === "user_message") a.saved = true;
     if (event.event === "done") a.finished = true;

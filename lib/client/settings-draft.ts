@@ -2,12 +2,6 @@
 // them), checked before the round trip with the bounds the server enforces.
 import type { ContextSettings } from "@/lib/api/types";
 
-/**
- * The canvas settings come with the canvas server (branch canvas-server); until it is merged
- * the server neither sends nor keeps them, so they are optional here, with its defaults.
- */
-type Settings = ContextSettings & { canvas_tools?: boolean; canvas_budget?: number };
-
 export interface Draft {
   threshold: string;
   reservation: string;
@@ -59,7 +53,7 @@ function toPercent(fraction: number): string {
   return String(Math.round(fraction * 1000) / 10);
 }
 
-export function toDraft(s: Settings): Draft {
+export function toDraft(s: ContextSettings): Draft {
   return {
     threshold: toPercent(s.compaction_threshold),
     reservation: toPercent(s.output_reservation),
@@ -70,8 +64,8 @@ export function toDraft(s: Settings): Draft {
     summaryModel: s.summary_model,
     template: s.compaction_template,
     recallTool: s.recall_tool,
-    canvasTools: s.canvas_tools ?? true,
-    canvasBudget: toPercent(s.canvas_budget ?? 0.05),
+    canvasTools: s.canvas_tools,
+    canvasBudget: toPercent(s.canvas_budget),
   };
 }
 
@@ -93,7 +87,7 @@ export function validate(d: Draft): string | null {
 }
 
 /** The settings a draft saves, fractions back from percents. */
-export function fromDraft(d: Draft): Partial<Settings> {
+export function fromDraft(d: Draft): Partial<ContextSettings> {
   return {
     compaction_threshold: Number(d.threshold) / 100,
     output_reservation: Number(d.reservation) / 100,

@@ -1,10 +1,6 @@
 // Server-Sent Events over a fetch body. EventSource cannot POST, and sending a message
 // must be a POST, so the frames are parsed here by hand.
 import type { SendEvent } from "@/lib/api/types";
-import type { CanvasStreamEvent } from "@/lib/canvas/wire";
-
-/** The send stream's events as this client reads them: SendEvent plus the canvas's changes. */
-export type StreamEvent = SendEvent | { event: "canvas"; data: CanvasStreamEvent };
 
 export interface SseFrame {
   event: string;
@@ -61,7 +57,7 @@ function parseFrame(text: string): SseFrame | null {
   return { event, data: data.join("\n") };
 }
 
-const SEND_EVENTS = new Set<StreamEvent["event"]>([
+const SEND_EVENTS = new Set<SendEvent["event"]>([
   "user_message",
   "notice",
   "delta",
@@ -76,8 +72,8 @@ const SEND_EVENTS = new Set<StreamEvent["event"]>([
 ]);
 
 /** Narrows a raw frame to a SendEvent; unknown events are skipped so the server can add new ones. */
-export function toSendEvent(frame: SseFrame): StreamEvent | null {
-  if (!SEND_EVENTS.has(frame.event as StreamEvent["event"])) return null;
+export function toSendEvent(frame: SseFrame): SendEvent | null {
+  if (!SEND_EVENTS.has(frame.event as SendEvent["event"])) return null;
   let data: unknown = {};
   if (frame.data.trim() !== "") {
     try {
@@ -86,5 +82,5 @@ export function toSendEvent(frame: SseFrame): StreamEvent | null {
       return null;
     }
   }
-  return { event: frame.event, data } as StreamEvent;
+  return { event: frame.event, data } as SendEvent;
 }

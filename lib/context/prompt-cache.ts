@@ -13,6 +13,12 @@ export interface CachePlanInput {
   baseTokens: number;
   /** Calibrated tokens of the active summary's system block (0 without one). */
   summaryTokens: number;
+  /**
+   * Calibrated tokens of the canvas block after the summary (0 without one). It is never
+   * marked: it changes whenever the canvas does, and after the summary a change there leaves
+   * the cached tools, system prompt and summary intact.
+   */
+  canvasTokens?: number;
   messages: readonly ApiMessage[];
   /** Calibrated tokens per raw token, to size messages from their text. */
   factor: number;
@@ -46,6 +52,7 @@ export function planCacheBreakpoints(input: CachePlanInput): CachePlan {
   let prefix = input.baseTokens + input.summaryTokens;
   plan.summary = input.summaryTokens > 0 && prefix >= min;
 
+  prefix += input.canvasTokens ?? 0;
   const ends: number[] = [];
   for (const m of input.messages) {
     prefix += Math.ceil(approxRawTokens(m.content) * input.factor);
@@ -68,11 +75,15 @@ export interface SystemBlock {
   cache_control?: { type: "ephemeral" };
 }
 
-/** The system prompt as blocks: the stable part, then the summary, each marked as planned. */
-export function systemBlocks(base: string, summary: string, plan: CachePlan): SystemBlock[] {
+/**
+ * The system prompt as blocks: the stable part, then the summary, each marked as planned, then
+ * the canvas (unmarked: see CachePlanInput.canvasTokens).
+ */
+export function systemBlocks(base: string, summary: string, plan: CachePlan, canvas = ""): SystemBlock[] {
   const blocks: SystemBlock[] = [];
   if (base) blocks.push(mark({ type: "text", text: base }, plan.base));
   if (summary) blocks.push(mark({ type: "text", text: summary }, plan.summary));
+  if (canvas) blocks.push({ type: "text", text: canvas });
   return blocks;
 }
 

@@ -12,6 +12,8 @@ export const DEFAULT_SETTINGS: Omit<ContextSettings, "model"> = {
   memory_budget: 0.05,
   memory_ttl_days: 30,
   recall_tool: true,
+  canvas_tools: true,
+  canvas_budget: 0.05,
 };
 
 /** Built-in defaults, then the user's defaults, then the session's overrides. */

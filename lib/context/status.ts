@@ -84,6 +84,8 @@ export interface SessionCounters {
   summary_tokens: number;
   tail_tokens: number;
   pinned_tokens: number;
+  /** Raw tokens of the canvas's system-prompt section at the session's canvas budget (0: empty canvas). */
+  canvas_tokens: number;
   measured_tokens: number | null;
   measured_raw_tokens: number | null;
   measured_at: Date | null;
@@ -94,8 +96,14 @@ export interface SessionCounters {
  * tool definitions' raw tokens (toolsRawTokens of the session's settings).
  */
 export function breakdownOf(s: SessionCounters, tools: number): ContextBreakdown {
-  // There is no canvas yet; when there is, it belongs here.
-  return { system: s.system_tokens, tools, summary: s.summary_tokens, memory: s.memory_tokens, canvas: 0, messages: s.tail_tokens + s.pinned_tokens };
+  return {
+    system: s.system_tokens,
+    tools,
+    summary: s.summary_tokens,
+    memory: s.memory_tokens,
+    canvas: s.canvas_tokens,
+    messages: s.tail_tokens + s.pinned_tokens,
+  };
 }
 
 export function measuredOf(s: SessionCounters): MeasuredInput | null {

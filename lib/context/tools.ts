@@ -1,6 +1,7 @@
 // The tools offered to Claude, as data: which ones a session's settings turn on and what their
 // definitions add to every request. Their executors live in lib/chat (they read the database).
 import type { ContextSettings } from "@/lib/api/types";
+import { CANVAS_TOOLS } from "@/lib/canvas/tools";
 import { estimateToolsTokens, type ToolDef } from "@/lib/tokens/tokenizer";
 import { RECALL_MAX_RESULTS, RECALL_SCOPES, RECALL_TOOL_NAME } from "./recall";
 
@@ -26,15 +27,17 @@ export const RECALL_TOOL: ToolDef = {
   },
 };
 
+type ToolSettings = Pick<ContextSettings, "recall_tool" | "canvas_tools">;
+
 /** The tool definitions a request carries under these settings, in a stable order (the prompt cache keys on it). */
-export function offeredTools(settings: Pick<ContextSettings, "recall_tool">): ToolDef[] {
-  return settings.recall_tool ? [RECALL_TOOL] : [];
+export function offeredTools(settings: ToolSettings): ToolDef[] {
+  return [...(settings.recall_tool ? [RECALL_TOOL] : []), ...(settings.canvas_tools ? CANVAS_TOOLS : [])];
 }
 
 const rawTokens = new Map<string, number>();
 
 /** Raw token estimate of the offered definitions: the bar's "tools" category. Counted once per tool set. */
-export function toolsRawTokens(settings: Pick<ContextSettings, "recall_tool">): number {
+export function toolsRawTokens(settings: ToolSettings): number {
   const tools = offeredTools(settings);
   const key = tools.map((t) => t.name).join(",");
   let n = rawTokens.get(key);

@@ -18,12 +18,14 @@ export interface CheckpointRow {
   summary_tokens: number;
   summary_through_turn: number;
   token_count: number;
+  /** The session's canvas_version when saved (null: saved before the canvas existed). */
+  canvas_version: number | null;
   metadata: { preview?: { role: Role; text: string }[] };
   created_at: Date;
 }
 
 const COLUMNS = `id, session_id, label, trigger, auto_tags, through_seq, through_turn, window_start_turn, summary_id,
-  summary_text, summary_tokens, summary_through_turn, token_count, metadata, created_at`;
+  summary_text, summary_tokens, summary_through_turn, token_count, canvas_version::float8 as canvas_version, metadata, created_at`;
 
 const PREVIEW_MESSAGES = 3;
 
@@ -48,9 +50,9 @@ export async function insertCheckpoint(
   const [row] = await tx.query<CheckpointRow>(
     `with s as (select * from sessions where id = $2 and user_id = $1)
      insert into session_checkpoints (session_id, user_id, label, trigger, auto_tags, through_seq, through_turn,
-       window_start_turn, summary_id, summary_text, summary_tokens, summary_through_turn, token_count, metadata)
+       window_start_turn, summary_id, summary_text, summary_tokens, summary_through_turn, token_count, canvas_version, metadata)
      select s.id, $1, $3, $4, $5::text[], s.next_seq - 1, s.last_turn_seq, s.window_start_turn, s.summary_id,
-       s.summary_text, s.summary_tokens, s.summary_through_turn, $6, $7::text::jsonb
+       s.summary_text, s.summary_tokens, s.summary_through_turn, $6, s.canvas_version, $7::text::jsonb
      from s
      returning ${COLUMNS}`,
     [userId, sessionId, c.label, c.trigger, c.tags, c.tokenCount, JSON.stringify({ preview })],

@@ -16,6 +16,9 @@ export interface SessionRow {
   window_start_turn: number;
   tail_tokens: number;
   pinned_tokens: number;
+  canvas_tokens: number;
+  /** Id of the newest canvas event applied (0: never changed); the snapshot itself is read only when needed (lib/db/canvas.ts). */
+  canvas_version: number;
   measured_tokens: number | null;
   measured_raw_tokens: number | null;
   measured_at: Date | null;
@@ -48,7 +51,7 @@ export interface SessionRow {
 }
 
 export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
-  message_count, window_start_turn, tail_tokens, pinned_tokens, measured_tokens, measured_raw_tokens,
+  message_count, window_start_turn, tail_tokens, pinned_tokens, canvas_tokens, canvas_version::float8 as canvas_version, measured_tokens, measured_raw_tokens,
   measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, project_id, parent_session_id, forked_from_checkpoint_id, title_source, last_checkpoint_at,
   last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, created_at,
   updated_at, last_message_at, cost_usd, billed_input_tokens::float8 as billed_input_tokens,

@@ -16,6 +16,8 @@ const COLUMNS = [
   "memory_budget",
   "memory_ttl_days",
   "recall_tool",
+  "canvas_tools",
+  "canvas_budget",
 ] as const satisfies readonly (keyof ContextSettings)[];
 
 export async function getUserSettings(tx: Tx, userId: string): Promise<StoredSettings> {

@@ -64,6 +64,11 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: () => ({ regenerate: true }) },
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: (i) => ({ content: "edit", edit_of: i.message }) },
   { route: "/api/session/[id]/stop", method: "POST", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/canvas", method: "GET", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/canvas", method: "GET", expect: "not_found", params: (i) => ({ id: i.bSession }), query: (i) => `?checkpoint_id=${i.checkpoint}` },
+  { route: "/api/session/[id]/canvas", method: "DELETE", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/canvas/[element_id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.session, element_id: "demo-weather" }) },
+  { route: "/api/session/[id]/canvas/[element_id]/choice", method: "POST", expect: "not_found", params: (i) => ({ id: i.session, element_id: "demo-confirm" }), body: () => ({ choice: "Book it" }) },
   { route: "/api/session/[id]/resume", method: "POST", expect: "not_found", params: sid },
   { route: "/api/session/recent", method: "GET", expect: "own", query: () => `?q=${MARK}` },
   { route: "/api/audit", method: "GET", expect: "own" },
@@ -188,6 +193,9 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
     const content = `Turn ${i} about the ${MARK} launch: src/app/page${i}.tsx ${fact}${"alpha beta gamma delta ".repeat(80)}`;
     await as(a, "POST", "/api/session/[id]/messages", { params: sid, body: () => ({ content }) }, ids);
   }
+  // The offline responder's canvas demo: A's canvas holds elements (and events) B must not touch.
+  await as(a, "POST", "/api/session/[id]/messages", { params: sid, body: () => ({ content: `/demo canvas for the ${MARK} launch` }) }, ids);
+  expect(((await as(a, "GET", "/api/session/[id]/canvas", { params: sid }, ids)).elements as unknown[]).length).toBe(4);
   const page = await as(a, "GET", "/api/session/[id]/messages", { params: sid }, ids);
   const message = (page.messages as { id: string }[])[0].id;
   const compacted = await as(a, "POST", "/api/context/compact", { body: () => ({ session_id: session, force: true }) }, ids);

@@ -2,6 +2,7 @@
 // PGlite, the fake Anthropic server), and each answer's status must be one the document lists
 // for that operation and its body must validate against the schema it promises, errors
 // included. The last test checks that every operation was seen succeeding at least once.
+import type { CanvasJson } from "@/lib/canvas/wire";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openapi/document";
 import type {
@@ -312,6 +313,32 @@ describe("checkpoints", () => {
     await expectStatus(200, "POST", "/api/session/recover", { body: {} });
     await expectStatus(404, "POST", "/api/session/recover", { body: { dismiss_session_id: missing } }, "not_found");
     await expectStatus(201, "POST", "/api/session/{id}/archive", { params: { id: s.id } });
+  });
+});
+
+describe("canvas", () => {
+  it("get (now and at a checkpoint), answer a confirmation (422 for a card), remove an element (404 when gone), clear", async () => {
+    const s = await newSession();
+    await send(s.id, '[[tool_use:canvas_add_card {"id":"note","title":"A note","body":"Remember the milk"}]] note it');
+    const { checkpoint } = await expectStatus<{ checkpoint: CheckpointJson }>(201, "POST", "/api/checkpoint/save", { body: { session_id: s.id } });
+    // Streamed, so the document's `canvas` event is checked against a real one.
+    const stream = await expectStatus<SendEvent[]>(200, "POST", "/api/session/{id}/messages", {
+      params: { id: s.id },
+      body: { content: '[[tool_use:canvas_show_confirmation {"id":"ask","title":"Buy milk?"}]] ask' },
+    });
+    expect(stream.some((e) => e.event === "canvas")).toBe(true);
+    await idle(h, s.id);
+    const now = await expectStatus<CanvasJson>(200, "GET", "/api/session/{id}/canvas", { params: { id: s.id } });
+    expect(now.elements.map((e) => e.id)).toEqual(["note", "ask"]);
+    const then = await expectStatus<CanvasJson>(200, "GET", "/api/session/{id}/canvas", { params: { id: s.id }, query: `?checkpoint_id=${checkpoint.id}` });
+    expect(then.elements.map((e) => e.id)).toEqual(["note"]);
+    await expectStatus(404, "GET", "/api/session/{id}/canvas", { params: { id: s.id }, query: `?checkpoint_id=${missing}` }, "not_found");
+    await expectStatus(200, "POST", "/api/session/{id}/canvas/{element_id}/choice", { params: { id: s.id, element_id: "ask" }, body: { choice: "Yes" } });
+    await expectStatus(422, "POST", "/api/session/{id}/canvas/{element_id}/choice", { params: { id: s.id, element_id: "note" }, body: { choice: "Yes" } }, "invalid_choice");
+    await expectStatus(200, "DELETE", "/api/session/{id}/canvas/{element_id}", { params: { id: s.id, element_id: "note" } });
+    await expectStatus(404, "DELETE", "/api/session/{id}/canvas/{element_id}", { params: { id: s.id, element_id: "note" } }, "not_found");
+    const cleared = await expectStatus<CanvasJson>(200, "DELETE", "/api/session/{id}/canvas", { params: { id: s.id } });
+    expect(cleared.elements).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@
 // user filter, as a query that forgot one would be; each also runs with B's own parent instead
 // (rolled back), which must pass, so the refusal is the parent check and nothing else. A foreign
 // key between user tables missing from the table below fails the coverage test.
+import { insertCanvasEvents } from "@/lib/db/canvas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEmbedded, setDb, withUser, type Database, type Tx } from "@/lib/db";
 import { inheritHistory, handOverToForks } from "@/lib/db/forks";
@@ -114,6 +115,7 @@ async function seedUser(user: string) {
     await inheritHistory(tx, user, fork, session, 1);
     await setProtected(tx, user, message, true, fork);
     await tx.query(`update sessions set summary_id = $2 where id = $1`, [session, compactionId]);
+    await insertCanvasEvents(tx, user, session, 1, [{ event: { op: "clear" }, source: "user" }]);
     const hook = async () =>
       (await tx.query<{ id: string }>(`insert into webhooks (url, events, secret) values ('https://hooks.example.com/x', '{memory.saved}', 'a-long-enough-secret') returning id`))[0].id;
     const webhook = await hook();
@@ -275,6 +277,11 @@ const INSERTS: Case[] = [
     foreign: (a) => a.message, own: (b) => b.message,
   },
   {
+    table: "canvas_events", column: "session_id", what: "a canvas change on A's session",
+    sql: () => `insert into canvas_events (session_id, at_seq, payload, source) values ($1, 1, '{"op":"clear"}', 'user')`,
+    foreign: (a) => a.session, own: (b) => b.other,
+  },
+  {
     // B's streaming reply has no embedding row yet (it is enqueued when it completes).
     table: "message_embeddings", column: "message_id", what: "an embedding row for A's message",
     sql: () => `insert into message_embeddings (message_id) values ($1)`,
@@ -296,6 +303,8 @@ const UPDATES: Case[] = [
     sql: (b) => `update sessions set summary_id = $1 where id = '${b.other}'`, foreign: (a) => a.compaction, own: (b) => b.compaction },
   { table: "sessions", column: "forked_from_checkpoint_id", what: "B's session pointed at A's checkpoint",
     sql: (b) => `update sessions set forked_from_checkpoint_id = $1 where id = '${b.other}'`, foreign: (a) => a.checkpoint, own: (b) => b.checkpoint },
+  { table: "canvas_events", column: "session_id", what: "B's canvas change moved onto A's session",
+    sql: (b) => `update canvas_events set session_id = $1 where session_id = '${b.session}'`, foreign: (a) => a.session, own: (b) => b.other },
   { table: "compaction_logs", column: "session_id", what: "B's compaction log moved onto A's session",
     sql: (b) => `update compaction_logs set session_id = $1 where id = '${b.compaction}'`, foreign: (a) => a.session, own: (b) => b.other },
   { table: "compaction_logs", column: "prev_compaction_id", what: "B's compaction log undoing into A's",
@@ -402,6 +411,9 @@ describe("row-level security checks every row a new or changed row points at", (
     // A fork of B's pointing at A's session as its source.
     const lineage = await failure(withUser(B, (tx) => inheritHistory(tx, B, b.other, a.session, 2)));
     expect(lineage?.code).toBe("42501");
+    // A canvas change written into A's session.
+    const canvas = await failure(withUser(B, (tx) => insertCanvasEvents(tx, B, a.session, 1, [{ event: { op: "clear" }, source: "user" }])));
+    expect(canvas?.code).toBe("42501");
     // A's memory recorded as loaded into B's session.
     const loaded = await failure(withUser(B, (tx) => recordLoaded(tx, B, b.other, [{ memoryId: a.memory, tokens: 5, score: 1 }], null, 0)));
     expect(loaded?.code).toBe("42501");

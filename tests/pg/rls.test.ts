@@ -52,6 +52,8 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
       `update message_embeddings set model = 'local-lexical-v1', embedding = array_fill(0.0625, array[256])::halfvec where message_id = $1`,
       [s.message],
     ),
+  canvas_events: (tx, s) =>
+    tx.query(`insert into canvas_events (session_id, at_seq, payload, source) values ($1, 1, '{"op":"clear"}', 'user')`, [s.session]),
   model_calibrations: (tx) => tx.query("insert into model_calibrations (model, factor) values ('claude-haiku-4-5', 1.1)"),
   compaction_logs: (tx, s) =>
     tx.query(
@@ -133,6 +135,7 @@ const seededIds: Seeded = {
  * foreign key added by a later migration without an entry here fails the catalog test below.
  */
 const PARENT_REFS: [string, string, string][] = [
+  ["canvas_events", "session_id", "sessions"],
   ["compaction_logs", "prev_compaction_id", "compaction_logs"],
   ["compaction_logs", "session_id", "sessions"],
   ["inherited_protection", "message_id", "messages"],
@@ -153,6 +156,9 @@ const PARENT_REFS: [string, string, string][] = [
   ["sessions", "summary_id", "compaction_logs"],
   ["webhook_deliveries", "webhook_id", "webhooks"],
 ];
+
+/** A new id of the same kind as `id`: a uuid, or (canvas_events' identity column, read as text) a number far past it. */
+const freshId = (id: unknown) => (/^\d+$/.test(String(id)) ? String(BigInt(String(id)) + 1_000_000n) : randomUUID());
 
 /** The SQLSTATE of a failed statement (postgres.js puts it on the error's `code`). */
 async function sqlState(p: Promise<unknown>): Promise<string | null> {
@@ -307,7 +313,7 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
 
     // A copy of A's row under a new id, claiming to be A's: refused by the policy's check.
     const original = rowsOfA.get(table) ?? {};
-    const row = "id" in original ? { ...original, id: randomUUID() } : original;
+    const row = "id" in original ? { ...original, id: freshId(original.id) } : original;
     const columns = await admin<{ attname: string }[]>`
       select a.attname from pg_attribute a
       where a.attrelid = ${`public.${table}`}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''`;
@@ -437,7 +443,7 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
 
       // A copy of C's own row, C's user_id and all, but pointing at A's row.
       const own = rowsOfC.get(table) ?? {};
-      const row = { ...own, ...("id" in own ? { id: randomUUID() } : {}), [column]: parentOfA };
+      const row = { ...own, ...("id" in own ? { id: freshId(own.id) } : {}), [column]: parentOfA };
       const columns = await admin<{ attname: string }[]>`
         select a.attname from pg_attribute a
         where a.attrelid = ${`public.${table}`}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''`;

@@ -141,6 +141,25 @@ describe("canvas reducer", () => {
     ];
     expect(replay(events).elements.map((e) => e.id)).toEqual(["b"]);
   });
+
+  it("reset replaces the whole canvas, so a fork's history starts from its checkpoint's canvas", () => {
+    const base: CanvasState = { layout: "list", elements: [card("w", "Weather"), { id: "q", type: "confirmation", title: "Go?", options: ["Yes", "No"], chosen: "Yes" }] };
+    const s = replay([{ op: "add", element: card("old") }, { op: "reset", state: base }, { op: "add", element: card("n") }]);
+    expect(s.layout).toBe("list");
+    expect(s.elements.map((e) => e.id)).toEqual(["w", "q", "n"]);
+    expect(s.elements[1]).toMatchObject({ chosen: "Yes" });
+    expect(describeEvent({ op: "reset", state: base })).toBe("Restored the canvas (2 elements)");
+  });
+
+  it("refuses a reset with a bad element, a duplicate id or an unknown layout, leaving the canvas as it was", () => {
+    const start = apply(EMPTY_CANVAS, { op: "add", element: card("keep") });
+    const bad = (state: unknown) => applyEvent(start, { op: "reset", state: state as CanvasState });
+    expect(bad({ layout: "grid", elements: [card("a"), { id: "b", type: "card" }] })).toMatchObject({ ok: false, error: expect.stringMatching(/^Reset element 1: title/) });
+    expect(bad({ layout: "grid", elements: [card("a"), card("a")] })).toMatchObject({ ok: false, error: 'Reset has "a" twice.' });
+    expect(bad({ layout: "tiles", elements: [] })).toMatchObject({ ok: false, error: 'Unknown layout "tiles".' });
+    expect(bad(null)).toMatchObject({ ok: false });
+    expect(replay([{ op: "reset", state: { layout: "tiles", elements: [] } as unknown as CanvasState }], start)).toBe(start);
+  });
 });
 
 describe("canvas section", () => {

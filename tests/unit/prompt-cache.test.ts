@@ -75,6 +75,18 @@ describe("marking the request", () => {
     ]);
     expect(systemBlocks("", "", { base: true, summary: true, messages: [] })).toEqual([]);
   });
+
+  it("puts the canvas last among the system blocks, never marked, so a canvas change keeps the stable part and the summary cached", () => {
+    expect(systemBlocks("You help.", "<summary>", { base: true, summary: true, messages: [] }, "## canvas")).toEqual([
+      { type: "text", text: "You help.", cache_control: { type: "ephemeral" } },
+      { type: "text", text: "<summary>", cache_control: { type: "ephemeral" } },
+      { type: "text", text: "## canvas" },
+    ]);
+    // Its tokens still count towards the message breakpoints' prefix.
+    const args = { baseTokens: 300, summaryTokens: 300, messages: conversation(1, 10), factor: 1, minCacheTokens: 1024 };
+    expect(planCacheBreakpoints(args).messages).toEqual([]);
+    expect(planCacheBreakpoints({ ...args, canvasTokens: 1000 }).messages).toEqual([0, 2]);
+  });
 });
 
 describe("what changing the prefix costs", () => {

@@ -1,3 +1,4 @@
+import { CANVAS_TOOLS } from "@/lib/canvas/tools";
 import { describe, expect, it } from "vitest";
 import { formatRecall, parseRecall, type RecallExcerpt } from "@/lib/context/recall";
 import { offeredTools, RECALL_TOOL, toolsRawTokens } from "@/lib/context/tools";
@@ -49,10 +50,19 @@ describe("the recall result", () => {
 
 describe("the recall tool's definition", () => {
   it("is offered unless turned off, and its tokens count only when offered", () => {
-    expect(offeredTools({ recall_tool: true })).toEqual([RECALL_TOOL]);
-    expect(offeredTools({ recall_tool: false })).toEqual([]);
-    expect(toolsRawTokens({ recall_tool: true })).toBeGreaterThan(50);
-    expect(toolsRawTokens({ recall_tool: false })).toBe(0);
+    expect(offeredTools({ recall_tool: true, canvas_tools: false })).toEqual([RECALL_TOOL]);
+    expect(offeredTools({ recall_tool: false, canvas_tools: false })).toEqual([]);
+    expect(toolsRawTokens({ recall_tool: true, canvas_tools: false })).toBeGreaterThan(50);
+    expect(toolsRawTokens({ recall_tool: false, canvas_tools: false })).toBe(0);
+  });
+
+  it("comes first, before the canvas tools, and each set counts only when offered", () => {
+    const both = offeredTools({ recall_tool: true, canvas_tools: true });
+    expect(both[0]).toBe(RECALL_TOOL);
+    expect(both.slice(1).map((t) => t.name)).toEqual(CANVAS_TOOLS.map((t) => t.name));
+    const canvasOnly = toolsRawTokens({ recall_tool: false, canvas_tools: true });
+    expect(canvasOnly).toBeGreaterThan(500);
+    expect(toolsRawTokens({ recall_tool: true, canvas_tools: true })).toBe(canvasOnly + toolsRawTokens({ recall_tool: true, canvas_tools: false }));
   });
 });
 

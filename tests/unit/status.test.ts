@@ -1,6 +1,6 @@
 import { DEFAULT_SETTINGS } from "@/lib/context/settings";
 import { describe, it, expect } from "vitest";
-import { computeStatus, sessionTokens, type StatusInput } from "@/lib/context/status";
+import { breakdownOf, computeStatus, sessionTokens, type StatusInput } from "@/lib/context/status";
 import { requireModel } from "@/lib/llm/models";
 import type { ContextBreakdown } from "@/lib/api/types";
 
@@ -184,11 +184,14 @@ describe("the session's spend and its one token figure", () => {
   });
 
   it("sessionTokens from a row's counters equals the status's current_tokens, measured or not", () => {
-    const row = { system_tokens: 500, memory_tokens: 200, summary_tokens: 300, tail_tokens: 8000, pinned_tokens: 1000, measured_tokens: null, measured_raw_tokens: null, measured_at: null };
-    const raw = breakdown({ system: 500, tools: 250, memory: 200, summary: 300, messages: 9000 });
+    const row = { system_tokens: 500, memory_tokens: 200, summary_tokens: 300, tail_tokens: 8000, pinned_tokens: 1000, canvas_tokens: 400, measured_tokens: null, measured_raw_tokens: null, measured_at: null };
+    const raw = breakdown({ system: 500, tools: 250, memory: 200, summary: 300, canvas: 400, messages: 9000 });
     expect(sessionTokens(row, 1.4, 250)).toBe(computeStatus(input({ breakdownRaw: raw, calibration: 1.4 })).current_tokens);
     const measuredRow = { ...row, measured_tokens: 12_345, measured_raw_tokens: 9_000, measured_at: MEASURED_AT };
     const measured = { tokens: 12_345, rawAtMeasure: 9_000, at: MEASURED_AT };
     expect(sessionTokens(measuredRow, 1.3, 250)).toBe(computeStatus(input({ breakdownRaw: raw, calibration: 1.3, measured })).current_tokens);
+    // The canvas counts: the same row with an empty canvas is 400 raw tokens smaller.
+    expect(sessionTokens({ ...row, canvas_tokens: 0 }, 1, 250)).toBe(sessionTokens(row, 1, 250) - 400);
+    expect(breakdownOf(row, 250).canvas).toBe(400);
   });
 });

@@ -50,6 +50,7 @@ export const E = {
   notLastMessage: error(409, "not_last_message", "`edit_of`: only your last message can be edited."),
   requestInProgress: error(409, "request_in_progress", "A send with this idempotency key is still being answered."),
   nothingToStop: error(409, "nothing_to_stop", "No reply is being written in this session."),
+  invalidChoice: error(422, "invalid_choice", "The element is not a confirmation, or the choice is not one of its options."),
   nothingToRemember: error(409, "nothing_to_remember", "The session has no messages to remember yet."),
   belowThreshold: error(409, "below_threshold", "Usage is below the compaction threshold; send `force: true` to compact anyway."),
   nothingToCompact: error(409, "nothing_to_compact", "There are no older unprotected turns to condense yet."),

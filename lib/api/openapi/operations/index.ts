@@ -2,6 +2,7 @@
 // group here); tests/unit/openapi.test.ts fails until every app/api/**/route.ts
 // method has one.
 import type { OperationGroup } from "../registry";
+import { canvasOperations } from "./canvas";
 import { checkpoints } from "./checkpoints";
 import { audit, keys, webhooks } from "./integrations";
 import { usage } from "./usage";
@@ -13,7 +14,7 @@ import { projects } from "./projects";
 import { search } from "./search";
 import { sessions } from "./sessions";
 
-export const GROUPS: OperationGroup[] = [sessions, messages, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, meta];
+export const GROUPS: OperationGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, meta];
 
 /**
  * Route files that answer without being operations of their own: the catch-all turns any

@@ -8,6 +8,10 @@ import type { memories } from "@/lib/chat/memory";
 import type { resumeSession } from "@/lib/chat/recovery";
 import type { ContentBlock } from "@/lib/context/types";
 import type { checkpoint, recentCheckpoint } from "./checkpoints";
+import type { canvas, canvasElement, canvasEvent, canvasStreamEvent } from "./canvas";
+import type { CanvasElement } from "@/lib/canvas/elements";
+import type { CanvasEvent } from "@/lib/canvas/reducer";
+import type { CanvasJson, CanvasStreamEvent } from "@/lib/canvas/wire";
 import type { cacheBreak, compaction, contextStatus, settingsView, template } from "./context";
 import type { apiError } from "./errors";
 import type { loadedMemory, memory, memoryHit } from "./memory";
@@ -64,6 +68,10 @@ export type ShapeChecks = [
   >,
   Expect<Same<Out<typeof sendResult>, T.SendResultJson>>,
   Expect<Same<Out<typeof sendEvent>, T.SendEvent>>,
+  Expect<Same<Out<typeof canvasElement>, CanvasElement>>,
+  Expect<Same<Out<typeof canvasEvent>, CanvasEvent>>,
+  Expect<Same<Out<typeof canvas>, CanvasJson>>,
+  Expect<Same<Out<typeof canvasStreamEvent>, CanvasStreamEvent>>,
   // Compared member by member: the identity check does not see through a generic interface.
   Expect<Same<Flat<Out<typeof usageReport>>, Flat<U.UsageReportJson>>>,
   Expect<Same<Flat<Out<typeof usageSummary>>, Flat<U.UsageSummaryJson>>>,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { count, described, named } from "../components";
+import { canvasStreamEvent } from "./canvas";
 import { checkpoint } from "./checkpoints";
 import { compaction, contextStatus } from "./context";
 import { apiError } from "./errors";
@@ -39,9 +40,10 @@ export const sendEvent = named(
     frame("status", contextStatus),
     frame("memories", z.object({ loaded: z.array(loadedMemory), tokens: count() })),
     frame("checkpoint", checkpoint),
+    frame("canvas", canvasStreamEvent),
     frame("compaction", compaction),
     frame("error", apiError),
     frame("done", z.record(z.string(), z.never())),
   ]),
-  "One Server-Sent Event of a send: the frame `event: <event>` / `data: <data as JSON>`. In order: user_message; memories (a session's first message); notice and compaction (when the window had to be made to fit); many delta; assistant_message (status complete or interrupted); error on failure; status; then, after the turn, checkpoint, compaction and a fresh status when they ran; done last. A tool-use loop repeats user_message (tool results) and assistant_message within the turn.",
+  "One Server-Sent Event of a send: the frame `event: <event>` / `data: <data as JSON>`. In order: user_message; memories (a session's first message); notice and compaction (when the window had to be made to fit); many delta; assistant_message (status complete or interrupted); canvas after a tool round's results when Claude changed the canvas; error on failure; status; then, after the turn, checkpoint, compaction and a fresh status when they ran; done last. A tool-use loop repeats user_message (tool results) and assistant_message within the turn.",
 );
