@@ -168,6 +168,10 @@ describe("history search", () => {
         [theirs, OTHER],
       );
     });
+    // Before and after ANALYZE: the function picks its plan from the planner's estimate of how
+    // many messages match (none yet: a default guess; then nearly all: the banded walk).
+    for (const analyzed of [false, true]) {
+    if (analyzed) await h.db.execAutocommit("analyze messages");
     const matched = await withUser(ME, (tx) =>
       tx.query<{ seq: number; session_id: string }>(`select seq, session_id from messages_matching(to_tsquery('english', 'ocelot'), $1)`, [KEYWORD_MATCH_CAP]),
     );
@@ -179,6 +183,7 @@ describe("history search", () => {
     expect(seqs.at(-1)).toBe(KEYWORD_MATCH_CAP + extra + 1);
     // No caller, no rows: the function filters to auth.uid() itself.
     expect(await h.db.transaction((tx) => tx.query(`select 1 from messages_matching(to_tsquery('english', 'ocelot'), 10)`))).toEqual([]);
+    }
 
     // The best-covered match is older than the newest CAP, so the keyword arm does not see it
     // (nothing is embedded here, so it is the only arm) ...
