@@ -171,18 +171,18 @@ describe("history search", () => {
     // Before and after ANALYZE: the function picks its plan from the planner's estimate of how
     // many messages match (none yet: a default guess; then nearly all: the banded walk).
     for (const analyzed of [false, true]) {
-    if (analyzed) await h.db.execAutocommit("analyze messages");
-    const matched = await withUser(ME, (tx) =>
-      tx.query<{ seq: number; session_id: string }>(`select seq, session_id from messages_matching(to_tsquery('english', 'ocelot'), $1)`, [KEYWORD_MATCH_CAP]),
-    );
-    expect(matched.length).toBe(KEYWORD_MATCH_CAP);
-    expect(matched.every((m) => m.session_id === mine)).toBe(true);
-    // Exactly the newest CAP: seq extra + 2 .. CAP + extra + 1.
-    const seqs = matched.map((m) => m.seq).sort((a, b) => a - b);
-    expect(seqs[0]).toBe(extra + 2);
-    expect(seqs.at(-1)).toBe(KEYWORD_MATCH_CAP + extra + 1);
-    // No caller, no rows: the function filters to auth.uid() itself.
-    expect(await h.db.transaction((tx) => tx.query(`select 1 from messages_matching(to_tsquery('english', 'ocelot'), 10)`))).toEqual([]);
+      if (analyzed) await h.db.execAutocommit("analyze messages");
+      const matched = await withUser(ME, (tx) =>
+        tx.query<{ seq: number; session_id: string }>(`select seq, session_id from messages_matching(to_tsquery('english', 'ocelot'), $1)`, [KEYWORD_MATCH_CAP]),
+      );
+      expect(matched.length).toBe(KEYWORD_MATCH_CAP);
+      expect(matched.every((m) => m.session_id === mine)).toBe(true);
+      // Exactly the newest CAP: seq extra + 2 .. CAP + extra + 1.
+      const seqs = matched.map((m) => m.seq).sort((a, b) => a - b);
+      expect(seqs[0]).toBe(extra + 2);
+      expect(seqs.at(-1)).toBe(KEYWORD_MATCH_CAP + extra + 1);
+      // No caller, no rows: the function filters to auth.uid() itself.
+      expect(await h.db.transaction((tx) => tx.query(`select 1 from messages_matching(to_tsquery('english', 'ocelot'), 10)`))).toEqual([]);
     }
 
     // The best-covered match is older than the newest CAP, so the keyword arm does not see it
