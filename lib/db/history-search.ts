@@ -61,7 +61,7 @@ const ANY_WORD = "replace(plainto_tsquery('english', $7)::text, ' & ', ' | ')::t
  * migration 20261123000013): enough that a term matching fewer messages loses nothing, few
  * enough that ranking them stays a few milliseconds at any history size.
  */
-export const KEYWORD_MATCH_CAP = 500;
+export const KEYWORD_MATCH_CAP = 250;
 
 async function matches(tx: Tx, userId: string, scope: HistoryScope, query: string, text: string, limit: number): Promise<string[]> {
   const from = scope.sessionId

@@ -12,17 +12,22 @@
 -- embedding arm still searches everything). Rare terms, the usual way to find an old fact, match
 -- fewer rows than the cap and lose nothing.
 --
--- How, measured on PostgreSQL 15 at 100K-1M messages (scripts/bench/search.ts): the function
--- asks the planner how many messages match (EXPLAIN's estimate, from the column's lexeme
--- statistics). A term estimated to match at most 4 x max_rows messages is read from the GIN
--- index and sorted by date: cheap, whatever the history's size. A more common term is searched
--- in bands of the caller's history, newest first: each band holds about 1.5 x max_rows / (the
--- term's frequency) messages (its lower bound is read from the (user_id, created_at desc) index),
--- and the next, 4 x larger, is read only when a band falls short. Within a band a term rarer
--- than one message in five is read as a bitmap (GIN AND the band's range of that index), never
--- by walking the band and testing each row: a message's tsvector is often TOASTed, and testing
--- 20K of them took 80 ms where the bitmaps took 16. A term in more messages is found by walking
--- from the newest message, which stops after a few thousand rows.
+-- How, measured on PostgreSQL 15 at 100K and 1M messages (scripts/bench/search.ts). The
+-- function asks the planner how many messages match (EXPLAIN's estimate, from the column's
+-- lexeme statistics; a word absent from them is estimated at a small fraction of the table)
+-- and picks the cheapest of three ways, each costed in rows touched times what a row costs:
+--   * the GIN index alone: every match is fetched and the newest kept (about 1 unit a match);
+--     right for rare terms, whatever the history's size.
+--   * walking the (user_id, created_at desc) index from the newest message, testing each row
+--     until `max_rows` match (about 10 units a row, 7-20 us measured: a message's tsvector is
+--     often TOASTed, so testing it means fetching it); right for words in a large share of
+--     messages, where a few thousand rows suffice.
+--   * bands of the caller's history, newest first, each holding about 1.5 x max_rows / (the
+--     term's frequency) messages: the band's lower bound is counted off that index (0.7 a row),
+--     the matches are the GIN bitmap AND the band's range bitmap (0.2 a posting), and the next
+--     band, 4 x larger, is read only when one falls short; right in between.
+-- JIT is off: the planner's costs for these statements at 1M rows pass its threshold and
+-- compiling took longer (100-500 ms) than any of them runs.
 --
 -- Every statement is planned with the actual values (plan_cache_mode = force_custom_plan): a
 -- generic plan would use one plan for rare and common terms alike. The caller's id is read once.
@@ -38,14 +43,20 @@ create function public.messages_matching(q tsquery, max_rows integer, after time
 returns table (id uuid, session_id uuid, seq integer, created_at timestamptz, rank real)
 -- Volatile only because EXPLAIN (the estimate) and set_config are refused in a stable function; it writes nothing.
 language plpgsql volatile security definer
-set search_path = '' set plan_cache_mode = force_custom_plan set enable_indexscan = on as $$
+set search_path = '' set plan_cache_mode = force_custom_plan set jit = off
+-- The strategies below switch plan types off for one statement; these restore them at exit.
+set enable_indexscan = on set enable_bitmapscan = on set enable_seqscan = on as $$
 #variable_conflict use_column
 declare
   caller uuid := auth.uid();
   plan json;
   estimate float8;
   total float8;
-  band float8;
+  per_band float8;
+  cost_index float8;
+  cost_walk float8;
+  cost_bands float8;
+  strategy text;
   -- The current band: created_at in [lower_at, upper_at], both inclusive, null = unbounded.
   lower_at timestamptz;
   upper_at timestamptz := before;
@@ -56,36 +67,38 @@ begin
     return;
   end if;
   execute 'explain (format json) select 1 from public.messages m where m.search @@ $1' into plan using q;
-  estimate := (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
-  if estimate <= 4 * max_rows then
-    return query
-      select n.id, n.session_id, n.seq, n.created_at, ts_rank_cd(n.search, q)
-      from (
-        select m.id, m.session_id, m.seq, m.created_at, m.search
-        from public.messages m
-        where m.user_id = caller and m.search @@ q and m.status <> 'streaming'
-          and (after is null or m.created_at >= after) and (before is null or m.created_at <= before)
-        order by m.created_at desc
-        limit max_rows
-      ) n;
-    return;
-  end if;
-
+  estimate := greatest((plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8, 1);
   select greatest(c.reltuples, 1) into total from pg_catalog.pg_class c where c.oid = 'public.messages'::regclass;
-  band := ceil(1.5 * max_rows * total / greatest(estimate, 1));
+  per_band := ceil(1.5 * max_rows * greatest(total, estimate) / estimate);
+  cost_index := estimate;
+  cost_walk := 10 * max_rows * greatest(total, estimate) / estimate;
+  cost_bands := 0.7 * per_band + 0.2 * estimate + max_rows;
+  strategy := case
+    when cost_index <= cost_walk and cost_index <= cost_bands then 'index'
+    when cost_walk <= cost_bands then 'walk'
+    else 'bands' end;
+
   loop
-    lower_at := null;
-    select m.created_at into lower_at
-    from public.messages m
-    where m.user_id = caller and (upper_at is null or m.created_at <= upper_at) and (after is null or m.created_at >= after)
-    order by m.created_at desc
-    offset least(band, 2e9)::bigint - 1 limit 1;
-    -- No band-th message: this band reaches back to the start (or `after`).
-    if lower_at is null then
+    if strategy = 'bands' then
+      lower_at := null;
+      select m.created_at into lower_at
+      from public.messages m
+      where m.user_id = caller and (upper_at is null or m.created_at <= upper_at) and (after is null or m.created_at >= after)
+      order by m.created_at desc
+      offset least(per_band, 2e9)::bigint - 1 limit 1;
+      -- No per_band-th message: this band reaches back to the start (or `after`).
+      if lower_at is null then
+        lower_at := after;
+      end if;
+    else
       lower_at := after;
     end if;
-    if estimate < 0.2 * total then
+    if strategy = 'walk' then
+      perform pg_catalog.set_config('enable_bitmapscan', 'off', true);
+      perform pg_catalog.set_config('enable_seqscan', 'off', true);
+    else
       perform pg_catalog.set_config('enable_indexscan', 'off', true);
+      perform pg_catalog.set_config('enable_seqscan', 'off', true);
     end if;
     return query
       select n.id, n.session_id, n.seq, n.created_at, ts_rank_cd(n.search, q)
@@ -99,11 +112,13 @@ begin
       ) n;
     get diagnostics found_rows = row_count;
     perform pg_catalog.set_config('enable_indexscan', 'on', true);
+    perform pg_catalog.set_config('enable_bitmapscan', 'on', true);
+    perform pg_catalog.set_config('enable_seqscan', 'on', true);
     got := got + found_rows;
-    exit when got >= max_rows or lower_at is null or lower_at = after;
+    exit when strategy <> 'bands' or got >= max_rows or lower_at is null or lower_at = after;
     -- The next band ends just before this one began (timestamps are whole microseconds).
     upper_at := lower_at - interval '1 microsecond';
-    band := band * 4;
+    per_band := per_band * 4;
   end loop;
 end $$;
 revoke execute on function public.messages_matching(tsquery, integer, timestamptz, timestamptz) from public;
