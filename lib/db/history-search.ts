@@ -56,27 +56,34 @@ function scopeParams(userId: string, s: HistoryScope): unknown[] {
 const EVERY_WORD = "plainto_tsquery('english', $7)";
 const ANY_WORD = "replace(plainto_tsquery('english', $7)::text, ' & ', ' | ')::tsquery";
 
+/**
+ * How many of the user's newest matches the keyword arm ranks across the history (see
+ * migration 20261123000013): enough that a term matching fewer messages loses nothing, few
+ * enough that ranking them stays a few milliseconds at any history size.
+ */
+export const KEYWORD_MATCH_CAP = 250;
+
 async function matches(tx: Tx, userId: string, scope: HistoryScope, query: string, text: string, limit: number): Promise<string[]> {
   const from = scope.sessionId
     ? `tsq, ${scoped(scope)} and m.search @@ tsq.q`
-    : `tsq, messages_matching(tsq.q) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
+    : `tsq, messages_matching(tsq.q, $9, $5, $6) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
   const rank = scope.sessionId ? `ts_rank_cd(m.search, tsq.q)` : `hit.rank`;
   const rows = await tx.query<{ id: string }>(
     `with tsq as materialized (select ${query} as q)
      select m.id, ${rank} as r from ${from}
      order by r desc, m.id limit $8`,
-    [...scopeParams(userId, scope), text, limit],
+    [...scopeParams(userId, scope), text, limit, ...(scope.sessionId ? [] : [KEYWORD_MATCH_CAP])],
   );
   return rows.map((r) => r.id);
 }
 
 /**
- * The best full-text matches, ranked. Across the history through `messages_matching` (the GIN
- * index, whatever the history's size; see the migration); within one session over its view,
- * which is small. Messages with every word come first; when there are too few of them, those
+ * The best full-text matches, ranked. Across the history through `messages_matching`, which
+ * ranks only the newest KEYWORD_MATCH_CAP matches (in the date range), so a common word costs
+ * the same at any history size; within one session over its whole view, which is small. Messages with every word come first; when there are too few of them, those
  * with any of the words follow, best covered first: a question ("when does my sister land?")
- * shares only some words with the message that answers it. Any-word matching ranks every
- * message with a common word, so it runs only when every-word matching falls short.
+ * shares only some words with the message that answers it. Any-word matching reaches the cap
+ * for almost any question, so it runs only when every-word matching falls short.
  */
 export async function textCandidates(tx: Tx, userId: string, scope: HistoryScope, text: string, limit: number): Promise<ArmHit[]> {
   const ids = await matches(tx, userId, scope, EVERY_WORD, text, limit);

@@ -5,6 +5,7 @@ import { toolsRawTokens } from "@/lib/context/tools";
 import { getModel } from "@/lib/llm/models";
 import { initialFactor } from "@/lib/tokens/calibration";
 import { qualify, type Tx } from "./driver";
+import { KEYWORD_MATCH_CAP } from "./history-search";
 import { getUserSettings } from "./settings";
 import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./sessions";
 
@@ -39,8 +40,9 @@ export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFi
        and ($3::timestamptz is null or s.updated_at >= $3)
        and ($4::timestamptz is null or s.updated_at <= $4)
        and ($5::text is null or s.search @@ plainto_tsquery('english', $5) or s.id in (
-         -- Through the GIN index at any history size (a plain query under RLS cannot use it).
-         with hits as (select h.session_id, h.seq from messages_matching(plainto_tsquery('english', $5)) h)
+         -- The newest matches only (a plain query under RLS cannot use the GIN index, and every
+         -- match of a common word would grow with the history); the picker shows recent sessions first anyway.
+         with hits as (select h.session_id, h.seq from messages_matching(plainto_tsquery('english', $5), $8) h)
          select session_id from hits
          union
          select l.session_id from hits h join session_lineage l
@@ -48,7 +50,7 @@ export async function recentSessionSummaries(tx: Tx, userId: string, f: RecentFi
        and ($7::uuid is null or s.id = $7)
      order by s.updated_at desc, s.id
      limit $6`,
-    [userId, f.projectId ?? null, f.from ?? null, f.to ?? null, f.q ?? null, f.limit, f.sessionId ?? null],
+    [userId, f.projectId ?? null, f.from ?? null, f.to ?? null, f.q ?? null, f.limit, f.sessionId ?? null, KEYWORD_MATCH_CAP],
   );
   return rows.map((r) => ({
     ...sessionJson(r),

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createSession } from "@/lib/chat/sessions";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { inheritHistory } from "@/lib/db/forks";
+import { KEYWORD_MATCH_CAP } from "@/lib/db/history-search";
 import { appendMessage, type NewMessage } from "@/lib/db/messages";
 import { searchHistory, type HistoryHit, type HistoryQuery } from "@/lib/search/history";
 import { indexPendingMessages } from "@/lib/search/indexer";
@@ -140,5 +141,62 @@ describe("history search", () => {
     expect((await search({ q: "walrus telemetry", projectId: p.id })).map((x) => x.message_id)).toEqual([inProject.id]);
     expect(await search({ q: "walrus telemetry", to: new Date(Date.now() - 86_400_000) })).toEqual([]);
     expect((await search({ q: "walrus telemetry", from: new Date(Date.now() - 86_400_000) })).length).toBe(2);
+  });
+
+  it("ranks only the newest matches of a very common word, never another user's, and reaches older ones through the date bounds", async () => {
+    await ensureOther();
+    const mine = await session(ME, "Ledger");
+    const theirs = await session(OTHER, "Theirs");
+    const extra = 100;
+    const start = Date.UTC(2025, 0, 1);
+    const minute = 60_000;
+    // seq 1 is the oldest and the best match (the word three times); then CAP + extra newer ones,
+    // one a minute. The other user's matches are newer than all of them.
+    await h.db.transaction(async (tx) => {
+      await tx.query(
+        `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, created_at)
+         select $1, $2, i, i, 'user', '[]'::jsonb,
+           case when i = 1 then 'ocelot ocelot ocelot ledger' else 'ocelot ledger entry ' || i end,
+           $3::timestamptz + make_interval(mins => i)
+         from generate_series(1, $4::int) i`,
+        [mine, ME, new Date(start).toISOString(), KEYWORD_MATCH_CAP + extra + 1],
+      );
+      await tx.query(
+        `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, created_at)
+         select $1, $2, i, i, 'user', '[]'::jsonb, 'ocelot ledger of B ' || i, now() - make_interval(mins => i)
+         from generate_series(1, 50) i`,
+        [theirs, OTHER],
+      );
+    });
+    // Before and after ANALYZE: the function picks its plan from the planner's estimate of how
+    // many messages match (none yet: a default guess; then nearly all: the banded walk).
+    for (const analyzed of [false, true]) {
+      if (analyzed) await h.db.execAutocommit("analyze messages");
+      const matched = await withUser(ME, (tx) =>
+        tx.query<{ seq: number; session_id: string }>(`select seq, session_id from messages_matching(to_tsquery('english', 'ocelot'), $1)`, [KEYWORD_MATCH_CAP]),
+      );
+      expect(matched.length).toBe(KEYWORD_MATCH_CAP);
+      expect(matched.every((m) => m.session_id === mine)).toBe(true);
+      // Exactly the newest CAP: seq extra + 2 .. CAP + extra + 1.
+      const seqs = matched.map((m) => m.seq).sort((a, b) => a - b);
+      expect(seqs[0]).toBe(extra + 2);
+      expect(seqs.at(-1)).toBe(KEYWORD_MATCH_CAP + extra + 1);
+      // No caller, no rows: the function filters to auth.uid() itself.
+      expect(await h.db.transaction((tx) => tx.query(`select 1 from messages_matching(to_tsquery('english', 'ocelot'), 10)`))).toEqual([]);
+    }
+
+    // The best-covered match is older than the newest CAP, so the keyword arm does not see it
+    // (nothing is embedded here, so it is the only arm) ...
+    const hits = await search({ q: "ocelot" });
+    expect(hits.length).toBe(10);
+    expect(hits.every((x) => x.session_id === mine && x.seq > extra + 1)).toBe(true);
+    // ... until the date range ends before the newer ones: the bounds apply before the cap.
+    const old = await search({ q: "ocelot", to: new Date(start + 30 * minute) });
+    expect(old[0]).toMatchObject({ session_id: mine, seq: 1 });
+    expect(old.length).toBe(10);
+    // The other user, beside them, sees only their own.
+    const asOther = await search({ q: "ocelot ledger" }, OTHER);
+    expect(asOther.length).toBe(10);
+    expect(asOther.every((x) => x.session_id === theirs)).toBe(true);
   });
 });

@@ -86,7 +86,11 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(): Promise<Cluster> {
+/**
+ * `settings`: extra server settings (`-c name=value`), e.g. a benchmark's larger shared_buffers;
+ * the suite runs with the defaults.
+ */
+export async function startCluster(settings: Record<string, string> = {}): Promise<Cluster> {
   const user = clusterUser();
   const dir = await mkdtemp(path.join(os.tmpdir(), "tk-pg-"));
   const dataDir = path.join(dir, "data");
@@ -118,6 +122,7 @@ export async function startCluster(): Promise<Cluster> {
       "-c synchronous_commit=off",
       "-c full_page_writes=off",
       "-c max_connections=200",
+      ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
     ].join(" ");
   let port = 0;
   // Another process may take the free port between the probe and the server's bind: try again.
