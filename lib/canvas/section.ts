@@ -102,3 +102,15 @@ export function memoCounter(count: Counter, max = 20_000): Counter {
     return n;
   };
 }
+
+/**
+ * What the user changed on the canvas themselves since Claude's last reply (removed, cleared,
+ * answered), so the next request says so: without it, an emptied canvas would simply vanish
+ * from the prompt while Claude's own earlier calls still show it adding elements. Appended to
+ * the section, or a section of its own when the canvas is now empty.
+ */
+export function userChangesNote(changes: readonly string[], empty: boolean): string {
+  if (changes.length === 0) return "";
+  const said = `Since your last reply the user changed the canvas themselves: ${changes.join("; ")}.`;
+  return empty ? `\n\n${CANVAS_HEADING}\nThe canvas is empty now. ${said}` : `\n${said}`;
+}

@@ -7,7 +7,7 @@ import { audit } from "@/lib/audit/record";
 import { describeEffect, describeEvent } from "@/lib/canvas/describe";
 import type { CanvasElement, CanvasState } from "@/lib/canvas/elements";
 import { applyEvent, replay, type CanvasEvent } from "@/lib/canvas/reducer";
-import { canvasSection, memoCounter, type CanvasSection } from "@/lib/canvas/section";
+import { canvasSection, memoCounter, userChangesNote, type CanvasSection } from "@/lib/canvas/section";
 import { canvasCall, type CanvasEffect } from "@/lib/canvas/tools";
 import type { CanvasJson, CanvasStreamEvent } from "@/lib/canvas/wire";
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
@@ -25,6 +25,7 @@ import {
   storeCanvasTokens,
   type NewCanvasEvent,
   type StoredCanvas,
+  userEventsSince,
 } from "@/lib/db/canvas";
 import { getCheckpoint, type CheckpointRow } from "@/lib/db/checkpoints";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
@@ -57,15 +58,19 @@ async function budgetOf(tx: Tx, userId: string, session: SessionRow): Promise<nu
  * stored token count follows the current budget (a changed setting or model), as the window's
  * counters follow the window, so every capacity decision counts what is sent.
  */
-export async function canvasForRequest(tx: Tx, session: SessionRow, budget: number): Promise<string> {
+export async function canvasForRequest(tx: Tx, session: SessionRow, budget: number, changedSinceSeq?: number): Promise<string> {
   if (session.canvas_version === 0 && session.canvas_tokens === 0) return "";
   const stored = await readCanvas(tx, session.user_id, session.id);
   const section = sectionOf(stored.state, budget);
-  if (section.tokens !== session.canvas_tokens) {
-    await storeCanvasTokens(tx, session.id, section.tokens);
-    session.canvas_tokens = section.tokens;
+  const changes = changedSinceSeq === undefined ? [] : (await userEventsSince(tx, session.id, changedSinceSeq)).map((e) => describeEvent(e));
+  const note = userChangesNote(changes, section.text === "");
+  // The note is counted while it is sent (this turn); outside a turn the section alone is.
+  const tokens = section.tokens + (note ? count(note) : 0);
+  if (tokens !== session.canvas_tokens) {
+    await storeCanvasTokens(tx, session.id, tokens);
+    session.canvas_tokens = tokens;
   }
-  return section.text;
+  return section.text + note;
 }
 
 /** After a session's settings changed (model, canvas budget): the bar counts the section at the new budget at once. */

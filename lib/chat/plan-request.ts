@@ -65,7 +65,8 @@ export async function planRequest(
   }
   let { ctx, win } = await withUser(h.userId, async (tx) => {
     const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
-    ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity));
+    // The user's own canvas changes since Claude's last reply (made after the message before this turn's).
+    ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity), h.userMessage.seq - 1);
     const factor = ctx.calibration.factor;
     const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
     return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };

@@ -179,3 +179,12 @@ export async function sinceBase(tx: Tx, sessionId: string): Promise<{ base: numb
 export async function setCheckpointCanvasVersion(tx: Tx, checkpointId: string, version: number): Promise<void> {
   await tx.query(`update session_checkpoints set canvas_version = $2 where id = $1`, [checkpointId, version]);
 }
+
+/** The user's own changes (source 'user') made at or after message `atSeq`, oldest first. */
+export async function userEventsSince(tx: Tx, sessionId: string, atSeq: number): Promise<CanvasEvent[]> {
+  const rows = await tx.query<{ payload: unknown }>(
+    `select payload from canvas_events where session_id = $1 and source = 'user' and at_seq >= $2 order by id`,
+    [sessionId, atSeq],
+  );
+  return rows.map((r) => r.payload).filter(isCanvasEvent);
+}

@@ -141,6 +141,10 @@ describe("the user's changes", () => {
     await sendJson(s.id, "[[reply:ok]] what is on the canvas?");
     expect(lastSystem()).toContain('id="todo"');
     expect(lastSystem()).not.toContain('id="weather"');
+    // Claude is told what the user did, once: the turn after, the note is gone.
+    expect(lastSystem()).toContain('Since your last reply the user changed the canvas themselves: Removed "weather".');
+    await sendJson(s.id, "[[reply:ok]] thanks");
+    expect(lastSystem()).not.toContain("Since your last reply");
 
     const missing = await elementRoute.DELETE(req("DELETE", `/api/session/${s.id}/canvas/weather`), params({ id: s.id, element_id: "weather" }));
     expect(missing.status).toBe(404);
@@ -149,6 +153,10 @@ describe("the user's changes", () => {
     const cleared = await canvasRoute.DELETE(req("DELETE", `/api/session/${s.id}/canvas`), params({ id: s.id }));
     expect(((await cleared.json()) as CanvasJson).elements).toEqual([]);
     await sendJson(s.id, "[[reply:ok]] and now?");
+    // An emptied canvas is said to be empty (Claude's own earlier calls still show it adding cards)…
+    expect(lastSystem()).toContain(`${CANVAS_HEADING}\nThe canvas is empty now. Since your last reply the user changed the canvas themselves: Cleared the canvas.`);
+    // …and after that turn it takes no room at all.
+    await sendJson(s.id, "[[reply:ok]] and then?");
     expect(lastSystem()).not.toContain(CANVAS_HEADING);
     expect((await contextStatus(s.id)).breakdown.canvas).toBe(0);
     // Each change the user made is audited in its own transaction; the refused removal is not.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { describeEvent, elementLine } from "@/lib/canvas/describe";
 import { EMPTY_CANVAS, parseElement, type CanvasElement, type CanvasState } from "@/lib/canvas/elements";
 import { applyEvent, replay, type CanvasEvent } from "@/lib/canvas/reducer";
-import { CANVAS_HEADING, canvasSection, memoCounter } from "@/lib/canvas/section";
+import { CANVAS_HEADING, canvasSection, memoCounter, userChangesNote } from "@/lib/canvas/section";
 import { CANVAS_TOOL_NAMES, CANVAS_TOOLS, canvasCall, generatedId } from "@/lib/canvas/tools";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
 
@@ -208,6 +208,14 @@ describe("canvas section", () => {
     expect(calls - before).toBe(1); // only the changed line: heading, intro and the other 49 lines were counted before
     expect(second.tokens).not.toBe(0);
     expect(first.full).toBe(50);
+  });
+
+  it("tells Claude what the user changed, as a section of its own once the canvas is empty", () => {
+    expect(userChangesNote([], true)).toBe("");
+    expect(userChangesNote(['Removed "w"'], false)).toBe('\nSince your last reply the user changed the canvas themselves: Removed "w".');
+    expect(userChangesNote(['Removed "w"', "Cleared the canvas"], true)).toBe(
+      `\n\n${CANVAS_HEADING}\nThe canvas is empty now. Since your last reply the user changed the canvas themselves: Removed "w"; Cleared the canvas.`,
+    );
   });
 
   it("describes changes for the chat", () => {
