@@ -30,6 +30,11 @@ export type CanvasEvent =
 export type CanvasOp = CanvasEvent["op"];
 export const CANVAS_OPS = ["add", "update", "remove", "clear", "layout", "choose", "reset"] as const satisfies readonly CanvasOp[];
 
+/** The element an event is about (added, changed, removed or answered); null for the whole canvas. */
+export function targetId(event: CanvasEvent): string | null {
+  return event.op === "add" ? event.element.id : "id" in event ? event.id : null;
+}
+
 export type Applied = { ok: true; state: CanvasState } | { ok: false; error: string };
 
 const unknownId = (id: string): Applied => ({ ok: false, error: `No element with id "${id}" is on the canvas.` });

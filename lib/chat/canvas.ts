@@ -6,7 +6,7 @@ import type { ContextSettings } from "@/lib/api/types";
 import { audit } from "@/lib/audit/record";
 import { describeEffect, describeEvent } from "@/lib/canvas/describe";
 import type { CanvasElement, CanvasState } from "@/lib/canvas/elements";
-import { applyEvent, replay, type CanvasEvent } from "@/lib/canvas/reducer";
+import { applyEvent, replay, targetId, type CanvasEvent } from "@/lib/canvas/reducer";
 import { canvasSection, memoCounter, userChangesNote, type CanvasSection } from "@/lib/canvas/section";
 import { canvasCall, type CanvasEffect } from "@/lib/canvas/tools";
 import type { CanvasJson, CanvasStreamEvent } from "@/lib/canvas/wire";
@@ -79,12 +79,12 @@ export async function refreshCanvasTokens(tx: Tx, userId: string, session: Sessi
 }
 
 const toolText = (event: CanvasEvent, before: CanvasElement | undefined): string => {
-  const id = event.op === "add" ? event.element.id : "id" in event ? event.id : null;
+  const id = targetId(event);
   return `${describeEvent(event, before)}${id ? ` (id ${JSON.stringify(id)})` : ""}.`;
 };
 
 function elementBefore(state: CanvasState, event: CanvasEvent): CanvasElement | undefined {
-  const id = event.op === "add" ? event.element.id : event.op === "update" || event.op === "remove" || event.op === "choose" ? event.id : null;
+  const id = targetId(event);
   return id === null ? undefined : state.elements.find((e) => e.id === id);
 }
 
@@ -201,11 +201,10 @@ async function userChange(userId: string, sessionId: string, event: CanvasEvent,
   return withUser(userId, async (tx) => {
     const session = await getSession(tx, userId, sessionId);
     const stored = await readCanvas(tx, userId, sessionId, true);
+    const id = targetId(event);
+    if (id !== null && !elementBefore(stored.state, event)) throw notFound("Canvas element", id);
     const applied = applyEvent(stored.state, event);
-    if (!applied.ok) {
-      if (applied.error.startsWith("No element")) throw notFound("Canvas element", "id" in event ? event.id : "");
-      throw new AppError(422, "invalid_choice", applied.error);
-    }
+    if (!applied.ok) throw new AppError(422, "invalid_choice", applied.error);
     const tokens = sectionOf(applied.state, await budgetOf(tx, userId, session)).tokens;
     const after = { state: applied.state, tokens, pending: stored.pending ?? 0 };
     const version = await appendCanvasEvents(tx, userId, sessionId, session.next_seq - 1, [{ event, source: "user" }], after);
@@ -214,7 +213,7 @@ async function userChange(userId: string, sessionId: string, event: CanvasEvent,
       await audit(tx, userId, {
         action,
         target: { type: "session", id: sessionId },
-        metadata: { ...("id" in event ? { element_id: event.id } : { elements: stored.state.elements.length }), version },
+        metadata: { ...(id !== null ? { element_id: id } : { elements: stored.state.elements.length }), version },
       });
     }
     return json(next);

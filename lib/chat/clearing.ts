@@ -3,11 +3,9 @@
 // saves enough; compaction runs only if the window is still over it afterwards.
 import type { ContextStatusJson } from "@/lib/api/types";
 import { nextClearingMark } from "@/lib/context/clearing";
-import { dropReplaced } from "@/lib/context/retries";
 import { withUser } from "@/lib/db";
-import { pinnedMessages, tailMessages } from "@/lib/db/messages";
 import { getSession, setClearedThrough } from "@/lib/db/sessions";
-import { assembleWindow, contextStatus, loadContext } from "./context";
+import { assembleWindow, contextStatus, loadContext, windowRows } from "./context";
 
 export interface Cleared {
   /** Raw tokens the newly cleared results saved. */
@@ -19,11 +17,7 @@ export interface Cleared {
 export async function clearOldToolResults(userId: string, sessionId: string): Promise<Cleared | null> {
   return withUser(userId, async (tx) => {
     const session = await getSession(tx, userId, sessionId, true);
-    const [pinned, tail] = await Promise.all([
-      pinnedMessages(tx, session.id, session.window_start_turn),
-      tailMessages(tx, session.id, session.window_start_turn),
-    ]);
-    const mark = nextClearingMark(dropReplaced([...pinned, ...tail]), session.cleared_through_seq);
+    const mark = nextClearingMark(await windowRows(tx, session), session.cleared_through_seq);
     if (!mark) return null;
     await setClearedThrough(tx, session.id, mark.through);
     session.cleared_through_seq = mark.through;

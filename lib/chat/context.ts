@@ -108,6 +108,12 @@ export function slideLimits(ctx: SessionContext): { capacity: number; slideTarge
   return { capacity, slideTarget: Math.floor(capacity * (1 - SLIDE_SLACK)) };
 }
 
+/** The window's candidates as stored: the pinned turns and the tail from the cutoff, without replaced versions (edits, regenerations). */
+export async function windowRows(tx: Tx, s: SessionRow): Promise<EngineMessage[]> {
+  const [pinned, tail] = await Promise.all([pinnedMessages(tx, s.id, s.window_start_turn), tailMessages(tx, s.id, s.window_start_turn)]);
+  return dropReplaced([...pinned, ...tail]);
+}
+
 export interface AssembledWindow {
   selection: WindowSelection;
   messages: EngineMessage[];
@@ -126,13 +132,8 @@ export async function assembleWindow(
   capacity?: number,
 ): Promise<AssembledWindow> {
   const s = ctx.session;
-  const [pinnedRows, tailRows] = await Promise.all([
-    pinnedMessages(tx, s.id, s.window_start_turn),
-    tailMessages(tx, s.id, s.window_start_turn),
-  ]);
-  // Earlier versions (edited turns, regenerated replies) take no room in the window; old tool
-  // results past the session's clearing mark take only a placeholder's.
-  const { messages: visible, saved } = clearToolResults(dropReplaced([...pinnedRows, ...tailRows]), s.cleared_through_seq);
+  // Old tool results past the session's clearing mark take only a placeholder's room.
+  const { messages: visible, saved } = clearToolResults(await windowRows(tx, s), s.cleared_through_seq);
   const selection = selectWindow({
     pinned: groupTurns(visible.filter((m) => m.turnSeq < s.window_start_turn)),
     tail: groupTurns(visible.filter((m) => m.turnSeq >= s.window_start_turn)),

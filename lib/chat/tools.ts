@@ -20,8 +20,8 @@ const EXECUTORS: ReadonlyMap<string, Run> = new Map([[RECALL_TOOL_NAME, recall]]
 
 export const MAX_TOOL_ROUNDS = 8;
 
-const isOfferedCanvas = (names: Set<string>) => (b: ContentBlock): b is ToolUseBlock =>
-  b.type === "tool_use" && names.has(b.name) && isCanvasTool(b.name);
+/** A canvas tool this request offered: answered in the tool_result message's transaction. */
+const offeredCanvas = (names: Set<string>) => (name: string) => names.has(name) && isCanvasTool(name);
 
 /**
  * Runs every tool_use of a reply but the offered canvas tools (which change stored state and
@@ -30,10 +30,10 @@ const isOfferedCanvas = (names: Set<string>) => (b: ContentBlock): b is ToolUseB
  */
 export async function runToolUses(content: readonly ContentBlock[], offered: readonly ToolDef[], ctx: ToolContext): Promise<ToolResultBlock[]> {
   const names = new Set(offered.map((t) => t.name));
-  const canvas = isOfferedCanvas(names);
+  const canvas = offeredCanvas(names);
   const results: ToolResultBlock[] = [];
   for (const block of content) {
-    if (block.type !== "tool_use" || (canvas(block) as boolean)) continue;
+    if (block.type !== "tool_use" || canvas(block.name)) continue;
     const run = names.has(block.name) ? EXECUTORS.get(block.name) : undefined;
     if (!run) {
       results.push({ type: "tool_result", tool_use_id: block.id, content: `Unknown tool: ${block.name}`, is_error: true });
@@ -60,7 +60,8 @@ export async function answerToolUses(
   ctx: ToolContext & { canvasBudget: number },
 ): Promise<{ message: MessageRow; canvas: CanvasStreamEvent | null }> {
   const others = await runToolUses(content, offered, ctx);
-  const canvasBlocks = content.filter(isOfferedCanvas(new Set(offered.map((t) => t.name))));
+  const canvas = offeredCanvas(new Set(offered.map((t) => t.name)));
+  const canvasBlocks = content.filter((b): b is ToolUseBlock => b.type === "tool_use" && canvas(b.name));
   return withUser(ctx.userId, async (tx) => {
     const round = canvasBlocks.length ? await runCanvasCalls(tx, ctx.userId, ctx.sessionId, ctx.canvasBudget, canvasBlocks) : null;
     const byId = new Map(others.map((r) => [r.tool_use_id, r]));

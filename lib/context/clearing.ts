@@ -2,6 +2,7 @@
 // placeholder in what is sent (stored messages never change). What is cleared is everything up
 // to a high-water mark on the session, which only moves when moving it clears at least
 // CLEAR_AT_LEAST tokens, so the prompt cache breaks rarely and for something worth it. Pure.
+import { toolResultText } from "./text";
 import type { ContentBlock, EngineMessage, ToolResultBlock } from "./types";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
 
@@ -23,14 +24,10 @@ function blockChars(b: ContentBlock): number {
     case "tool_use":
       return b.name.length + JSON.stringify(b.input ?? {}).length;
     case "tool_result":
-      return resultChars(b);
+      return toolResultText(b).length;
     default:
       return 1_000;
   }
-}
-
-function resultChars(b: ToolResultBlock): number {
-  return typeof b.content === "string" ? b.content.length : b.content.reduce((n, c) => n + c.text.length, 0);
 }
 
 const isCleared = (b: ToolResultBlock) => typeof b.content === "string" && b.content.startsWith(CLEARED_MARK);
