@@ -56,7 +56,7 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
       id={id}
       role="tooltip"
       data-testid="token-bar-tooltip"
-      className="absolute right-0 top-full z-30 mt-2 w-72 rounded-lg border border-zinc-200 bg-white p-3 text-xs shadow-lg animate-tk-appear dark:border-zinc-700 dark:bg-zinc-900"
+      className="absolute left-0 top-full z-30 mt-2 w-72 rounded-lg sm:left-auto sm:right-0 border border-zinc-200 bg-white p-3 text-xs shadow-lg animate-tk-appear dark:border-zinc-700 dark:bg-zinc-900"
     >
       <p className="mb-2 font-medium text-zinc-900 dark:text-zinc-100">
         {exactTokens(status.current_tokens)} / {exactTokens(status.capacity_tokens)} tokens (

@@ -77,7 +77,7 @@ export function reportCompaction(outcome: CompactOutcome, emit: Emit): void {
       event: "notice",
       data: {
         kind: "tool_results_cleared",
-        message: `Old tool results were cleared from Claude's view (about ${outcome.saved.toLocaleString("en-US")} tokens) instead of condensing the conversation; they are still in the chat.`,
+        message: `Old tool results were cleared from Claude's view (about ${Math.round(outcome.saved * outcome.status.calibration_factor).toLocaleString("en-US")} tokens) instead of condensing the conversation; they are still in the chat.`,
       },
     });
     emit({ event: "status", data: outcome.status });
