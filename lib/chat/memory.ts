@@ -32,9 +32,12 @@ import { defaultModelId, loadContext } from "./context";
 const CANDIDATES_PER_LIST = 50;
 const LOAD_CANDIDATES = 10;
 
+/** The longest memory search query, by the API or by a first message (see memoryQuery). */
+export const MAX_QUERY_CHARS = 2_000;
+
 export const searchSchema = z
   .object({
-    query: z.string().trim().min(1).max(2000),
+    query: z.string().trim().min(1).max(MAX_QUERY_CHARS),
     project_id: z.string().uuid().optional(),
     tags: z.array(z.string().min(1).max(50)).max(20).optional(),
     from: z.coerce.date().optional(),
@@ -169,6 +172,18 @@ export async function searchMemories(
 }
 
 /**
+ * What a first message searches memories with: all of it, or for a long one (a pasted log or
+ * file) its opening and its end, where the ask usually is. Every word of a long text would
+ * match no memory by keyword, cost a query term each, and PGlite fails outright on a few
+ * thousand of them.
+ */
+export function memoryQuery(text: string): string {
+  if (text.length <= MAX_QUERY_CHARS) return text;
+  const half = MAX_QUERY_CHARS / 2;
+  return `${text.slice(0, half)}\n${text.slice(-half)}`;
+}
+
+/**
  * At a session's first message: the most relevant memories of the user (and the session's
  * project) go into the system prompt, within the memory budget.
  */
@@ -178,7 +193,7 @@ export async function loadMemoriesForSession(userId: string, sessionId: string, 
   const budget = Math.floor((ctx.settings.memory_budget * ctx.capacity.capacity) / ctx.calibration.factor);
   const hits =
     budget > 0
-      ? await searchMemories(userId, firstMessage, { projectId: ctx.session.project_id ?? undefined }, LOAD_CANDIDATES, sessionId)
+      ? await searchMemories(userId, memoryQuery(firstMessage), { projectId: ctx.session.project_id ?? undefined }, LOAD_CANDIDATES, sessionId)
       : [];
   const rendered = hits.map((h) => {
     const text = renderMemory(h);

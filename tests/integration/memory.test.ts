@@ -77,6 +77,17 @@ describe("memories", () => {
     expect(lastMessagesCall().system).not.toContain("supabase/migrations");
   });
 
+  it("load for a very long first message, searched by its opening and its end", async () => {
+    const relevant = await remember("The nightly export job writes its reports to the vault bucket in Frankfurt.");
+    const s = await newSession();
+    // A pasted log of 11,000 words and the question after it: every word of it as a query
+    // failed in PGlite ("bad buffer ID") and the turn went on without memories.
+    const content = `[[reply:ok]] Here is the log:\n${prose(11_000, 3)}\nWhere does the nightly export job write its reports?`;
+    const events = await readSse(await postMessage(s.id, { content }));
+    expect(ofType(events, "notice").map((n) => n.kind)).not.toContain("memory_unavailable");
+    expect(ofType(events, "memories")[0].loaded.map((l) => l.memory.id)).toContain(relevant.id);
+  });
+
   it("hybrid search ranks an exact keyword and a paraphrase sensibly", async () => {
     const upload = await remember("Fixed the ECONNRESET error in uploadWorker by retrying with exponential backoff.");
     const styling = await remember("Chose Tailwind v4 for styling the dashboard; tailwind.config.ts is read through @config.");
