@@ -53,12 +53,13 @@ function scopeParams(userId: string, s: HistoryScope): unknown[] {
   return [userId, s.sessionId ?? null, s.projectId ?? null, s.excludeSessionId ?? null, s.from ?? null, s.to ?? null];
 }
 
-const EVERY_WORD = "plainto_tsquery('english', $7)";
-const ANY_WORD = "replace(plainto_tsquery('english', $7)::text, ' & ', ' | ')::tsquery";
+/** The keyword arm's two forms of a query, as SQL over the text in parameter `param` ("$7"). */
+export const everyWord = (param: string) => `plainto_tsquery('english', ${param})`;
+export const anyWord = (param: string) => `replace(plainto_tsquery('english', ${param})::text, ' & ', ' | ')::tsquery`;
 
 /**
  * How many of the user's newest matches the keyword arm ranks across the history (see
- * migration 20261123000013): enough that a term matching fewer messages loses nothing, few
+ * migrations 20261123000013 and 000017): enough that a term matching fewer messages loses nothing, few
  * enough that ranking them stays a few milliseconds at any history size.
  */
 export const KEYWORD_MATCH_CAP = 250;
@@ -86,10 +87,10 @@ async function matches(tx: Tx, userId: string, scope: HistoryScope, query: strin
  * for almost any question, so it runs only when every-word matching falls short.
  */
 export async function textCandidates(tx: Tx, userId: string, scope: HistoryScope, text: string, limit: number): Promise<ArmHit[]> {
-  const ids = await matches(tx, userId, scope, EVERY_WORD, text, limit);
+  const ids = await matches(tx, userId, scope, everyWord("$7"), text, limit);
   if (ids.length < limit) {
     const seen = new Set(ids);
-    for (const id of await matches(tx, userId, scope, ANY_WORD, text, limit)) {
+    for (const id of await matches(tx, userId, scope, anyWord("$7"), text, limit)) {
       if (ids.length >= limit) break;
       if (!seen.has(id)) ids.push(id);
     }

@@ -20,7 +20,7 @@ import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { LOCAL_USER_ID, openEmbedded, prepare, setDb, withUser, type Database } from "@/lib/db";
 import { fromPostgres } from "@/lib/db/driver";
-import { KEYWORD_MATCH_CAP, textCandidates, vectorCandidates } from "@/lib/db/history-search";
+import { anyWord, everyWord, KEYWORD_MATCH_CAP, textCandidates, vectorCandidates } from "@/lib/db/history-search";
 import { appendMessage } from "@/lib/db/messages";
 import { recentSessionSummaries } from "@/lib/db/session-picker";
 import { insertSession } from "@/lib/db/sessions";
@@ -39,6 +39,11 @@ const SEARCH_TARGET_MS = 50;
 /** What searchHistory asks each arm for at limit 10 (MIN_CANDIDATES in lib/search/history.ts). */
 const ARM_CANDIDATES = 50;
 const ARM_RUNS = 9;
+/** The ways messages_matching can read the history (forced through threadkeeper.keyword_strategy). */
+const STRATEGIES = ["index", "walk", "bands"] as const;
+type Strategy = (typeof STRATEGIES)[number];
+/** Forced runs: a wrong way can take seconds at 1M. */
+const STRATEGY_RUNS = 3;
 const SEND_TARGET_MS = 2;
 /** The app's login role on the cluster, as in tests/pg (Supabase's `postgres`, not a superuser). */
 const APP_ROLE = "postgres";
@@ -51,6 +56,7 @@ const QUERIES: { label: string; q: string }[] = [
   { label: "natural question", q: "when does my sister land in Lisbon" },
   { label: "technical terms", q: "migration index timeout" },
   { label: "one common word", q: "error" },
+  { label: "two common words", q: "error npx" },
   { label: "no match", q: "zyzzogeton" },
 ];
 
@@ -63,8 +69,10 @@ export interface SearchSizeResult {
   plantedRank: number | null;
   /** arms: medians of the keyword and vector candidate queries alone (whole-history shapes only). */
   searches: { label: string; q: string; hits: number; stat: Stat; arms: { keywordMs: number; vectorMs: number } | null }[];
+  /** messages_matching alone for each form of each query (medians): as chosen, and forced each way. */
+  matching: { q: string; form: "every word" | "any word"; chosenMs: number; forcedMs: Record<Strategy, number> }[];
   picker: { label: string; q: string; sessions: number; stat: Stat }[];
-  explain: { picker: string; text: string; vector: string };
+  explain: { picker: string; vector: string };
 }
 
 export interface SearchBenchResult {
@@ -302,22 +310,27 @@ async function benchSize(messages: number, otherMessages: number, runs: number, 
     }
 
     const pickerPlan = await explain(db, HEAVY, `select h.session_id from messages_matching(plainto_tsquery('english', $1), $2) h`, ["Marguerite Lisbon", KEYWORD_MATCH_CAP]);
-    // What messages_matching plans inside (the function's query with the values it is planned
-    // with): the GIN index for rare terms, the recency index walk for common ones.
-    const keywordPlan = async (q: string) =>
-      planNodes(
+    // The keyword matches alone, as the function chooses to read them and forced each way: the
+    // chosen way should be about the fastest for every kind of query.
+    const matching: SearchSizeResult["matching"] = [];
+    const forms = QUERIES.flatMap(({ q }) => (q.includes(" ") ? (["every word", "any word"] as const) : (["every word"] as const)).map((form) => ({ q, form })));
+    for (const { q, form } of forms) {
+      const tsq = form === "any word" ? anyWord("$1") : everyWord("$1");
+      const timed = async (strategy: Strategy | "", runs: number) =>
         (
-          await db.transaction((tx) =>
-            tx.query<{ "QUERY PLAN": string }>(
-              `explain select m.id from messages m where m.user_id = '${HEAVY}' and m.search @@ plainto_tsquery('english', '${q}')
-               and m.status <> 'streaming' order by m.created_at desc limit ${KEYWORD_MATCH_CAP}`,
-            ),
+          await measure(
+            () =>
+              withUser(HEAVY, async (tx) => {
+                await tx.query(`select set_config('threadkeeper.keyword_strategy', $1, true)`, [strategy]);
+                return tx.query(`select id from messages_matching(${tsq}, $2)`, [q, KEYWORD_MATCH_CAP]);
+              }),
+            { warmups: 1, runs },
           )
-        )
-          .map((r) => r["QUERY PLAN"])
-          .join("\n"),
-      );
-    const textPlan = { rare: await keywordPlan("Marguerite Lisbon"), common: await keywordPlan("error") };
+        ).stat.medianMs;
+      const forcedMs = {} as Record<Strategy, number>;
+      for (const strategy of STRATEGIES) forcedMs[strategy] = await timed(strategy, STRATEGY_RUNS);
+      matching.push({ q, form, chosenMs: await timed("", ARM_RUNS), forcedMs });
+    }
     const qv = await embedHistoryQuery("when does my sister land in Lisbon");
     const vectorPlan = await explain(
       db,
@@ -334,8 +347,9 @@ async function benchSize(messages: number, otherMessages: number, runs: number, 
       hnswBuildS: Math.round(hnswMs / 100) / 10,
       plantedRank,
       searches,
+      matching,
       picker,
-      explain: { picker: planNodes(pickerPlan), text: `rare: ${textPlan.rare}; common: ${textPlan.common}`, vector: planNodes(vectorPlan) },
+      explain: { picker: planNodes(pickerPlan), vector: planNodes(vectorPlan) },
     };
   } finally {
     await engine.close();
@@ -409,11 +423,17 @@ export function printSearch(r: SearchBenchResult): void {
     );
     console.log(
       table(
+        [`keyword matches alone (newest ${KEYWORD_MATCH_CAP}), p50`, "as chosen", ...STRATEGIES.map((x) => `forced ${x}`)],
+        s.matching.map((m) => [`"${m.q}" (${m.form})`, fmtMs(m.chosenMs), ...STRATEGIES.map((x) => fmtMs(m.forcedMs[x]))]),
+      ),
+    );
+    console.log(
+      table(
         ["picker keyword search", "sessions", "p50", "p95"],
         s.picker.map((q) => [`"${q.q}"`, String(q.sessions), fmtMs(q.stat.medianMs), fmtMs(q.stat.p95Ms)]),
       ),
     );
-    console.log(`  plans: picker keywords ${s.explain.picker}; keyword matches ${s.explain.text}; vector ${s.explain.vector}`);
+    console.log(`  plans: picker keywords ${s.explain.picker}; vector ${s.explain.vector}`);
   }
   const sd = r.send;
   console.log(
@@ -435,6 +455,7 @@ export function searchJson(r: SearchBenchResult) {
         keyword_arm_p50_ms: q.arms?.keywordMs ?? null,
         vector_arm_p50_ms: q.arms?.vectorMs ?? null,
       })),
+      matching: s.matching.map((m) => ({ q: m.q, form: m.form, chosen_p50_ms: m.chosenMs, forced_p50_ms: m.forcedMs })),
       picker: s.picker.map((q) => ({ label: q.label, q: q.q, sessions: q.sessions, p50_ms: q.stat.medianMs, p95_ms: q.stat.p95Ms })),
     })),
     send: { with_ms: r.send.withIndexing.medianMs, without_ms: r.send.without.medianMs, added_ms: r.send.addedMs },

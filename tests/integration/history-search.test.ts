@@ -199,4 +199,56 @@ describe("history search", () => {
     expect(asOther.length).toBe(10);
     expect(asOther.every((x) => x.session_id === theirs)).toBe(true);
   });
+
+  it("returns a newest set of matches whichever way it reads the history, across segments, timestamp ties and date bounds", async () => {
+    await ensureOther();
+    const mine = await session(ME, "Segments");
+    const theirs = await session(OTHER, "Theirs");
+    const start = Date.UTC(2024, 0, 1);
+    const rows = 1_200;
+    // Three messages share each timestamp, one of them a match, so every segment bound falls on
+    // a tie with a match in it. The newest half matches sparsely (every 3rd), the oldest half
+    // wholly, so the frequency a segment measures differs from the table's and segments resize.
+    await h.db.transaction(async (tx) => {
+      await tx.query(
+        `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, created_at)
+         select $1, $2, i, i, 'user', '[]'::jsonb,
+           case when i <= $4 / 2 or i % 3 = 0 then 'numbat sighting ' || i else 'wallaby note ' || i end,
+           $3::timestamptz + make_interval(mins => i / 3)
+         from generate_series(1, $4::int) i`,
+        [mine, ME, new Date(start).toISOString(), rows],
+      );
+      await tx.query(
+        `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, created_at)
+         select $1, $2, i, i, 'user', '[]'::jsonb, 'numbat elsewhere ' || i, $3::timestamptz + make_interval(mins => i)
+         from generate_series(1, 300) i`,
+        [theirs, OTHER, new Date(start).toISOString()],
+      );
+    });
+    await h.db.execAutocommit("analyze messages");
+    const matchAt = (seq: number) => (seq <= rows / 2 || seq % 3 === 0 ? start + Math.floor(seq / 3) * 60_000 : null);
+    const all = Array.from({ length: rows }, (_, i) => i + 1).filter((seq) => matchAt(seq) !== null);
+
+    for (const strategy of ["", "index", "walk", "bands"]) {
+      for (const [maxRows, before] of [[10, null], [40, null], [250, null], [40, start + 150 * 60_000]] as const) {
+        const got = await withUser(ME, async (tx) => {
+          await tx.query(`select set_config('threadkeeper.keyword_strategy', $1, true)`, [strategy]);
+          return tx.query<{ seq: number; session_id: string; created_at: Date }>(
+            `select seq, session_id, created_at from messages_matching(to_tsquery('english', 'numbat'), $1, null, $2)`,
+            [maxRows, before === null ? null : new Date(before).toISOString()],
+          );
+        });
+        const label = `${strategy || "chosen"}, ${maxRows} rows, before ${before ?? "now"}`;
+        const inRange = all.filter((seq) => before === null || matchAt(seq)! <= before);
+        const seqs = got.map((r) => r.seq);
+        expect(got.every((r) => r.session_id === mine), label).toBe(true);
+        expect(new Set(seqs).size, label).toBe(seqs.length);
+        expect(seqs.length, label).toBe(Math.min(maxRows, inRange.length));
+        expect(seqs.every((seq) => inRange.includes(seq)), label).toBe(true);
+        // Newest first: no match left out is newer than one returned (ties may go either way).
+        const oldest = Math.min(...seqs.map((seq) => matchAt(seq)!));
+        expect(inRange.filter((seq) => !seqs.includes(seq)).every((seq) => matchAt(seq)! <= oldest), label).toBe(true);
+      }
+    }
+  });
 });
