@@ -4,8 +4,10 @@
 // exponential backoff until MAX_ATTEMPTS, then marked failed. Runs on the app's own role:
 // the queue spans users.
 import { createHmac } from "node:crypto";
+import { authMode } from "@/lib/auth/config";
 import type { Database } from "@/lib/db";
 import { log } from "@/lib/log";
+import { post } from "./send";
 
 const MAX_ATTEMPTS = 8;
 const BATCH = 20;
@@ -16,6 +18,12 @@ const LEASE_S = 60;
 export interface DeliveryOptions {
   /** First retry delay; each further one doubles, up to an hour. */
   backoffMs: number;
+  /**
+   * Only public addresses (default: in SaaS mode). A URL's name is checked again at each
+   * attempt, on the address connected to: it may have resolved publicly when the webhook was
+   * made and privately since.
+   */
+  publicOnly?: boolean;
 }
 
 interface Due {
@@ -55,8 +63,7 @@ async function attempt(db: Database, d: Due, opts: DeliveryOptions): Promise<voi
   let status: number | null = null;
   let error: string | null = null;
   try {
-    const res = await fetch(d.url, {
-      method: "POST",
+    status = await post(d.url, {
       headers: {
         "content-type": "application/json",
         "user-agent": "Threadkeeper-Webhooks/1",
@@ -65,12 +72,10 @@ async function attempt(db: Database, d: Due, opts: DeliveryOptions): Promise<voi
         "threadkeeper-signature": signature(d.secret, timestamp, body),
       },
       body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      timeoutMs: TIMEOUT_MS,
+      publicOnly: opts.publicOnly ?? authMode() === "supabase",
     });
-    status = res.status;
-    await res.body?.cancel();
-    if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
+    if (status < 200 || status >= 300) error = `HTTP ${status}`;
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
   }

@@ -6,6 +6,7 @@ import { audit } from "@/lib/audit/record";
 import { authMode } from "@/lib/auth/config";
 import { withUser } from "@/lib/db";
 import { badRequest, notFound } from "@/lib/errors";
+import { isPublicAddress } from "./addresses";
 import { WEBHOOK_EVENTS } from "./events";
 
 export const createWebhookSchema = z
@@ -44,8 +45,8 @@ export interface DeliveryJson {
 
 /**
  * In SaaS mode the server posts to whatever a user names, so only https to a public host: no
- * loopback, private, link-local or metadata address written as a literal, no localhost. (A
- * public name that resolves to a private address is not caught here.) Local mode is your own
+ * localhost, no special-purpose address written as one (see addresses.ts). A name is checked
+ * at each delivery, on the address it resolves to then (deliver.ts). Local mode is your own
  * machine: anything http(s) goes, 127.0.0.1 receivers included.
  */
 function checkUrl(raw: string): void {
@@ -54,10 +55,7 @@ function checkUrl(raw: string): void {
   if (authMode() === "local") return;
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   const privateHost =
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    host.endsWith(".internal") ||
-    (isIP(host) !== 0 && /^(0\.|10\.|127\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.|100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.|::1$|::$|f[cd]|fe[89ab]|::ffff:)/.test(host));
+    host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || (isIP(host) !== 0 && !isPublicAddress(host));
   if (url.protocol !== "https:" || privateHost) {
     throw badRequest("Invalid 'url': webhooks go to https addresses on the public internet", { url: raw });
   }

@@ -132,6 +132,29 @@ describe("webhooks", () => {
     await pass;
   });
 
+  it("in SaaS mode, reaches no private address: neither one written as such nor a name resolving to one", async () => {
+    const hook = await createHook(["checkpoint.created"]);
+    const s = await newSession();
+    await saveRoute.POST(req("POST", "/api/checkpoint/save", { session_id: s.id }), undefined);
+    const saas = { backoffMs: 1, publicOnly: true };
+    // The receiver's own URL, 127.0.0.1: refused before any connection.
+    await deliverDue(h.db, saas);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "pending", attempts: 1, last_status_code: null });
+    expect((await deliveries(hook.id))[0].last_error).toMatch(/^refused: 127\.0\.0\.1 is not a public address/);
+    // A name (as a public one could, by rebinding) that resolves to loopback: refused at the lookup.
+    await h.db.transaction((tx) => tx.query("update webhooks set url = replace(url, '127.0.0.1', 'localhost')"));
+    await new Promise((r) => setTimeout(r, 10));
+    await deliverDue(h.db, saas);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "pending", attempts: 2 });
+    expect((await deliveries(hook.id))[0].last_error).toMatch(/^refused: localhost resolves to (127\.0\.0\.1|::1), not a public address/);
+    expect(received).toHaveLength(0);
+    // The same delivery in local mode reaches the receiver.
+    await new Promise((r) => setTimeout(r, 10));
+    await deliverDue(h.db, { backoffMs: 1, publicOnly: false });
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: "delivered", attempts: 3 });
+    expect(received).toHaveLength(1);
+  });
+
   it("rejects bad input with the field named, and unknown events", async () => {
     const bad = await hooksRoute.POST(req("POST", "/api/webhooks", { url: "not a url", events: ["checkpoint.created"] }), undefined);
     expect(bad.status).toBe(400);
