@@ -5,13 +5,14 @@ import { redactSecrets } from "@/lib/context/redact";
 import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns } from "@/lib/context/turns";
 import { withUser, type Tx } from "@/lib/db";
+import { recordLlmCall } from "@/lib/db/llm-calls";
 import { tailMessages } from "@/lib/db/messages";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { getTemplate } from "@/lib/db/templates";
 import { env } from "@/lib/env";
 import { anthropicClient, type LlmUsage } from "@/lib/llm/client";
 import { requireModel } from "@/lib/llm/models";
-import { summarize } from "@/lib/llm/summarizer";
+import { summarize, SummarizeError } from "@/lib/llm/summarizer";
 import { log } from "@/lib/log";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
 import { loadContext, type SessionContext } from "./context";
@@ -24,8 +25,9 @@ const MEMORY_SUMMARY_MAX_TOKENS = 1_500;
 
 /**
  * The session's whole story as one verified summary, its active summary extended by every
- * turn since, written like a compaction's but changing nothing: what archiving keeps. Null
- * when the session has said nothing yet.
+ * turn since, written like a compaction's but changing nothing (the summarizer's calls are
+ * recorded as billed, like a compaction's): what archiving keeps. Null when the session has
+ * said nothing yet.
  */
 export async function summarizeSession(
   userId: string,
@@ -44,14 +46,12 @@ export async function summarizeSession(
   if (turns.length === 0) return { session, summary: session.summary_text, transcript: [] };
   const transcript = toTranscriptTurns(turns);
   const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
-  const written = await writeSummary(ctx, {
-    model: requireModel(ctx.settings.summary_model).id,
-    template,
-    transcript,
-    items,
-    instructions: null,
-    maxTokens: MEMORY_SUMMARY_MAX_TOKENS,
-  });
+  const model = requireModel(ctx.settings.summary_model).id;
+  const written = await writeSummary(ctx, { model, template, transcript, items, instructions: null, maxTokens: MEMORY_SUMMARY_MAX_TOKENS });
+  const usage = written.usage;
+  if (usage) {
+    await withUser(userId, (tx) => recordLlmCall(tx, userId, { sessionId, turnSeq: session.last_turn_seq, kind: "summary", model, usage }));
+  }
   // Unlike a compaction's, this summary need not be smaller than what it stands for.
   const verified = verifySummary(written.text, items, { detailsBudget: MEMORY_SUMMARY_MAX_TOKENS, countTokens: estimateTextTokens });
   return { session, summary: verified.text, transcript };
@@ -60,6 +60,7 @@ export async function summarizeSession(
 export interface Written {
   text: string;
   method: "llm" | "extractive";
+  /** What the summarizer's calls cost, also when it failed part-way and the extractive summary stands in; null when none answered. */
   usage: LlmUsage | null;
   fallbackReason: string | null;
 }
@@ -78,6 +79,7 @@ export async function writeSummary(
 ): Promise<Written> {
   const client = anthropicClient();
   let fallbackReason = "offline: no ANTHROPIC_API_KEY is set";
+  let billed: LlmUsage | null = null;
   if (client) {
     try {
       const r = await summarize(client, {
@@ -93,6 +95,7 @@ export async function writeSummary(
       });
       return { text: r.text, method: "llm", usage: r.usage, fallbackReason: null };
     } catch (err) {
+      if (err instanceof SummarizeError && err.answered > 0) billed = err.usage;
       fallbackReason = redactSecrets(`summarizer failed: ${err instanceof Error ? err.message : String(err)}`);
       log.warn(`[threadkeeper] ${fallbackReason}; using the extractive summary`);
     }
@@ -105,7 +108,7 @@ export async function writeSummary(
     maxTokens: input.maxTokens,
     countTokens: estimateTextTokens,
   });
-  return { text, method: "extractive", usage: null, fallbackReason };
+  return { text, method: "extractive", usage: billed, fallbackReason };
 }
 
 function summaryTimeoutMs(): number {

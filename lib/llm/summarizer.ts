@@ -22,7 +22,18 @@ export interface SummarizeInput {
 export interface SummarizeResult {
   text: string;
   usage: LlmUsage;
-  calls: number;
+}
+
+/** The summarizer failed; `usage` is what its calls that did answer cost (they are billed all the same). */
+export class SummarizeError extends Error {
+  constructor(
+    cause: unknown,
+    readonly usage: LlmUsage,
+    readonly answered: number,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "SummarizeError";
+  }
 }
 
 /**
@@ -33,13 +44,28 @@ export interface SummarizeResult {
  * Secrets never cross this boundary in either direction: whatever the caller passed (a
  * previous summary written before redaction existed, instructions typed after /compact) is
  * redacted on the way out, and the summary on the way back.
+ *
+ * A failure part-way (a part answered, the merge timed out) throws a SummarizeError that
+ * carries the cost of what did answer.
  */
 export async function summarize(client: Anthropic, input: SummarizeInput): Promise<SummarizeResult> {
-  const deadline = AbortSignal.timeout(input.timeoutMs);
   const usage: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  let calls = 0;
+  const tally = { answered: 0 };
+  try {
+    return { text: await summarizeCounting(client, input, usage, tally), usage };
+  } catch (err) {
+    throw new SummarizeError(err, usage, tally.answered);
+  }
+}
+
+async function summarizeCounting(
+  client: Anthropic,
+  input: SummarizeInput,
+  usage: LlmUsage,
+  tally: { answered: number },
+): Promise<string> {
+  const deadline = AbortSignal.timeout(input.timeoutMs);
   const call = async (req: { system: string; user: string }): Promise<string> => {
-    calls++;
     const res = await client.messages.create(
       {
         model: input.model,
@@ -49,6 +75,7 @@ export async function summarize(client: Anthropic, input: SummarizeInput): Promi
       },
       { signal: deadline, maxRetries: 1 },
     );
+    tally.answered++;
     usage.input_tokens += res.usage.input_tokens;
     usage.output_tokens += res.usage.output_tokens;
     usage.cache_creation_input_tokens += res.usage.cache_creation_input_tokens ?? 0;
@@ -61,10 +88,7 @@ export async function summarize(client: Anthropic, input: SummarizeInput): Promi
   const chunks = chunkTurns(input.turns, input.chunkTokens, input.countTokens);
   const base = { template: input.template, instructions: input.instructions };
   if (chunks.length === 1) {
-    const text = await call(
-      buildSummaryRequest({ ...base, previousSummary: input.previousSummary, transcript: renderTranscript(chunks[0]) }),
-    );
-    return { text, usage, calls };
+    return call(buildSummaryRequest({ ...base, previousSummary: input.previousSummary, transcript: renderTranscript(chunks[0]) }));
   }
   const partials: string[] = [];
   for (const [i, chunk] of chunks.entries()) {
@@ -79,6 +103,5 @@ export async function summarize(client: Anthropic, input: SummarizeInput): Promi
       ),
     );
   }
-  const text = await call(buildMergeRequest({ ...base, partials }));
-  return { text, usage, calls };
+  return call(buildMergeRequest({ ...base, partials }));
 }

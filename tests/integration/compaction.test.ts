@@ -147,6 +147,32 @@ describe("automatic compaction", () => {
       delete process.env.THREADKEEPER_SUMMARY_CHUNK_TOKENS;
     }
   });
+
+  it("bills the parts that answered when the summarizer fails part-way; the extractive summary stands in", async () => {
+    const id = await filledSession();
+    process.env.THREADKEEPER_SUMMARY_CHUNK_TOKENS = "15000";
+    try {
+      const before = messagesCalls().length;
+      h.fake.enqueue({ kind: "reply", text: "Part one: the brief of the sync service." }, { kind: "error", status: 400, message: "scripted failure" });
+      const res = await compact({ session_id: id });
+      expect(res.status).toBe(201);
+      const { compaction: c } = (await res.json()) as { compaction: CompactionJson };
+      expect(c.method).toBe("extractive");
+      expect(c.fallback_reason).toContain("scripted failure");
+      expect(messagesCalls().length - before).toBe(2);
+      const billed = await h.db.transaction((tx) =>
+        tx.query<{ input_tokens: number; output_tokens: number; cost_usd: number }>(
+          "select input_tokens, output_tokens, cost_usd from llm_calls where session_id = $1 and kind = 'summary'",
+          [id],
+        ),
+      );
+      expect(billed).toHaveLength(1);
+      expect(billed[0].input_tokens).toBeGreaterThan(5_000);
+      expect(c.cost_usd).toBeCloseTo(billed[0].cost_usd, 12);
+    } finally {
+      delete process.env.THREADKEEPER_SUMMARY_CHUNK_TOKENS;
+    }
+  });
 });
 
 describe("manual compaction", () => {

@@ -158,6 +158,16 @@ describe("memories", () => {
       .filter((r) => r.path === "/v1/messages" && !JSON.stringify(r.body).includes("Title this conversation"));
     expect(summarizerCalls).toHaveLength(1);
     expect(JSON.stringify(summarizerCalls[0].body)).toContain("narwhal ledger");
+    // Billed like a compaction's summary: recorded with its cost.
+    const billed = await h.db.transaction((tx) =>
+      tx.query<{ model: string; input_tokens: number; cost_usd: number }>(
+        "select model, input_tokens, cost_usd from llm_calls where session_id = $1 and kind = 'summary'",
+        [s.id],
+      ),
+    );
+    expect(billed).toHaveLength(1);
+    expect(billed[0].input_tokens).toBeGreaterThan(0);
+    expect(billed[0].cost_usd).toBeGreaterThan(0);
     expect(memory.summary).toContain("Use the ledger table with a partial index.");
     expect(memory.summary).toMatch(/Preserved details[\s\S]*src\/ledger\/index\.ts/);
     expect(memory.summary).not.toMatch(/^User: /m);
