@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as compactRoute from "@/app/api/context/compact/route";
 import * as undoRoute from "@/app/api/context/compact/[compaction_id]/undo/route";
 import * as historyRoute from "@/app/api/context/history/[session_id]/route";
@@ -11,6 +11,13 @@ import { LOCAL_USER_ID } from "@/lib/db";
 import { contextStatus, history, idle, newSession, ofType, params, postMessage, prose, readSse, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();
+// These tests fill many sessions quickly; the sends-per-minute limit is another file's subject.
+beforeAll(() => {
+  process.env.THREADKEEPER_SEND_LIMIT_PER_MINUTE = "0";
+});
+afterAll(() => {
+  delete process.env.THREADKEEPER_SEND_LIMIT_PER_MINUTE;
+});
 
 // 200K window, capacity 76K, threshold 80 % (60.8K), target 40 %.
 const TIGHT = { output_reservation: 0.5, safety_buffer: 0.3 };
@@ -26,7 +33,8 @@ const PLANTED = [
 
 /** A session filled to just above the threshold, with automatic compaction off while filling. */
 async function filledSession(): Promise<string> {
-  const s = await newSession({ settings: { ...TIGHT, auto_compact: false } });
+  // No memories: those earlier tests' compactions saved would fill the window differently.
+  const s = await newSession({ settings: { ...TIGHT, auto_compact: false, memory_budget: 0 } });
   await sendJson(s.id, "Project brief: build the sync service. Keep the API stable.");
   // Details are planted in turns 2–5; turn 6 is the latest and is kept verbatim.
   for (let i = 0; i < 5; i++) {
