@@ -32,8 +32,8 @@ function MarkdownLink({ node: _node, href, children, ...rest }: ComponentProps<"
 
 /**
  * An image in a reply becomes a link to it. Loading it would let any text Claude was shown
- * (a web page, a pasted document) smuggle data out in the image's address. (Media Claude puts
- * on the canvas on purpose is loaded: components/canvas/CanvasMedia.tsx.)
+ * (a web page, a pasted document) smuggle data out in the image's address. (Media on the canvas
+ * loads once the user shows its host: components/canvas/CanvasMedia.tsx.)
  */
 function MarkdownImage({ src, alt }: ComponentProps<"img"> & ExtraProps) {
   const label = alt?.trim() || "image";

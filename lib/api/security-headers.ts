@@ -17,7 +17,8 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'no
  * puts it on its own scripts), no eval outside development, no framing. Inline style
  * attributes stay allowed: React renders dynamic widths (the token bar) as style attributes.
  * Images and audio/video may come from any https origin: Claude puts media on the canvas by
- * URL (lib/canvas/elements.ts admits https only), loaded without a referrer.
+ * URL (lib/canvas/elements.ts admits https only), loaded without a referrer once the user
+ * shows media from its host (components/canvas/CanvasMedia.tsx).
  */
 export function pageCsp(opts: { nonce: string; dev: boolean; connect: string[] }): string {
   const connect = ["'self'", ...opts.connect].join(" ");

@@ -57,7 +57,9 @@ const SHOW_TOOLS: Record<string, { type: ElementType; description: string }> = {
   },
   canvas_play_media: {
     type: "media",
-    description: "Show an image, or a playable audio or video, from an https URL. Describe it in `alt`.",
+    description:
+      "Show an image, or a playable audio or video, from an https URL. Describe it in `alt`: the user reads that until they " +
+      "choose to load media from the URL's host.",
   },
   canvas_show_confirmation: {
     type: "confirmation",

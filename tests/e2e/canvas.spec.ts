@@ -65,6 +65,29 @@ test("a card Claude adds appears in the panel, is one line in the chat, survives
   expect(violations).toEqual([]);
 });
 
+test("media Claude puts on the canvas loads only once the user shows its host", async ({ page }) => {
+  const host = "images.example.test";
+  const fetched: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes(host)) fetched.push(r.url());
+  });
+  await openNewConversation(page);
+  const url = `https://${host}/cat.png?note=what-claude-was-told`;
+  await sendAndWait(page, `A cat [[tool_use:canvas_play_media {"id":"cat","media_type":"image","url":"${url}","alt":"A cat on a mat"}]] [[reply:Here.]]`);
+
+  const media = element(page, "cat");
+  await expect(media.getByTestId("canvas-media-held")).toContainText("A cat on a mat");
+  await expect(media.locator("img")).toHaveCount(0);
+  await reloadIntoSession(page);
+  await expect(element(page, "cat").getByTestId("canvas-media-held")).toBeVisible();
+  expect(fetched).toEqual([]);
+
+  // One click for the host: the image is asked for (and, offline, says it could not load).
+  await element(page, "cat").getByRole("button", { name: `Show media from ${host}` }).click();
+  await expect(element(page, "cat")).toContainText(`Could not load this image from ${host}.`);
+  expect(fetched).toEqual([url]);
+});
+
 test("elements appear while the reply is still streaming; a refused call is a red line; Clear asks first", async ({ page, request }) => {
   await openNewConversation(page);
   await sendAndWait(page, `Start ${WEATHER}`);

@@ -10,8 +10,9 @@ import { canvasLine, curlyQuotes } from "@/lib/client/canvas-lines";
 import { compactNumber, formatValue, hasValues, pieSlices, seriesColor, SERIES_COLORS } from "@/lib/client/canvas-chart";
 import { applyStream, newer } from "@/lib/client/canvas-sync";
 import { panelShown } from "@/lib/client/canvas-panel-store";
+import { useMediaHosts } from "@/lib/client/media-hosts";
 import { CanvasTable, cellText } from "@/components/canvas/CanvasTable";
-import { CanvasMedia } from "@/components/canvas/CanvasMedia";
+import { CanvasMedia, MediaView } from "@/components/canvas/CanvasMedia";
 import { CanvasCallLine } from "@/components/canvas/CanvasCallLine";
 
 const use = (name: string, input: unknown, id = "toolu_01ABCDEF"): ToolUseBlock => ({ type: "tool_use", id, name, input });
@@ -175,9 +176,18 @@ describe("canvas renderers", () => {
     expect(cellText(true)).toBe("Yes");
   });
 
-  it("loads images without a referrer and links the source", () => {
-    const media: MediaElement = { id: "m", type: "media", media_type: "image", url: "https://example.com/a.png", alt: "A cat" };
-    const html = renderToStaticMarkup(createElement(CanvasMedia, { media }));
+  it("loads media only once its host is allowed, then without a referrer, and links the source", () => {
+    const media: MediaElement = { id: "m", type: "media", media_type: "image", url: "https://example.com/a.png?q=secret", alt: "A cat" };
+    const held = renderToStaticMarkup(createElement(CanvasMedia, { media }));
+    expect(held).not.toContain("<img");
+    expect(held).not.toContain('src="');
+    expect(held).toContain("Show media from example.com");
+    expect(held).toContain("A cat");
+    useMediaHosts.getState().allow("example.com");
+    expect(useMediaHosts.getState().allowed.has("example.com")).toBe(true);
+    expect(useMediaHosts.getState().allowed.has("other.example")).toBe(false);
+    const html = renderToStaticMarkup(createElement(MediaView, { media, shown: true, onShow: () => {} }));
+    expect(html).toContain("<img");
     expect(html).toContain('referrerPolicy="no-referrer"');
     expect(html).toContain('alt="A cat"');
     expect(html).toContain('rel="noopener noreferrer nofollow"');
