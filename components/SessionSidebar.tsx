@@ -1,9 +1,10 @@
 "use client";
 // The session list: start a new session or reopen an earlier one.
-import { Plus, Search } from "lucide-react";
+import { MessageSquareText, Plus, Search } from "lucide-react";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
+import { useHistorySearch } from "@/lib/client/history-search-store";
 import { useLaunchStore } from "@/lib/client/launch-store";
 import { AccountFooter } from "@/components/AccountFooter";
 import { ThemeToggle } from "@/components/ThemeToggle";
@@ -51,6 +52,20 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
         >
           <Search aria-hidden className="h-3.5 w-3.5 shrink-0" />
           Search sessions &amp; projects
+        </button>
+        <button
+          type="button"
+          data-testid="open-history-search"
+          title="Search all messages (Ctrl K / ⌘ K)"
+          onClick={() => {
+            useHistorySearch.getState().show();
+            onNavigate?.();
+          }}
+          className="mt-1.5 flex w-full items-center gap-1.5 rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2.5 py-1.5 text-left text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800"
+        >
+          <MessageSquareText aria-hidden className="h-3.5 w-3.5 shrink-0" />
+          <span className="flex-1">Search all messages</span>
+          <kbd className="hidden font-sans text-[10px] text-zinc-400 md:inline">Ctrl K</kbd>
         </button>
       </div>
       {error && (

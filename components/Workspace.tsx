@@ -13,6 +13,7 @@ import { MemoryPanel } from "@/components/MemoryPanel";
 import { CheckpointPanel } from "@/components/CheckpointPanel";
 import { LaunchLayer } from "@/components/LaunchLayer";
 import { CanvasPanel } from "@/components/canvas/CanvasPanel";
+import { HistorySearch } from "@/components/HistorySearch";
 
 export function Workspace() {
   const currentId = useSessionsStore((s) => s.currentId);
@@ -61,6 +62,7 @@ export function Workspace() {
       {settingsOpen && currentId && <SettingsPanel sessionId={currentId} onClose={closeSettings} />}
       <MemoryPanel />
       <LaunchLayer />
+      <HistorySearch />
     </div>
   );
 }

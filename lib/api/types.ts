@@ -334,6 +334,23 @@ export interface MemoryHitJson extends MemoryJson {
   text_rank: number | null;
 }
 
+/** GET /api/search: one message anywhere in the user's history. */
+export interface HistoryHitJson {
+  session_id: string;
+  session_title: string | null;
+  message_id: string;
+  seq: number;
+  turn_seq: number | null;
+  role: "user" | "assistant";
+  /** The matched excerpt (at most ~300 characters), secrets redacted. */
+  snippet: string;
+  /** The message's text, secrets redacted, cut to about 2,000 characters around the match. */
+  text: string;
+  /** In (0, 1]: fused rank of keyword and similarity, halved for replaced versions. */
+  score: number;
+  created_at: string;
+}
+
 export interface LoadedMemoryJson {
   memory: MemoryJson;
   tokens: number;

@@ -3,6 +3,7 @@
 // is one entry in COMMANDS and nothing in the composer.
 import type { CompactRequest } from "@/lib/client/api";
 import type { CommandFeedback } from "@/lib/client/conversation-store";
+import { useHistorySearch } from "@/lib/client/history-search-store";
 
 /** What a command may do to the open conversation. */
 export interface CommandContext {
@@ -114,6 +115,15 @@ const COMMANDS: readonly ComposerCommand[] = [
   },
   checkpointCommand("save-progress", "Save a checkpoint you can resume from later"),
   checkpointCommand("checkpoint", "Save a checkpoint (same as /save-progress)"),
+  {
+    name: "search",
+    description: "Search everything said in every session",
+    args: "[words]",
+    run(args) {
+      useHistorySearch.getState().show(args.trim());
+      return { ok: true };
+    },
+  },
 ];
 
 /** Commands whose name starts with what follows the slash; only while the first word is still being typed. */

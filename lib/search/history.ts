@@ -1,6 +1,7 @@
 // History search: anything ever said, found again. Hybrid like memory search: full-text over
 // every message (found the moment it is saved) fused by RRF with the nearest message
 // embeddings (added by the background indexer, lib/search/indexer.ts).
+import type { HistoryHitJson } from "@/lib/api/types";
 import { redactSecrets } from "@/lib/context/redact";
 import type { Tx } from "@/lib/db";
 import { hitDetails, textCandidates, vectorCandidates } from "@/lib/db/history-search";
@@ -41,21 +42,7 @@ export interface HistoryQuery {
   excludeSessionId?: string;
 }
 
-export interface HistoryHit {
-  session_id: string;
-  session_title: string | null;
-  message_id: string;
-  seq: number;
-  turn_seq: number | null;
-  role: "user" | "assistant";
-  /** The matched excerpt (at most ~300 characters), secrets redacted. */
-  snippet: string;
-  /** The message's text, secrets redacted, cut to about 2,000 characters around the match. */
-  text: string;
-  /** In (0, 1]: fused rank of keyword and similarity, halved for replaced versions. */
-  score: number;
-  created_at: string;
-}
+export type HistoryHit = HistoryHitJson;
 
 /** A query's embedding for the history column; null when there is nothing to embed. */
 export interface QueryVector {

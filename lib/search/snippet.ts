@@ -1,10 +1,19 @@
-// Where a hit's excerpt comes from: the query's words found in the (already redacted) text.
+// Where a hit's excerpt comes from, and which of its words it highlights: the query's words
+// found in the (already redacted) text.
 // Pure. Matching is by word start on a crudely stemmed term, close enough to Postgres'
 // English stemming to find the words full-text search matched.
 
 const SNIPPET_CHARS = 300;
 const LEAD_CHARS = 80;
-const STOP = new Set("a an and are as at be by for from has have i in is it its of on or that the this to was were what when where which who why will with you".split(" "));
+/** PostgreSQL's English stopwords: words full-text search never matched, so never highlighted. */
+const STOP = new Set(
+  ("i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its " +
+    "itself they them their theirs themselves what which who whom this that these those am is are was were be been being " +
+    "have has had having do does did doing a an the and but if or because as until while of at by for with about against " +
+    "between into through during before after above below to from up down in out on off over under again further then once " +
+    "here there when where why how all any both each few more most other some such no nor not only own same so than too " +
+    "very s t can will just don should now").split(" "),
+);
 
 /** The query's words, lowercased and stemmed, without stopwords or negated terms. */
 export function queryTerms(q: string): string[] {
@@ -83,4 +92,19 @@ export function truncateAround(text: string, terms: readonly string[], max: numb
   const half = Math.floor(max / 2);
   if (at < 0 || at < max - 200) return `${text.slice(0, max).trimEnd()}…`;
   return `${text.slice(0, half).trimEnd()} … ${windowAt(text, at, max - half, 200)}`;
+}
+
+/** A text split into runs, the words that start with one of the terms marked: what a hit highlights. */
+export function highlightRuns(text: string, terms: readonly string[]): { text: string; match: boolean }[] {
+  const runs: { text: string; match: boolean }[] = [];
+  let from = 0;
+  for (const { at } of occurrences(text, terms)) {
+    if (at < from) continue;
+    const end = at + (/^[\p{L}\p{N}_]+/u.exec(text.slice(at))?.[0].length ?? 0);
+    if (at > from) runs.push({ text: text.slice(from, at), match: false });
+    runs.push({ text: text.slice(at, end), match: true });
+    from = end;
+  }
+  if (from < text.length) runs.push({ text: text.slice(from), match: false });
+  return runs;
 }
