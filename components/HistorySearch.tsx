@@ -19,8 +19,10 @@ const SEARCH_DEBOUNCE_MS = 250;
 export function HistorySearch() {
   const open = useHistorySearch((s) => s.open);
   useEffect(() => {
+    // ⌘ on Apple systems, where Ctrl K deletes to the end of the line in a text field.
+    const apple = /Mac|iPhone|iPad/.test(navigator.platform);
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "k") {
+      if ((apple ? e.metaKey : e.ctrlKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "k") {
         e.preventDefault();
         useHistorySearch.getState().show();
       }

@@ -1,6 +1,7 @@
 // Brings one saved message into view: opens its session if another one is open, pages older
 // messages in until it is rendered, scrolls to it and marks it for a moment. Used by the
-// memory panel's fact provenance ("message 12"), so a fact can be checked against what was said.
+// memory panel's fact provenance ("message 12"), so a fact can be checked against what was said,
+// and by the search dialog's hits.
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 
