@@ -9,6 +9,7 @@ import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
 import { useHistorySearch } from "@/lib/client/history-search-store";
 import { jumpToMessage } from "@/lib/client/jump-to-message";
+import { isSearchShortcut } from "@/lib/client/shortcut";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { highlightRuns, queryTerms } from "@/lib/search/snippet";
 import { useEscapeKey } from "@/components/useEscapeKey";
@@ -19,10 +20,8 @@ const SEARCH_DEBOUNCE_MS = 250;
 export function HistorySearch() {
   const open = useHistorySearch((s) => s.open);
   useEffect(() => {
-    // ⌘ on Apple systems, where Ctrl K deletes to the end of the line in a text field.
-    const apple = /Mac|iPhone|iPad/.test(navigator.platform);
     const onKey = (e: KeyboardEvent) => {
-      if ((apple ? e.metaKey : e.ctrlKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "k") {
+      if (isSearchShortcut(e)) {
         e.preventDefault();
         useHistorySearch.getState().show();
       }

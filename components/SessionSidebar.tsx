@@ -1,11 +1,13 @@
 "use client";
 // The session list: start a new session or reopen an earlier one.
+import { useEffect, useState } from "react";
 import { MessageSquareText, Plus, Search } from "lucide-react";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
 import { useHistorySearch } from "@/lib/client/history-search-store";
 import { useLaunchStore } from "@/lib/client/launch-store";
+import { searchShortcutLabel } from "@/lib/client/shortcut";
 import { AccountFooter } from "@/components/AccountFooter";
 import { ThemeToggle } from "@/components/ThemeToggle";
 import { DashboardLink } from "@/components/dashboard/DashboardLink";
@@ -20,6 +22,9 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
   const create = useSessionsStore((s) => s.create);
   // Switching mid-reply would hide the reply's end; the list waits for it instead.
   const sending = useConversationStore((s) => s.phase !== "idle");
+  // Known only in the browser: the server renders Ctrl K, a Mac shows ⌘ K once mounted.
+  const [shortcut, setShortcut] = useState("Ctrl K");
+  useEffect(() => setShortcut(searchShortcutLabel()), []);
 
   return (
     <nav aria-label="Sessions" className="flex h-full flex-col">
@@ -56,7 +61,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
         <button
           type="button"
           data-testid="open-history-search"
-          title="Search all messages (Ctrl K / ⌘ K)"
+          title={`Search all messages (${shortcut})`}
           onClick={() => {
             useHistorySearch.getState().show();
             onNavigate?.();
@@ -65,7 +70,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
         >
           <MessageSquareText aria-hidden className="h-3.5 w-3.5 shrink-0" />
           <span className="flex-1">Search all messages</span>
-          <kbd className="hidden font-sans text-[10px] text-zinc-400 md:inline">Ctrl K</kbd>
+          <kbd className="hidden font-sans text-[10px] text-zinc-400 md:inline">{shortcut}</kbd>
         </button>
       </div>
       {error && (
