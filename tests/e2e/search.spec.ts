@@ -60,3 +60,25 @@ test("/search opens it with the words; nothing found says so; Escape closes", as
   // The composer was not sent anything: /search is a command, not a message.
   await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveCount(1);
 });
+
+test("while Claude replies, Escape closes the search without stopping the reply, and other sessions wait", async ({ page, request }) => {
+  const word = `tamberlock${Date.now() % 1_000_000}`;
+  await seedSession(request, "Elsewhere", [`[[reply:Noted.]] The spare key is under the ${word} pot.`]);
+  const here = await seedSession(request, "Here", ["[[reply:Noted.]] Hello."]);
+  await page.goto(`/?session=${here}`);
+  await expect(page.locator('[data-testid="message"][data-seq="2"]')).toBeVisible();
+  await typeAndSend(page, "Tell me a story [[slow:4000]] [[reply:Once upon a time there was a lighthouse keeper who counted ships.]]");
+  await expect(page.getByTestId("stop-button")).toBeVisible();
+
+  await page.keyboard.press("Control+k");
+  await page.getByTestId("history-search-input").fill(word);
+  await expect(page.getByTestId("history-hit").first()).toContainText("Elsewhere");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("history-search")).toContainText("Claude is still replying here");
+  await expect(page).toHaveURL(new RegExp(`session=${here}`));
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("history-search")).toHaveCount(0);
+  await expect(page.getByTestId("stop-button")).toBeVisible();
+  await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toContainText("lighthouse keeper", { timeout: 15_000 });
+  await expect(page.getByTestId("interrupted-notice")).toHaveCount(0);
+});
