@@ -6,7 +6,7 @@ import type { HistoryHitJson } from "@/lib/api/types";
 import { ApiError, json } from "@/lib/client/api";
 
 /** Hits shown for one query. */
-export const SEARCH_LIMIT = 20;
+const SEARCH_LIMIT = 20;
 
 interface HistorySearchState {
   open: boolean;
@@ -32,7 +32,7 @@ interface HistorySearchState {
 
 let controller: AbortController | null = null;
 
-export async function fetchHistoryHits(q: string, signal?: AbortSignal): Promise<HistoryHitJson[]> {
+async function fetchHistoryHits(q: string, signal?: AbortSignal): Promise<HistoryHitJson[]> {
   const params = new URLSearchParams({ q, limit: String(SEARCH_LIMIT) });
   return (await json<{ hits: HistoryHitJson[] }>(`/api/search?${params}`, { signal })).hits;
 }
