@@ -46,10 +46,13 @@ export function MediaView({ media, shown, onShow }: { media: MediaElement; shown
   }
   if (failed) {
     return (
-      <div className="flex items-center gap-2 rounded-lg bg-zinc-50 px-3 py-2.5 text-xs text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
-        <ImageOff aria-hidden className="h-4 w-4 shrink-0" />
-        <span className="min-w-0 flex-1 break-words">Could not load this {media.media_type} from {host}.</span>
-        <SourceLink url={media.url} />
+      <div className="space-y-2 rounded-lg bg-zinc-50 px-3 py-2.5 text-xs text-zinc-600 dark:bg-zinc-800/60 dark:text-zinc-300">
+        {media.alt && <p className="break-words text-sm text-zinc-800 dark:text-zinc-100">{media.alt}</p>}
+        <div className="flex items-center gap-2">
+          <ImageOff aria-hidden className="h-4 w-4 shrink-0" />
+          <span className="min-w-0 flex-1 break-words">Could not load this {media.media_type} from {host}.</span>
+          <SourceLink url={media.url} />
+        </div>
       </div>
     );
   }
