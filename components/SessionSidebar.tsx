@@ -12,6 +12,10 @@ import { AccountFooter } from "@/components/AccountFooter";
 import { ThemeToggle } from "@/components/ThemeToggle";
 import { DashboardLink } from "@/components/dashboard/DashboardLink";
 
+/** The two search buttons: sessions and projects, and all messages. */
+const SEARCH_BUTTON =
+  "flex w-full items-center gap-1.5 rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2.5 py-1.5 text-left text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-50";
+
 export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
   const sessions = useSessionsStore((s) => s.sessions);
   const loaded = useSessionsStore((s) => s.loaded);
@@ -53,7 +57,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
             onNavigate?.();
           }}
           disabled={sending}
-          className="flex w-full items-center gap-1.5 rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2.5 py-1.5 text-left text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-50"
+          className={SEARCH_BUTTON}
         >
           <Search aria-hidden className="h-3.5 w-3.5 shrink-0" />
           Search sessions &amp; projects
@@ -66,7 +70,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
             useHistorySearch.getState().show();
             onNavigate?.();
           }}
-          className="mt-1.5 flex w-full items-center gap-1.5 rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2.5 py-1.5 text-left text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800"
+          className={`mt-1.5 ${SEARCH_BUTTON}`}
         >
           <MessageSquareText aria-hidden className="h-3.5 w-3.5 shrink-0" />
           <span className="flex-1">Search all messages</span>

@@ -1,6 +1,6 @@
 // The search shortcut: ⌘ K on Apple systems, where Ctrl K deletes to the end of the line in a
 // text field; Ctrl K elsewhere. Browser-only (reads navigator).
-export function isApple(): boolean {
+function isApple(): boolean {
   return /Mac|iPhone|iPad/.test(navigator.platform);
 }
 
