@@ -1,11 +1,12 @@
 // `npm run bench`: performance figures against the DESIGN.md targets, on an in-memory PGlite
 // with seeded long sessions. Prints tables and, last, one JSON line. Benchmarks are separate
 // modules under scripts/bench/: context, compaction, sessions (checkpoints, resume, picker), memory,
-// recall (issue 11: facts kept through compaction, memory and history search).
+// recall (issue 11: facts kept through compaction, memory and history search), locomo (issue 18: the
+// same on real conversations, ../shared/data/locomo-dev).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, usage, search, recall; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// context, compaction, sessions, memory, auth, cost, audit, keys, usage, search, recall, canvas, locomo; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
 // scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
 // scripts/bench/recall.ts.
 import os from "node:os";
@@ -23,11 +24,12 @@ import { benchKeys, keysJson, printKeys } from "./bench/keys";
 import { benchSearch, printSearch, searchJson } from "./bench/search";
 import { benchRecall, printRecall, recallJson } from "./bench/recall";
 import { benchCanvas, canvasJson, printCanvas } from "./bench/canvas";
+import { benchLocomo, locomoJson, printLocomo } from "./bench/locomo";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage", "search", "recall", "canvas"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage", "search", "recall", "canvas", "locomo"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -177,6 +179,9 @@ async function main(): Promise<void> {
     if (recall) printRecall(recall);
     const canvas = only.has("canvas") ? await benchCanvas(db, ours) : null;
     if (canvas) printCanvas(canvas);
+    // Its own databases too, one per conversation; skips when the data is absent.
+    const locomo = only.has("locomo") ? await benchLocomo(db) : null;
+    if (locomo) printLocomo(locomo);
 
     const json = {
       bench: "threadkeeper",
@@ -206,6 +211,7 @@ async function main(): Promise<void> {
       search: search ? searchJson(search) : null,
       recall: recall ? recallJson(recall) : null,
       canvas: canvas ? canvasJson(canvas) : null,
+      locomo: locomo ? locomoJson(locomo) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

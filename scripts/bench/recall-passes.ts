@@ -186,7 +186,7 @@ export async function visibilityPass(db: Database, corpus: RecallCorpus, group: 
 }
 
 /** What the next request would carry: the window assembled as the send path does, built into the API request. */
-async function viewAfterCompaction(tx: Tx, uid: string, sid: string): Promise<{ text: string; rawTokens: number; historyTokens: number }> {
+export async function viewAfterCompaction(tx: Tx, uid: string, sid: string): Promise<{ text: string; rawTokens: number; historyTokens: number }> {
   const ctx = await loadContext(tx, uid, await getSession(tx, uid, sid));
   const win = await assembleWindow(tx, ctx, ctx.calibration.factor);
   return {
