@@ -1,5 +1,6 @@
 // The queries behind history search: two candidate lists (full-text and nearest vectors) over
 // the messages a scope can see, then the details of the few that make the cut.
+import type { CorpusStat, ScoredDoc, TermStat } from "@/lib/context/bm25";
 import type { Tx } from "./driver";
 
 export interface HistoryScope {
@@ -53,49 +54,90 @@ function scopeParams(userId: string, s: HistoryScope): unknown[] {
   return [userId, s.sessionId ?? null, s.projectId ?? null, s.excludeSessionId ?? null, s.from ?? null, s.to ?? null];
 }
 
-/** The keyword arm's two forms of a query, as SQL over the text in parameter `param` ("$7"). */
-export const everyWord = (param: string) => `plainto_tsquery('english', ${param})`;
-export const anyWord = (param: string) => `replace(plainto_tsquery('english', ${param})::text, ' & ', ' | ')::tsquery`;
-
 /**
- * How many of the user's newest matches the keyword arm ranks across the history (see
- * migrations 20261123000013 and 000017): enough that a term matching fewer messages loses nothing, few
- * enough that ranking them stays a few milliseconds at any history size.
+ * How many of the user's newest matches the session picker's keyword search reads (see
+ * migrations 20261123000013 and 000017): a common word costs the same at any history size.
  */
 export const KEYWORD_MATCH_CAP = 250;
 
-async function matches(tx: Tx, userId: string, scope: HistoryScope, query: string, text: string, limit: number): Promise<string[]> {
-  const from = scope.sessionId
-    ? `tsq, ${scoped(scope)} and m.search @@ tsq.q`
-    : `tsq, messages_matching(tsq.q, $9, $5, $6) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
-  const rank = scope.sessionId ? `ts_rank_cd(m.search, tsq.q)` : `hit.rank`;
-  const rows = await tx.query<{ id: string }>(
-    `with tsq as materialized (select ${query} as q)
-     select m.id, ${rank} as r from ${from}
-     order by r desc, m.id limit $8`,
-    [...scopeParams(userId, scope), text, limit, ...(scope.sessionId ? [] : [KEYWORD_MATCH_CAP])],
+/** A query's words as full-text search stems them, with their document frequencies for the user and the user's totals. */
+export async function termStats(tx: Tx, userId: string, text: string, maxTerms: number): Promise<{ terms: TermStat[]; corpus: CorpusStat }> {
+  const terms = await tx.query<TermStat>(
+    `select t.lexeme, coalesce(s.df, 0)::int as df
+     from (select distinct l as lexeme from unnest(tsvector_to_array(to_tsvector('english', $2))) l limit $3) t
+     left join search_terms s on s.user_id = $1 and s.term = hashtextextended(t.lexeme, 0)`,
+    [userId, text, maxTerms],
   );
-  return rows.map((r) => r.id);
+  const [totals] = await tx.query<{ docs: string; words: string }>(`select docs, words from search_totals where user_id = $1`, [userId]);
+  const docs = Number(totals?.docs ?? 0);
+  return { terms, corpus: { docs, avgLen: docs > 0 ? Number(totals!.words) / docs : 0 } };
 }
 
+/** A tsquery matching any of the lexemes (already stemmed, so quoted rather than parsed again). */
+export function anyLexeme(lexemes: readonly string[]): string {
+  return lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(" | ");
+}
+
+export interface KeywordDoc extends ScoredDoc {
+  /** When it was said: its own leading timestamp (an imported log line), else when it was stored. */
+  saidAt: Date;
+}
+
+// Occurrences of the query's lexemes ($n) in a message's tsvector.
+const TERM_COUNTS = (param: string) =>
+  `(select coalesce(jsonb_object_agg(u.lexeme, coalesce(array_length(u.positions, 1), 1)), '{}'::jsonb)
+    from unnest(m.search) u where u.lexeme = any (${param}::text[]))`;
+
+interface DocRow {
+  id: string;
+  session_id: string;
+  seq: number;
+  len: number | null;
+  tf: Record<string, number>;
+  said_at: Date;
+}
+
+const toDoc = (r: DocRow): KeywordDoc => ({ id: r.id, sessionId: r.session_id, seq: r.seq, len: r.len ?? 0, tf: r.tf, saidAt: r.said_at });
+
 /**
- * The best full-text matches, ranked. Across the history through `messages_matching`, which
- * ranks only the newest KEYWORD_MATCH_CAP matches (in the date range), so a common word costs
- * the same at any history size; within one session over its whole view, which is small. Messages with every word come first; when there are too few of them, those
- * with any of the words follow, best covered first: a question ("when does my sister land?")
- * shares only some words with the message that answers it. Any-word matching reaches the cap
- * for almost any question, so it runs only when every-word matching falls short.
+ * Every message of the scope holding any of `essential`, with its counts of all the query's
+ * `lexemes`. Across the history through `messages_matching`, which returns at most `cap` (the
+ * newest, when a word is so common that more match); within one session over its whole view.
  */
-export async function textCandidates(tx: Tx, userId: string, scope: HistoryScope, text: string, limit: number): Promise<ArmHit[]> {
-  const ids = await matches(tx, userId, scope, everyWord("$7"), text, limit);
-  if (ids.length < limit) {
-    const seen = new Set(ids);
-    for (const id of await matches(tx, userId, scope, anyWord("$7"), text, limit)) {
-      if (ids.length >= limit) break;
-      if (!seen.has(id)) ids.push(id);
-    }
-  }
-  return ids.map((message_id, i) => ({ message_id, rank: i + 1 }));
+export async function matchingDocs(
+  tx: Tx,
+  userId: string,
+  scope: HistoryScope,
+  essential: readonly string[],
+  lexemes: readonly string[],
+  cap: number,
+): Promise<KeywordDoc[]> {
+  const from = scope.sessionId
+    ? `${scoped(scope)} and m.search @@ $7::tsquery`
+    : `messages_matching($7::tsquery, $9, $5, $6) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
+  const rows = await tx.query<DocRow>(
+    `select m.id, m.session_id, m.seq, m.search_len as len, ${TERM_COUNTS("$8")} as tf, coalesce(m.said_at, m.created_at) as said_at
+     from ${from} limit $9`,
+    [...scopeParams(userId, scope), anyLexeme(essential), lexemes, cap],
+  );
+  return rows.map(toDoc);
+}
+
+/** The messages of the scope at these positions (session and seq), with their counts of the query's `lexemes`. */
+export async function docsAt(
+  tx: Tx,
+  userId: string,
+  scope: HistoryScope,
+  at: readonly { sessionId: string; seq: number }[],
+  lexemes: readonly string[],
+): Promise<KeywordDoc[]> {
+  if (at.length === 0) return [];
+  const rows = await tx.query<DocRow>(
+    `select m.id, m.session_id, m.seq, m.search_len as len, ${TERM_COUNTS("$9")} as tf, coalesce(m.said_at, m.created_at) as said_at
+     from ${scoped(scope)} and (m.session_id, m.seq) in (select * from unnest($7::uuid[], $8::int[]))`,
+    [...scopeParams(userId, scope), at.map((a) => a.sessionId), at.map((a) => a.seq), lexemes],
+  );
+  return rows.map(toDoc);
 }
 
 /**

@@ -2,6 +2,7 @@
 // values it sees as jsonb while PGlite passes strings through, so text is the one encoding both keep.
 import type { MessageJson } from "@/lib/api/types";
 import { redactedPrefix } from "@/lib/context/redact";
+import { leadingTimestamp } from "@/lib/context/when";
 import type { ContentBlock, EngineMessage, MessageStatus, Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
@@ -70,8 +71,8 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
   if (!slot) throw notFound("Session", sessionId);
   const [row] = await tx.query<MessageRow>(
     `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model,
-       supersedes_turn, restarts_turn)
-     values ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9, $10, $11, $12, $13) returning ${COLUMNS}`,
+       supersedes_turn, restarts_turn, said_at)
+     values ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9, $10, $11, $12, $13, $14) returning ${COLUMNS}`,
     [
       sessionId,
       userId,
@@ -86,6 +87,7 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
       m.model ?? null,
       m.supersedesTurn ?? null,
       m.restartsTurn ?? false,
+      leadingTimestamp(m.text),
     ],
   );
   return row;

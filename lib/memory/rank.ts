@@ -7,11 +7,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Reciprocal rank fusion of a similarity rank and a keyword rank (1-based, null when absent
- * from that list), scaled to [0, 1]: 1 for first in both lists.
+ * from that list), the similarity's counting `vectorWeight` times the keyword's, scaled to
+ * [0, 1]: 1 for first in both lists.
  */
-export function fusedRank(vectorRank: number | null, textRank: number | null): number {
-  const rrf = (vectorRank ? 1 / (RRF_K + vectorRank) : 0) + (textRank ? 1 / (RRF_K + textRank) : 0);
-  return rrf / (2 / (RRF_K + 1));
+export function fusedRank(vectorRank: number | null, textRank: number | null, vectorWeight = 1): number {
+  const rrf = (vectorRank ? vectorWeight / (RRF_K + vectorRank) : 0) + (textRank ? 1 / (RRF_K + textRank) : 0);
+  return rrf / ((1 + vectorWeight) / (RRF_K + 1));
 }
 
 export interface RankInput {

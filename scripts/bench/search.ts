@@ -8,11 +8,12 @@
 // other user), BENCH_SEARCH_RUNS (30), BENCH_SEARCH_PG (see above).
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb, withUser, type Database } from "@/lib/db";
-import { anyWord, everyWord, KEYWORD_MATCH_CAP, textCandidates, vectorCandidates } from "@/lib/db/history-search";
+import { essentialTerms } from "@/lib/context/bm25";
+import { anyLexeme, KEYWORD_MATCH_CAP, termStats, vectorCandidates } from "@/lib/db/history-search";
 import { appendMessage } from "@/lib/db/messages";
 import { recentSessionSummaries } from "@/lib/db/session-picker";
 import { insertSession } from "@/lib/db/sessions";
-import { embedHistoryQuery, searchHistory } from "@/lib/search/history";
+import { embedHistoryQuery, KEYWORD_MATCH_BUDGET, keywordCandidates, MAX_QUERY_TERMS, searchHistory } from "@/lib/search/history";
 import { rng, userText } from "./corpus";
 import { fmtInt, fmtMs, table } from "./report";
 import { HEAVY, openEngine, seedHistory, sentencePools, type Pools } from "./search-history";
@@ -48,8 +49,8 @@ export interface SearchSizeResult {
   plantedRank: number | null;
   /** arms: medians of the keyword and vector candidate queries alone (whole-history shapes only). */
   searches: { label: string; q: string; hits: number; stat: Stat; arms: { keywordMs: number; vectorMs: number } | null }[];
-  /** messages_matching alone for each form of each query (medians): as chosen, and forced each way. */
-  matching: { q: string; form: "every word" | "any word"; chosenMs: number; forcedMs: Record<Strategy, number> }[];
+  /** messages_matching alone for each query's informative words (medians): as chosen, and forced each way. */
+  matching: { q: string; words: string; chosenMs: number; forcedMs: Record<Strategy, number> }[];
   picker: { label: string; q: string; sessions: number; stat: Stat }[];
   explain: { picker: string; vector: string };
 }
@@ -110,7 +111,7 @@ async function benchSize(messages: number, otherMessages: number, runs: number, 
       // Where the time goes: each arm alone, with the candidate count searchHistory asks for.
       const qv = await embedHistoryQuery(q);
       const arms = {
-        keywordMs: (await measure(() => withUser(HEAVY, (tx) => textCandidates(tx, HEAVY, {}, q, ARM_CANDIDATES)), { warmups: 1, runs: ARM_RUNS })).stat.medianMs,
+        keywordMs: (await measure(() => withUser(HEAVY, (tx) => keywordCandidates(tx, HEAVY, { q, limit: 10 }, q, ARM_CANDIDATES)), { warmups: 1, runs: ARM_RUNS })).stat.medianMs,
         vectorMs: qv.vector
           ? (await measure(() => withUser(HEAVY, (tx) => vectorCandidates(tx, HEAVY, {}, { vector: qv.vector!, model: qv.model }, ARM_CANDIDATES)), { warmups: 1, runs: ARM_RUNS })).stat.medianMs
           : 0,
@@ -131,23 +132,25 @@ async function benchSize(messages: number, otherMessages: number, runs: number, 
     // The keyword matches alone, as the function chooses to read them and forced each way: the
     // chosen way should be about the fastest for every kind of query.
     const matching: SearchSizeResult["matching"] = [];
-    const forms = QUERIES.flatMap(({ q }) => (q.includes(" ") ? (["every word", "any word"] as const) : (["every word"] as const)).map((form) => ({ q, form })));
-    for (const { q, form } of forms) {
-      const tsq = form === "any word" ? anyWord("$1") : everyWord("$1");
+    for (const { q } of QUERIES) {
+      // The words the keyword arm reads every match of (the rest only score them), as searchHistory picks them.
+      const words = await withUser(HEAVY, async (tx) => essentialTerms((await termStats(tx, HEAVY, q, MAX_QUERY_TERMS)).terms, KEYWORD_MATCH_BUDGET));
+      if (words.length === 0) continue;
+      const tsq = anyLexeme(words.map((w) => w.lexeme));
       const timed = async (strategy: Strategy | "", runs: number) =>
         (
           await measure(
             () =>
               withUser(HEAVY, async (tx) => {
                 await tx.query(`select set_config('threadkeeper.keyword_strategy', $1, true)`, [strategy]);
-                return tx.query(`select id from messages_matching(${tsq}, $2)`, [q, KEYWORD_MATCH_CAP]);
+                return tx.query(`select id from messages_matching($1::tsquery, $2)`, [tsq, KEYWORD_MATCH_BUDGET]);
               }),
             { warmups: 1, runs },
           )
         ).stat.medianMs;
       const forcedMs = {} as Record<Strategy, number>;
       for (const strategy of STRATEGIES) forcedMs[strategy] = await timed(strategy, STRATEGY_RUNS);
-      matching.push({ q, form, chosenMs: await timed("", ARM_RUNS), forcedMs });
+      matching.push({ q, words: words.map((w) => `${w.lexeme} (${fmtInt(w.df)})`).join(", "), chosenMs: await timed("", ARM_RUNS), forcedMs });
     }
     const qv = await embedHistoryQuery("when does my sister land in Lisbon");
     const vectorPlan = await explain(
@@ -241,8 +244,8 @@ export function printSearch(r: SearchBenchResult): void {
     );
     console.log(
       table(
-        [`keyword matches alone (newest ${KEYWORD_MATCH_CAP}), p50`, "as chosen", ...STRATEGIES.map((x) => `forced ${x}`)],
-        s.matching.map((m) => [`"${m.q}" (${m.form})`, fmtMs(m.chosenMs), ...STRATEGIES.map((x) => fmtMs(m.forcedMs[x]))]),
+        [`keyword matches alone (at most ${fmtInt(KEYWORD_MATCH_BUDGET)}, newest first), p50`, "words read (messages)", "as chosen", ...STRATEGIES.map((x) => `forced ${x}`)],
+        s.matching.map((m) => [`"${m.q}"`, m.words, fmtMs(m.chosenMs), ...STRATEGIES.map((x) => fmtMs(m.forcedMs[x]))]),
       ),
     );
     console.log(
@@ -273,7 +276,7 @@ export function searchJson(r: SearchBenchResult) {
         keyword_arm_p50_ms: q.arms?.keywordMs ?? null,
         vector_arm_p50_ms: q.arms?.vectorMs ?? null,
       })),
-      matching: s.matching.map((m) => ({ q: m.q, form: m.form, chosen_p50_ms: m.chosenMs, forced_p50_ms: m.forcedMs })),
+      matching: s.matching.map((m) => ({ q: m.q, words: m.words, chosen_p50_ms: m.chosenMs, forced_p50_ms: m.forcedMs })),
       picker: s.picker.map((q) => ({ label: q.label, q: q.q, sessions: q.sessions, p50_ms: q.stat.medianMs, p95_ms: q.stat.p95Ms })),
     })),
     send: { with_ms: r.send.withIndexing.medianMs, without_ms: r.send.without.medianMs, added_ms: r.send.addedMs },

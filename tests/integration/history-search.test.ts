@@ -4,9 +4,8 @@ import { describe, expect, it } from "vitest";
 import { createSession } from "@/lib/chat/sessions";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { inheritHistory } from "@/lib/db/forks";
-import { KEYWORD_MATCH_CAP } from "@/lib/db/history-search";
 import { appendMessage, type NewMessage } from "@/lib/db/messages";
-import { searchHistory, type HistoryHit, type HistoryQuery } from "@/lib/search/history";
+import { KEYWORD_MATCH_BUDGET, searchHistory, type HistoryHit, type HistoryQuery } from "@/lib/search/history";
 import { indexPendingMessages } from "@/lib/search/indexer";
 import { prose, useHarness } from "./harness";
 
@@ -143,61 +142,85 @@ describe("history search", () => {
     expect((await search({ q: "walrus telemetry", from: new Date(Date.now() - 86_400_000) })).length).toBe(2);
   });
 
-  it("ranks only the newest matches of a very common word, never another user's, and reaches older ones through the date bounds", async () => {
+  it("ranks every match of a word however old, reads only the newest of one in more messages than the budget, and never another user's", async () => {
     await ensureOther();
     const mine = await session(ME, "Ledger");
     const theirs = await session(OTHER, "Theirs");
     const extra = 100;
     const start = Date.UTC(2025, 0, 1);
     const minute = 60_000;
-    // seq 1 is the oldest and the best match (the word three times); then CAP + extra newer ones,
-    // one a minute. The other user's matches are newer than all of them.
+    // seq 1 is the oldest and the best match (the word three times); then the newer ones, one a
+    // minute: "ocelot" in BUDGET + extra of them, "margay" in only the first 300. The other
+    // user's matches are newer than all of them.
     await h.db.transaction(async (tx) => {
       await tx.query(
         `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, created_at)
          select $1, $2, i, i, 'user', '[]'::jsonb,
-           case when i = 1 then 'ocelot ocelot ocelot ledger' else 'ocelot ledger entry ' || i end,
+           case when i = 1 then 'ocelot ocelot ocelot margay margay margay ledger'
+             else 'ocelot ledger entry ' || i || case when i <= 300 then ' margay' else '' end end,
            $3::timestamptz + make_interval(mins => i)
          from generate_series(1, $4::int) i`,
-        [mine, ME, new Date(start).toISOString(), KEYWORD_MATCH_CAP + extra + 1],
+        [mine, ME, new Date(start).toISOString(), KEYWORD_MATCH_BUDGET + extra + 1],
       );
       await tx.query(
         `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, created_at)
-         select $1, $2, i, i, 'user', '[]'::jsonb, 'ocelot ledger of B ' || i, now() - make_interval(mins => i)
+         select $1, $2, i, i, 'user', '[]'::jsonb, 'ocelot margay ledger of B ' || i, now() - make_interval(mins => i)
          from generate_series(1, 50) i`,
         [theirs, OTHER],
       );
     });
-    // Before and after ANALYZE: the function picks its plan from the planner's estimate of how
-    // many messages match (none yet: a default guess; then nearly all: the banded walk).
-    for (const analyzed of [false, true]) {
-      if (analyzed) await h.db.execAutocommit("analyze messages");
-      const matched = await withUser(ME, (tx) =>
-        tx.query<{ seq: number; session_id: string }>(`select seq, session_id from messages_matching(to_tsquery('english', 'ocelot'), $1)`, [KEYWORD_MATCH_CAP]),
-      );
-      expect(matched.length).toBe(KEYWORD_MATCH_CAP);
-      expect(matched.every((m) => m.session_id === mine)).toBe(true);
-      // Exactly the newest CAP: seq extra + 2 .. CAP + extra + 1.
-      const seqs = matched.map((m) => m.seq).sort((a, b) => a - b);
-      expect(seqs[0]).toBe(extra + 2);
-      expect(seqs.at(-1)).toBe(KEYWORD_MATCH_CAP + extra + 1);
-      // No caller, no rows: the function filters to auth.uid() itself.
-      expect(await h.db.transaction((tx) => tx.query(`select 1 from messages_matching(to_tsquery('english', 'ocelot'), 10)`))).toEqual([]);
-    }
-
-    // The best-covered match is older than the newest CAP, so the keyword arm does not see it
-    // (nothing is embedded here, so it is the only arm) ...
-    const hits = await search({ q: "ocelot" });
-    expect(hits.length).toBe(10);
-    expect(hits.every((x) => x.session_id === mine && x.seq > extra + 1)).toBe(true);
-    // ... until the date range ends before the newer ones: the bounds apply before the cap.
+    // A word in fewer messages than the budget: all of them ranked, so the oldest, best one leads.
+    const rare = await search({ q: "margay" });
+    expect(rare[0]).toMatchObject({ session_id: mine, seq: 1 });
+    expect(rare.every((x) => x.session_id === mine)).toBe(true);
+    // A word in more: only the newest BUDGET are read (nothing is embedded here, so the keyword
+    // arm is the only one) ...
+    const common = await search({ q: "ocelot" });
+    expect(common.length).toBe(10);
+    expect(common.every((x) => x.session_id === mine && x.seq > extra + 1)).toBe(true);
+    // ... until the date range ends before the newer ones: the bounds apply before the budget.
     const old = await search({ q: "ocelot", to: new Date(start + 30 * minute) });
     expect(old[0]).toMatchObject({ session_id: mine, seq: 1 });
     expect(old.length).toBe(10);
+    // With a rare word beside it, the rare word's matches are read in full and the common one
+    // only scores them.
+    expect((await search({ q: "ocelot margay" }))[0]).toMatchObject({ session_id: mine, seq: 1 });
     // The other user, beside them, sees only their own.
     const asOther = await search({ q: "ocelot ledger" }, OTHER);
     expect(asOther.length).toBe(10);
     expect(asOther.every((x) => x.session_id === theirs)).toBe(true);
+  });
+
+  it("keeps each user's word statistics with their messages: inserted, finished streaming, deleted", async () => {
+    await ensureOther();
+    const stats = (userId: string) =>
+      withUser(userId, async (tx) => ({
+        terms: Object.fromEntries(
+          (
+            await tx.query<{ lexeme: string; df: number }>(
+              `select l.lexeme, s.df from unnest(array['carac', 'serval', 'lynx']) l(lexeme) join search_terms s on s.term = hashtextextended(l.lexeme, 0) order by 1`,
+            )
+          ).map((r) => [r.lexeme, r.df]),
+        ),
+        totals: (await tx.query<{ docs: string; words: string }>(`select docs, words from search_totals`))[0],
+      }));
+    const before = await stats(ME);
+    const s = await session();
+    await say(s, "user", "caracal caracal serval");
+    const streaming = await say(s, "assistant", "", ME, { status: "streaming" });
+    await say(await session(OTHER), "user", "caracal lynx", OTHER);
+    expect((await stats(ME)).terms).toEqual({ carac: 1, serval: 1 });
+    expect(Number((await stats(ME)).totals.docs)).toBe(Number(before.totals?.docs ?? 0) + 1);
+    // A reply counts once it is finished, with the words it ended with.
+    await withUser(ME, (tx) => tx.query(`update messages set text = 'a lynx and a caracal' where id = $1`, [streaming.id]));
+    expect((await stats(ME)).terms).toEqual({ carac: 1, serval: 1 });
+    await withUser(ME, (tx) => tx.query(`update messages set status = 'complete' where id = $1`, [streaming.id]));
+    expect((await stats(ME)).terms).toEqual({ carac: 2, lynx: 1, serval: 1 });
+    expect(Number((await stats(ME)).totals.words)).toBe(Number(before.totals?.words ?? 0) + 3 + 2);
+    // A deleted session takes its messages' counts with it (stored messages never change words).
+    await withUser(ME, (tx) => tx.query(`delete from sessions where id = $1`, [s]));
+    expect(await stats(ME)).toEqual(before);
+    expect((await stats(OTHER)).terms).toEqual({ carac: 1, lynx: 1 });
   });
 
   it("returns a newest set of matches whichever way it reads the history, across segments, timestamp ties and date bounds", async () => {
