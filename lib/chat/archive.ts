@@ -13,7 +13,7 @@ import { rememberSummary } from "./memory";
 export async function archiveSession(userId: string, sessionId: string): Promise<MemoryJson> {
   const { session, summary, transcript } = await summarizeSession(userId, sessionId);
   if (!summary?.trim()) throw conflict("nothing_to_remember", "The session has no messages to remember yet");
-  const memory = await rememberSummary(userId, session, summary, "archive");
+  const memory = await rememberSummary(userId, session, summary, "archive", transcript);
   // The turns since the last compaction (earlier ones gave their facts when they were condensed).
   await rememberFacts(userId, session, transcript, "archive").catch((err: unknown) => log.error("[threadkeeper] saving the archive's facts failed", err));
   return memory;

@@ -253,7 +253,7 @@ async function compactHoldingLease(
   });
   if (applied.row.summary) {
     // Every compaction refreshes the session's memory; a failure here never undoes the compaction.
-    await rememberSummary(userId, session, applied.row.summary, "compaction").catch((err: unknown) =>
+    await rememberSummary(userId, session, applied.row.summary, "compaction", transcript).catch((err: unknown) =>
       log.error("[threadkeeper] saving the compaction's memory failed", err),
     );
     // The condensed turns' facts, beside the summary: what a later question is likely to ask.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
-import { extractMustKeep, type MustKeepItem } from "@/lib/context/compaction";
+import { extractMustKeep, type MustKeepItem, type TranscriptTurn } from "@/lib/context/compaction";
 import { redactDeep, redactSecrets } from "@/lib/context/redact";
 import { resolveSettings } from "@/lib/context/settings";
 import { withUser } from "@/lib/db";
@@ -25,7 +25,7 @@ import { getProject } from "@/lib/db/projects";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { getUserSettings } from "@/lib/db/settings";
 import { getEmbedder, toPgVector, type EmbedKind } from "@/lib/memory/embedder";
-import { fitBudget, memoryBlock, relevance, renderMemory } from "@/lib/memory/rank";
+import { fitBudget, memoryBlock, relevance, renderMemory, vectorWeight } from "@/lib/memory/rank";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
 import { defaultModelId, loadContext } from "./context";
 
@@ -76,20 +76,27 @@ function describe(items: readonly MustKeepItem[]) {
   return { keyDecisions: of("decision").slice(0, 50), codeReferences: of("file_path", "identifier").slice(0, 100), tags };
 }
 
+/** The most of a memory's turns its embedding reads beside the summary (the local embedder's cost grows with length). */
+const EMBED_ABOUT_CHARS = 30_000;
+
 /**
  * A session's memory from its verified summary: at every compaction it replaces the
- * session's previous one; archiving adds one and marks the session archived.
+ * session's previous one; archiving adds one and marks the session archived. `turns` are the
+ * turns the summary now stands for that no earlier memory of the session did: their words make
+ * the memory findable by what was discussed, not only by what the summary kept.
  */
 export async function rememberSummary(
   userId: string,
   session: SessionRow,
   verifiedSummary: string,
   source: "compaction" | "archive",
+  turns: readonly TranscriptTurn[] = [],
 ): Promise<MemoryJson> {
   // Summaries come redacted; this holds for any other caller too, since memories travel into
   // other sessions' system prompts (a no-op on redacted text).
   const summary = redactSecrets(verifiedSummary);
-  const { vector, model } = await embedOne(summary, "document");
+  const about = redactSecrets(turns.flatMap((t) => t.messages.map((m) => m.text)).join("\n"));
+  const { vector, model } = await embedOne(about ? `${summary}\n\n${about.slice(0, EMBED_ABOUT_CHARS)}` : summary, "document");
   const memory: NewMemory = {
     projectId: session.project_id,
     sessionId: session.id,
@@ -99,6 +106,7 @@ export async function rememberSummary(
     embedding: vector,
     embeddingModel: model,
     ttlDays: await ttlDays(userId),
+    about: about || undefined,
   };
   return withUser(userId, async (tx) => {
     if (source === "compaction") {
@@ -163,7 +171,7 @@ export async function searchMemories(
     .filter((c) => c.row.session_id === null || c.row.session_id !== excludeSessionId)
     .map((c) => ({
       ...memoryJson(c.row),
-      relevance: relevance({ vectorRank: c.vectorRank, textRank: c.textRank, createdAt: c.row.created_at, pinned: c.row.pinned }, now),
+      relevance: relevance({ vectorRank: c.vectorRank, textRank: c.textRank, createdAt: c.row.created_at, pinned: c.row.pinned }, now, vectorWeight(model)),
       vector_rank: c.vectorRank,
       text_rank: c.textRank,
     }))

@@ -31,7 +31,9 @@ export interface ScoredDoc {
 }
 
 export const BM25_K1 = 1.2;
+/** Messages' length normalisation: milder than the textbook 0.75, as measured on conversations. */
 export const BM25_B = 0.5;
+const STANDALONE_B = 0.75;
 /** Shares of the words of the messages around a message (by distance: -1 is the one before) that count for it. */
 export const CONTEXT_WEIGHTS: ReadonlyMap<number, number> = new Map([
   [-2, 0.2],
@@ -43,6 +45,31 @@ export const SESSION_WEIGHT = 0.3;
 
 export function idf(df: number, docs: number): number {
   return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+}
+
+/** One word's share of a document's score: its weight, its count saturating, normalised by the document's length. */
+export function termScore(weight: number, f: number, len: number, avgLen: number, b = BM25_B): number {
+  return (weight * f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - b + (b * len) / avgLen));
+}
+
+/**
+ * Plain BM25 (standard length normalisation) of documents that stand alone, memories: each
+ * word's document frequency is counted among `matches` themselves, exact when they are every
+ * document holding any query word; `corpus` is every document searched.
+ */
+export function standaloneScores(matches: readonly Pick<ScoredDoc, "id" | "len" | "tf">[], corpus: CorpusStat): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const d of matches) for (const [t, f] of Object.entries(d.tf)) if (f > 0) df.set(t, (df.get(t) ?? 0) + 1);
+  const avgLen = corpus.avgLen > 0 ? corpus.avgLen : 1;
+  const out = new Map<string, number>();
+  for (const d of matches) {
+    let score = 0;
+    for (const [t, f] of Object.entries(d.tf)) {
+      if (f > 0) score += termScore(idf(df.get(t)!, Math.max(corpus.docs, matches.length)), f, d.len, avgLen, STANDALONE_B);
+    }
+    out.set(d.id, score);
+  }
+  return out;
 }
 
 const key = (sessionId: string, seq: number) => `${sessionId}:${seq}`;
@@ -67,11 +94,10 @@ export function scoreDocs(candidates: readonly ScoredDoc[], known: readonly Scor
   for (const d of candidates) {
     const around = [...CONTEXT_WEIGHTS].map(([offset, share]) => ({ share, doc: byKey.get(key(d.sessionId, d.seq + offset)) }));
     const len = around.reduce((n, a) => n + a.share * (a.doc?.len ?? avgLen), d.len);
-    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * len) / avgLen);
     let score = 0;
     for (const [t, w] of weights) {
       const f = around.reduce((n, a) => n + a.share * (a.doc?.tf[t] ?? 0), d.tf[t] ?? 0);
-      if (f > 0) score += (w * f * (BM25_K1 + 1)) / (f + norm);
+      if (f > 0) score += termScore(w, f, len, avgLen);
       if (sessionWords.get(d.sessionId)?.has(t)) score += SESSION_WEIGHT * w;
     }
     out.set(d.id, score);

@@ -2,6 +2,7 @@
 // the messages a scope can see, then the details of the few that make the cut.
 import type { CorpusStat, ScoredDoc, TermStat } from "@/lib/context/bm25";
 import type { Tx } from "./driver";
+import { termCounts, termCountsOf } from "./fulltext";
 
 export interface HistoryScope {
   sessionId?: string;
@@ -73,52 +74,42 @@ export async function termStats(tx: Tx, userId: string, text: string, maxTerms: 
   return { terms, corpus: { docs, avgLen: docs > 0 ? Number(totals!.words) / docs : 0 } };
 }
 
-/** A tsquery matching any of the lexemes (already stemmed, so quoted rather than parsed again). */
-export function anyLexeme(lexemes: readonly string[]): string {
-  return lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(" | ");
-}
-
 export interface KeywordDoc extends ScoredDoc {
   /** When it was said: its own leading timestamp (an imported log line), else when it was stored. */
   saidAt: Date;
 }
-
-// Occurrences of the query's lexemes ($n) in a message's tsvector.
-const TERM_COUNTS = (param: string) =>
-  `(select coalesce(jsonb_object_agg(u.lexeme, coalesce(array_length(u.positions, 1), 1)), '{}'::jsonb)
-    from unnest(m.search) u where u.lexeme = any (${param}::text[]))`;
 
 interface DocRow {
   id: string;
   session_id: string;
   seq: number;
   len: number | null;
-  tf: Record<string, number>;
+  tf: string;
   said_at: Date;
 }
 
-const toDoc = (r: DocRow): KeywordDoc => ({ id: r.id, sessionId: r.session_id, seq: r.seq, len: r.len ?? 0, tf: r.tf, saidAt: r.said_at });
+const toDoc = (r: DocRow): KeywordDoc => ({ id: r.id, sessionId: r.session_id, seq: r.seq, len: r.len ?? 0, tf: termCountsOf(r.tf), saidAt: r.said_at });
 
 /**
- * Every message of the scope holding any of `essential`, with its counts of all the query's
- * `lexemes`. Across the history through `messages_matching`, which returns at most `cap` (the
- * newest, when a word is so common that more match); within one session over its whole view.
+ * The messages of the scope matching `tsquery` (see lexemeQuery), newest first, at most `cap`,
+ * with their counts of the query's `lexemes`. Across the history through `messages_matching`,
+ * which reads a common word's newest matches without its older ones.
  */
 export async function matchingDocs(
   tx: Tx,
   userId: string,
   scope: HistoryScope,
-  essential: readonly string[],
+  tsquery: string,
   lexemes: readonly string[],
   cap: number,
 ): Promise<KeywordDoc[]> {
   const from = scope.sessionId
-    ? `${scoped(scope)} and m.search @@ $7::tsquery`
+    ? `${scoped(scope)} and m.search @@ $7::tsquery order by m.seq desc`
     : `messages_matching($7::tsquery, $9, $5, $6) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
   const rows = await tx.query<DocRow>(
-    `select m.id, m.session_id, m.seq, m.search_len as len, ${TERM_COUNTS("$8")} as tf, coalesce(m.said_at, m.created_at) as said_at
+    `select m.id, m.session_id, m.seq, m.search_len as len, ${termCounts("$8", "m")} as tf, coalesce(m.said_at, m.created_at) as said_at
      from ${from} limit $9`,
-    [...scopeParams(userId, scope), anyLexeme(essential), lexemes, cap],
+    [...scopeParams(userId, scope), tsquery, lexemes, cap],
   );
   return rows.map(toDoc);
 }
@@ -132,9 +123,14 @@ export async function docsAt(
   lexemes: readonly string[],
 ): Promise<KeywordDoc[]> {
   if (at.length === 0) return [];
+  // Across the history each position is one probe of (session_id, seq); filtering the user's
+  // messages by the list instead reads all of them.
+  const from = scope.sessionId
+    ? `${scoped(scope)} and (m.session_id, m.seq) in (select * from unnest($7::uuid[], $8::int[]))`
+    : scoped(scope).replace("messages m where ", "unnest($7::uuid[], $8::int[]) k(session_id, seq) join messages m on m.session_id = k.session_id and m.seq = k.seq where ");
   const rows = await tx.query<DocRow>(
-    `select m.id, m.session_id, m.seq, m.search_len as len, ${TERM_COUNTS("$9")} as tf, coalesce(m.said_at, m.created_at) as said_at
-     from ${scoped(scope)} and (m.session_id, m.seq) in (select * from unnest($7::uuid[], $8::int[]))`,
+    `select m.id, m.session_id, m.seq, m.search_len as len, ${termCounts("$9", "m")} as tf, coalesce(m.said_at, m.created_at) as said_at
+     from ${from}`,
     [...scopeParams(userId, scope), at.map((a) => a.sessionId), at.map((a) => a.seq), lexemes],
   );
   return rows.map(toDoc);

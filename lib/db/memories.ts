@@ -1,6 +1,8 @@
 import type { LoadedMemoryJson, MemoryJson, MemoryKind, MemorySource } from "@/lib/api/types";
 import { notFound } from "@/lib/errors";
+import { standaloneScores } from "@/lib/context/bm25";
 import { qualify, type Tx } from "./driver";
+import { lexemeQuery, queryLexemes, termCounts, termCountsOf } from "./fulltext";
 
 export interface MemoryRow {
   id: string;
@@ -48,14 +50,22 @@ export interface NewMemory {
   embedding: string | null;
   embeddingModel: string;
   ttlDays: number;
+  /**
+   * The (redacted) text of the turns it stands for: matched by search beside the summary, kept
+   * as words only. A compaction's memory adds each compaction's turns to the ones before; an
+   * archive's adds the session's compaction memory's (the turns condensed before it).
+   */
+  about?: string;
 }
 
 export async function insertMemory(tx: Tx, userId: string, m: NewMemory): Promise<MemoryRow> {
   const [row] = await tx.query<MemoryRow>(
     `insert into session_memories (user_id, project_id, session_id, source, summary, key_decisions, code_references, tags,
-       embedding, embedding_model, expires_at)
+       embedding, embedding_model, expires_at, about)
      values ($1, $2, $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8::text[], $9::vector, $10,
-       now() + make_interval(days => $11))
+       now() + make_interval(days => $11),
+       case when $12::text is not null then to_tsvector('english', $12::text) || coalesce((select c.about from session_memories c
+         where c.user_id = $1 and c.session_id = $3 and c.source = 'compaction' and c.kind = 'summary' and $4 = 'archive' limit 1), ''::tsvector) end)
      returning ${COLUMNS}`,
     [
       userId,
@@ -69,6 +79,7 @@ export async function insertMemory(tx: Tx, userId: string, m: NewMemory): Promis
       m.embedding,
       m.embeddingModel,
       m.ttlDays,
+      m.about ?? null,
     ],
   );
   return row;
@@ -137,9 +148,15 @@ export interface Candidate {
   textRank: number | null;
 }
 
+/** Memories holding a query word that are scored; beyond, the most recent (a user rarely has so many). */
+const MAX_TEXT_MATCHES = 5_000;
+const MAX_QUERY_TERMS = 32;
+
 /**
  * The two candidate lists hybrid search fuses: the nearest vectors (exact cosine distance
- * over the user's rows of the current embedding model) and the best full-text matches.
+ * over the user's rows of the current embedding model) and the best keyword matches, every
+ * memory holding any of the query's words ranked by BM25 (lib/context/bm25.ts), so that a
+ * question, which shares only some words with what answers it, still finds it.
  */
 export async function searchCandidates(
   tx: Tx,
@@ -147,9 +164,10 @@ export async function searchCandidates(
   q: { vector: string | null; text: string; model: string; perList: number },
   f: SearchFilter,
 ): Promise<Candidate[]> {
-  const rows = await tx.query<MemoryRow & { vector_rank: number | null; text_rank: number | null }>(
-    `with filtered as (
-       select m.* from session_memories m
+  const lexemes = await queryLexemes(tx, q.text, MAX_QUERY_TERMS);
+  const arms = await tx.query<{ id: string; vector_rank: number | null; len: number | null; tf: string | null; docs: number; avg_len: number }>(
+    `with filtered as materialized (
+       select m.id, m.embedding, m.search, m.created_at from session_memories m
        where m.user_id = $1 and m.embedding_model = $2 and ${LIVE} and ${CURRENT}
          and ($5::uuid is null or m.project_id = $5)
          and ($6::text[] is null or m.tags && $6::text[])
@@ -163,19 +181,27 @@ export async function searchCandidates(
        order by embedding <=> $3::vector, id limit $9
      ),
      by_text as (
-       select id, row_number() over (order by ts_rank_cd(search, query) desc, id) as r
-       from filtered, websearch_to_tsquery('english', $4) query
-       where search @@ query
-       order by ts_rank_cd(search, query) desc, id limit $9
-     )
-     select ${qualify(COLUMNS, "f")}, v.r::int as vector_rank, t.r::int as text_rank
-     from filtered f
-     left join by_vector v on v.id = f.id
-     left join by_text t on t.id = f.id
-     where v.id is not null or t.id is not null`,
-    [userId, q.model, q.vector, q.text, f.projectId ?? null, f.tags ?? null, f.from ?? null, f.to ?? null, q.perList, f.kind ?? null],
+       select f.id, length(f.search) as len, ${termCounts("$11", "f")} as tf
+       from filtered f where $4::text <> '' and f.search @@ $4::tsquery
+       order by f.created_at desc limit ${MAX_TEXT_MATCHES}
+     ),
+     corpus as (select count(*)::int as docs, coalesce(avg(length(search)), 0)::float8 as avg_len from filtered)
+     select coalesce(v.id, t.id) as id, v.r::int as vector_rank, t.len, t.tf, c.docs, c.avg_len
+     from by_vector v full join by_text t on t.id = v.id cross join corpus c`,
+    [userId, q.model, q.vector, lexemeQuery(lexemes), f.projectId ?? null, f.tags ?? null, f.from ?? null, f.to ?? null, q.perList, f.kind ?? null, lexemes],
   );
-  return rows.map(({ vector_rank, text_rank, ...row }) => ({ row, vectorRank: vector_rank, textRank: text_rank }));
+  if (arms.length === 0) return [];
+  const matches = arms.filter((a) => a.tf !== null).map((a) => ({ id: a.id, len: a.len ?? 0, tf: termCountsOf(a.tf!) }));
+  const scores = standaloneScores(matches, { docs: arms[0].docs, avgLen: arms[0].avg_len });
+  const byText = matches
+    .filter((m) => scores.get(m.id)! > 0)
+    .sort((a, b) => scores.get(b.id)! - scores.get(a.id)! || a.id.localeCompare(b.id))
+    .slice(0, q.perList);
+  const textRank = new Map(byText.map((m, i) => [m.id, i + 1]));
+  const vectorRank = new Map(arms.filter((a) => a.vector_rank !== null).map((a) => [a.id, a.vector_rank!]));
+  const ids = [...new Set([...vectorRank.keys(), ...textRank.keys()])];
+  const rows = await tx.query<MemoryRow>(`select ${qualify(COLUMNS, "m")} from session_memories m where m.id = any ($1::uuid[]) and m.user_id = $2`, [ids, userId]);
+  return rows.map((row) => ({ row, vectorRank: vectorRank.get(row.id) ?? null, textRank: textRank.get(row.id) ?? null }));
 }
 
 export async function recordLoaded(
@@ -261,7 +287,8 @@ export async function upsertCompactionMemory(tx: Tx, userId: string, m: NewMemor
   const [row] = await tx.query<MemoryRow>(
     `update session_memories set summary = $3, key_decisions = $4::text::jsonb, code_references = $5::text::jsonb,
        tags = $6::text[], embedding = $7::vector, embedding_model = $8, project_id = $9,
-       expires_at = now() + make_interval(days => $10), created_at = now()
+       expires_at = now() + make_interval(days => $10), created_at = now(),
+       about = case when $11::text is null then about else coalesce(about, ''::tsvector) || to_tsvector('english', $11::text) end
      where id = $1 and user_id = $2 returning ${COLUMNS}`,
     [
       existing.id,
@@ -274,6 +301,7 @@ export async function upsertCompactionMemory(tx: Tx, userId: string, m: NewMemor
       m.embeddingModel,
       m.projectId,
       m.ttlDays,
+      m.about ?? null,
     ],
   );
   return row;

@@ -4,11 +4,10 @@
 import type { HistoryHitJson } from "@/lib/api/types";
 import { redactSecrets } from "@/lib/context/redact";
 import type { Tx } from "@/lib/db";
-import { docsAt, hitDetails, matchingDocs, termStats, vectorCandidates } from "@/lib/db/history-search";
-import { essentialTerms, neighbourKeys, scoreDocs } from "@/lib/context/bm25";
-import { dateRangeIn } from "@/lib/context/when";
+import { hitDetails, vectorCandidates } from "@/lib/db/history-search";
+import { keywordCandidates } from "./keywords";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
-import { fusedRank } from "@/lib/memory/rank";
+import { fusedRank, vectorWeight } from "@/lib/memory/rank";
 import { queryTerms, snippetOf, truncateAround } from "./snippet";
 
 /** Width of `message_embeddings.embedding` (halfvec(256)): a quarter of memories', see the migration. */
@@ -34,27 +33,6 @@ export const REPLACED_FACTOR = 0.5;
  */
 export function minVectorOnlySimilarity(model: string): number {
   return model.startsWith("local-") ? 0.35 : 0.45;
-}
-
-/**
- * Matches read in full for the query's rarest words (see essentialTerms): enough for any
- * informative word of a long history, few enough to score in a few milliseconds.
- */
-export const KEYWORD_MATCH_BUDGET = 2_000;
-export const MAX_QUERY_TERMS = 32;
-/** Best-scoring messages whose neighbours are read to score them exactly. */
-const CONTEXT_CANDIDATES = 200;
-/** A message said in the time a question names scores this much more. */
-const DATE_BOOST = 1.5;
-
-/**
- * How much the nearest embeddings count beside the keyword ranking. The local embedder hashes
- * words, so it mostly repeats what BM25 found, less well: on the LoCoMo development split an
- * equal say cost 10 points of recall@10 and a tenth gained about one. A semantic provider
- * (Voyage) finds what shares no word with the query; its weight is a judgement, not measured.
- */
-export function vectorWeight(model: string): number {
-  return model.startsWith("local-") ? 0.1 : 0.5;
 }
 
 export interface HistoryQuery {
@@ -83,35 +61,6 @@ export async function embedHistoryQuery(q: string): Promise<QueryVector> {
   const embedder = getEmbedder(HISTORY_EMBEDDING_DIMENSIONS);
   const [v] = await embedder.embed([q], "query");
   return { vector: v && v.some((x) => x !== 0) ? toPgVector(v) : null, model: embedder.model };
-}
-
-/**
- * The keyword arm, ranked by BM25 with each message's conversation around it (lib/context/bm25.ts):
- * every match of the informative words in the scope, then the messages around the best ones,
- * so a reply is found by the question it answers.
- */
-export async function keywordCandidates(tx: Tx, userId: string, q: HistoryQuery, text: string, limit: number): Promise<{ message_id: string; rank: number }[]> {
-  const { terms, corpus } = await termStats(tx, userId, text, MAX_QUERY_TERMS);
-  const essential = essentialTerms(terms, KEYWORD_MATCH_BUDGET).map((t) => t.lexeme);
-  if (essential.length === 0) return [];
-  const lexemes = terms.filter((t) => t.df > 0).map((t) => t.lexeme);
-  const matches = await matchingDocs(tx, userId, q, essential, lexemes, KEYWORD_MATCH_BUDGET);
-  // A first ranking counts unread neighbours as holding no query word; then the best are scored
-  // again with their neighbours read.
-  const first = scoreDocs(matches, matches, terms, corpus);
-  const candidates = [...matches].sort((a, b) => first.get(b.id)! - first.get(a.id)!).slice(0, CONTEXT_CANDIDATES);
-  const known = [...matches, ...(await docsAt(tx, userId, q, neighbourKeys(candidates, matches), lexemes))];
-  const scores = scoreDocs(candidates, known, terms, corpus);
-  // A question naming a time ("in May 2023", "last week") prefers what was said then.
-  const range = dateRangeIn(text, new Date());
-  if (range) {
-    for (const d of candidates) if (d.saidAt >= range.from && d.saidAt <= range.to) scores.set(d.id, scores.get(d.id)! * DATE_BOOST);
-  }
-  return candidates
-    .filter((d) => scores.get(d.id)! > 0)
-    .sort((a, b) => scores.get(b.id)! - scores.get(a.id)! || b.saidAt.getTime() - a.saidAt.getTime() || a.id.localeCompare(b.id))
-    .slice(0, limit)
-    .map((d, i) => ({ message_id: d.id, rank: i + 1 }));
 }
 
 /**

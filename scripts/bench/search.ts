@@ -8,12 +8,13 @@
 // other user), BENCH_SEARCH_RUNS (30), BENCH_SEARCH_PG (see above).
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb, withUser, type Database } from "@/lib/db";
-import { essentialTerms } from "@/lib/context/bm25";
-import { anyLexeme, KEYWORD_MATCH_CAP, termStats, vectorCandidates } from "@/lib/db/history-search";
+import { lexemeQuery } from "@/lib/db/fulltext";
+import { KEYWORD_MATCH_CAP, termStats, vectorCandidates } from "@/lib/db/history-search";
 import { appendMessage } from "@/lib/db/messages";
 import { recentSessionSummaries } from "@/lib/db/session-picker";
 import { insertSession } from "@/lib/db/sessions";
-import { embedHistoryQuery, KEYWORD_MATCH_BUDGET, keywordCandidates, MAX_QUERY_TERMS, searchHistory } from "@/lib/search/history";
+import { embedHistoryQuery, searchHistory } from "@/lib/search/history";
+import { keywordCandidates, MAX_QUERY_TERMS, readPlan } from "@/lib/search/keywords";
 import { rng, userText } from "./corpus";
 import { fmtInt, fmtMs, table } from "./report";
 import { HEAVY, openEngine, seedHistory, sentencePools, type Pools } from "./search-history";
@@ -111,7 +112,7 @@ async function benchSize(messages: number, otherMessages: number, runs: number, 
       // Where the time goes: each arm alone, with the candidate count searchHistory asks for.
       const qv = await embedHistoryQuery(q);
       const arms = {
-        keywordMs: (await measure(() => withUser(HEAVY, (tx) => keywordCandidates(tx, HEAVY, { q, limit: 10 }, q, ARM_CANDIDATES)), { warmups: 1, runs: ARM_RUNS })).stat.medianMs,
+        keywordMs: (await measure(() => withUser(HEAVY, (tx) => keywordCandidates(tx, HEAVY, {}, q, ARM_CANDIDATES)), { warmups: 1, runs: ARM_RUNS })).stat.medianMs,
         vectorMs: qv.vector
           ? (await measure(() => withUser(HEAVY, (tx) => vectorCandidates(tx, HEAVY, {}, { vector: qv.vector!, model: qv.model }, ARM_CANDIDATES)), { warmups: 1, runs: ARM_RUNS })).stat.medianMs
           : 0,
@@ -133,24 +134,25 @@ async function benchSize(messages: number, otherMessages: number, runs: number, 
     // chosen way should be about the fastest for every kind of query.
     const matching: SearchSizeResult["matching"] = [];
     for (const { q } of QUERIES) {
-      // The words the keyword arm reads every match of (the rest only score them), as searchHistory picks them.
-      const words = await withUser(HEAVY, async (tx) => essentialTerms((await termStats(tx, HEAVY, q, MAX_QUERY_TERMS)).terms, KEYWORD_MATCH_BUDGET));
-      if (words.length === 0) continue;
-      const tsq = anyLexeme(words.map((w) => w.lexeme));
+      // The keyword arm's first read, as searchHistory plans it.
+      const { first } = await withUser(HEAVY, async (tx) => readPlan((await termStats(tx, HEAVY, q, MAX_QUERY_TERMS)).terms, false));
+      if (first.words.length === 0) continue;
+      const words = first.words;
+      const tsq = lexemeQuery(words.map((w) => w.lexeme), first.join);
       const timed = async (strategy: Strategy | "", runs: number) =>
         (
           await measure(
             () =>
               withUser(HEAVY, async (tx) => {
                 await tx.query(`select set_config('threadkeeper.keyword_strategy', $1, true)`, [strategy]);
-                return tx.query(`select id from messages_matching($1::tsquery, $2)`, [tsq, KEYWORD_MATCH_BUDGET]);
+                return tx.query(`select id from messages_matching($1::tsquery, $2)`, [tsq, first.cap]);
               }),
             { warmups: 1, runs },
           )
         ).stat.medianMs;
       const forcedMs = {} as Record<Strategy, number>;
       for (const strategy of STRATEGIES) forcedMs[strategy] = await timed(strategy, STRATEGY_RUNS);
-      matching.push({ q, words: words.map((w) => `${w.lexeme} (${fmtInt(w.df)})`).join(", "), chosenMs: await timed("", ARM_RUNS), forcedMs });
+      matching.push({ q, words: `${first.join} of ${words.map((w) => `${w.lexeme} (${fmtInt(w.df)})`).join(", ")}, newest ${fmtInt(first.cap)}`, chosenMs: await timed("", ARM_RUNS), forcedMs });
     }
     const qv = await embedHistoryQuery("when does my sister land in Lisbon");
     const vectorPlan = await explain(
@@ -244,7 +246,7 @@ export function printSearch(r: SearchBenchResult): void {
     );
     console.log(
       table(
-        [`keyword matches alone (at most ${fmtInt(KEYWORD_MATCH_BUDGET)}, newest first), p50`, "words read (messages)", "as chosen", ...STRATEGIES.map((x) => `forced ${x}`)],
+        ["keyword arm's first read alone, p50", "words read (messages holding each)", "as chosen", ...STRATEGIES.map((x) => `forced ${x}`)],
         s.matching.map((m) => [`"${m.q}"`, m.words, fmtMs(m.chosenMs), ...STRATEGIES.map((x) => fmtMs(m.forcedMs[x]))]),
       ),
     );

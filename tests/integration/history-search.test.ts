@@ -5,7 +5,8 @@ import { createSession } from "@/lib/chat/sessions";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { inheritHistory } from "@/lib/db/forks";
 import { appendMessage, type NewMessage } from "@/lib/db/messages";
-import { KEYWORD_MATCH_BUDGET, searchHistory, type HistoryHit, type HistoryQuery } from "@/lib/search/history";
+import { searchHistory, type HistoryHit, type HistoryQuery } from "@/lib/search/history";
+import { KEYWORD_MATCH_BUDGET } from "@/lib/search/keywords";
 import { indexPendingMessages } from "@/lib/search/indexer";
 import { prose, useHarness } from "./harness";
 

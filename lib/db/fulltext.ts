@@ -1,0 +1,33 @@
+// Full-text pieces shared by history and memory search: a query's lexemes, a tsquery of any of
+// them, and how often each occurs in a row's tsvector.
+import type { Tx } from "./driver";
+
+/** A text's distinct lexemes as full-text search stems them (English), at most `max`. */
+export async function queryLexemes(tx: Tx, text: string, max: number): Promise<string[]> {
+  const rows = await tx.query<{ lexeme: string }>(
+    `select distinct l as lexeme from unnest(tsvector_to_array(to_tsvector('english', $1))) l limit $2`,
+    [text, max],
+  );
+  return rows.map((r) => r.lexeme);
+}
+
+/** A tsquery matching any (or every) one of the lexemes, already stemmed, so quoted rather than parsed again. */
+export function lexemeQuery(lexemes: readonly string[], join: "any" | "every" = "any"): string {
+  return lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(join === "any" ? " | " : " & ");
+}
+
+/**
+ * SQL: the part of `alias`.search holding the lexemes in parameter `param` (text[]), as tsvector
+ * text for `termCountsOf`: marking those lexemes' positions and keeping only the marked is two
+ * C functions per row, where unnesting every lexeme of a long message into rows is not.
+ */
+export const termCounts = (param: string, alias: string) => `ts_filter(setweight(${alias}.search, 'A', ${param}::text[]), '{a}')::text`;
+
+/** Occurrences per lexeme of a `termCounts` value (`'error':2A,5A 'npx':7A`). */
+export function termCountsOf(tsvector: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of tsvector.matchAll(/'((?:[^']|'')*)'(?::([0-9A-D,]+))?/g)) {
+    out[m[1].replace(/''/g, "'").replace(/\\\\/g, "\\")] = m[2] ? m[2].split(",").length : 1;
+  }
+  return out;
+}
