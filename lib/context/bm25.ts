@@ -55,17 +55,17 @@ export function termScore(weight: number, f: number, len: number, avgLen: number
 /**
  * Plain BM25 (standard length normalisation) of documents that stand alone, memories: each
  * word's document frequency is counted among `matches` themselves, exact when they are every
- * document holding any query word; `corpus` is every document searched.
+ * document holding any query word, of `docs` searched; each document's length is judged
+ * against `avgLen`, the average of its kind.
  */
-export function standaloneScores(matches: readonly Pick<ScoredDoc, "id" | "len" | "tf">[], corpus: CorpusStat): Map<string, number> {
+export function standaloneScores(matches: readonly (Pick<ScoredDoc, "id" | "len" | "tf"> & { avgLen: number })[], docs: number): Map<string, number> {
   const df = new Map<string, number>();
   for (const d of matches) for (const [t, f] of Object.entries(d.tf)) if (f > 0) df.set(t, (df.get(t) ?? 0) + 1);
-  const avgLen = corpus.avgLen > 0 ? corpus.avgLen : 1;
   const out = new Map<string, number>();
   for (const d of matches) {
     let score = 0;
     for (const [t, f] of Object.entries(d.tf)) {
-      if (f > 0) score += termScore(idf(df.get(t)!, Math.max(corpus.docs, matches.length)), f, d.len, avgLen, STANDALONE_B);
+      if (f > 0) score += termScore(idf(df.get(t)!, Math.max(docs, matches.length)), f, d.len, d.avgLen > 0 ? d.avgLen : 1, STANDALONE_B);
     }
     out.set(d.id, score);
   }

@@ -165,9 +165,9 @@ export async function searchCandidates(
   f: SearchFilter,
 ): Promise<Candidate[]> {
   const lexemes = await queryLexemes(tx, q.text, MAX_QUERY_TERMS);
-  const arms = await tx.query<{ id: string; vector_rank: number | null; len: number | null; tf: string | null; docs: number; avg_len: number }>(
+  const arms = await tx.query<{ id: string; vector_rank: number | null; len: number | null; tf: string | null; kind: MemoryKind | null; docs: number; summary_len: number; fact_len: number }>(
     `with filtered as materialized (
-       select m.id, m.embedding, m.search, m.created_at from session_memories m
+       select m.id, m.embedding, m.search, m.created_at, m.kind from session_memories m
        where m.user_id = $1 and m.embedding_model = $2 and ${LIVE} and ${CURRENT}
          and ($5::uuid is null or m.project_id = $5)
          and ($6::text[] is null or m.tags && $6::text[])
@@ -181,18 +181,21 @@ export async function searchCandidates(
        order by embedding <=> $3::vector, id limit $9
      ),
      by_text as (
-       select f.id, length(f.search) as len, ${termCounts("$11", "f")} as tf
+       select f.id, f.kind, length(f.search) as len, ${termCounts("$11", "f")} as tf
        from filtered f where $4::text <> '' and f.search @@ $4::tsquery
        order by f.created_at desc limit ${MAX_TEXT_MATCHES}
      ),
-     corpus as (select count(*)::int as docs, coalesce(avg(length(search)), 0)::float8 as avg_len from filtered)
-     select coalesce(v.id, t.id) as id, v.r::int as vector_rank, t.len, t.tf, c.docs, c.avg_len
+     corpus as (select count(*)::int as docs, coalesce(avg(length(search)) filter (where kind = 'summary'), 0)::float8 as summary_len,
+       coalesce(avg(length(search)) filter (where kind = 'fact'), 0)::float8 as fact_len from filtered)
+     select coalesce(v.id, t.id) as id, v.r::int as vector_rank, t.kind, t.len, t.tf, c.docs, c.summary_len, c.fact_len
      from by_vector v full join by_text t on t.id = v.id cross join corpus c`,
     [userId, q.model, q.vector, lexemeQuery(lexemes), f.projectId ?? null, f.tags ?? null, f.from ?? null, f.to ?? null, q.perList, f.kind ?? null, lexemes],
   );
   if (arms.length === 0) return [];
-  const matches = arms.filter((a) => a.tf !== null).map((a) => ({ id: a.id, len: a.len ?? 0, tf: termCountsOf(a.tf!) }));
-  const scores = standaloneScores(matches, { docs: arms[0].docs, avgLen: arms[0].avg_len });
+    // Each kind's length is judged against its own kind's: a session's summary is long beside a fact.
+  const avgLen = { summary: arms[0].summary_len, fact: arms[0].fact_len };
+  const matches = arms.filter((a) => a.tf !== null).map((a) => ({ id: a.id, len: a.len ?? 0, tf: termCountsOf(a.tf!), avgLen: avgLen[a.kind!] }));
+  const scores = standaloneScores(matches, arms[0].docs);
   const byText = matches
     .filter((m) => scores.get(m.id)! > 0)
     .sort((a, b) => scores.get(b.id)! - scores.get(a.id)! || a.id.localeCompare(b.id))
