@@ -56,7 +56,9 @@ export function termScore(weight: number, f: number, len: number, avgLen: number
  * Plain BM25 (standard length normalisation) of documents that stand alone, memories: each
  * word's document frequency is counted among `matches` themselves, exact when they are every
  * document holding any query word, of `docs` searched; each document's length is judged
- * against `avgLen`, the average of its kind.
+ * against `avgLen`, the average of its kind. A memory holds a word or not: its length is its
+ * number of distinct words (a tsvector's length), so a word its turns repeat counts once, and
+ * a summary of long, repetitive turns does not pass for a short one.
  */
 export function standaloneScores(matches: readonly (Pick<ScoredDoc, "id" | "len" | "tf"> & { avgLen: number })[], docs: number): Map<string, number> {
   const df = new Map<string, number>();
@@ -65,7 +67,7 @@ export function standaloneScores(matches: readonly (Pick<ScoredDoc, "id" | "len"
   for (const d of matches) {
     let score = 0;
     for (const [t, f] of Object.entries(d.tf)) {
-      if (f > 0) score += termScore(idf(df.get(t)!, Math.max(docs, matches.length)), f, d.len, d.avgLen > 0 ? d.avgLen : 1, STANDALONE_B);
+      if (f > 0) score += termScore(idf(df.get(t)!, Math.max(docs, matches.length)), 1, d.len, d.avgLen > 0 ? d.avgLen : 1, STANDALONE_B);
     }
     out.set(d.id, score);
   }

@@ -181,6 +181,23 @@ describe("memories", () => {
     expect((await saveRoute.POST(req("POST", "/api/memory/session", { summary: "" }), undefined)).status).toBe(400);
   });
 
+  it("finds an archive by what was discussed in it, not only by its summary's words, and a question by some of its words", async () => {
+    const s = await newSession();
+    // The fake summarizer echoes its instructions, so "quokka" and "Rottnest" reach the archive
+    // only as words of its turns.
+    await sendJson(s.id, "[[reply:Noted.]] On the ferry we counted eleven quokkas near the Rottnest lighthouse.");
+    await idle(h, s.id);
+    const { memory } = await body<{ memory: MemoryJson }>(await archiveRoute.POST(req("POST", `/api/session/${s.id}/archive`), params({ id: s.id })), 201);
+    await remember("We picked a lighthouse-themed palette for the landing page.");
+    await remember("The ferry timetable changes in October.");
+    expect(memory.summary).not.toContain("quokka");
+    const hits = await search("How many quokkas did we count near the lighthouse?");
+    expect(hits[0].id).toBe(memory.id);
+    expect(hits[0].text_rank).toBe(1);
+    // Every word of the question need not be there: "count" and "many" are not, "Rottnest" is.
+    expect((await search("what do I remember of Rottnest"))[0].id).toBe(memory.id);
+  });
+
   it("re-embeds rows of an old model so search finds them again", async () => {
     const m = await remember("Platypus deployment checklist for the staging cluster.");
     await h.db.transaction((tx) => tx.query("update session_memories set embedding_model = 'old-model', embedding = null where id = $1", [m.id]));
