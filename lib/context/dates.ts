@@ -209,6 +209,8 @@ export function dateMentions(sentence: string, ref: Date): DateMention[] {
   const out: DateMention[] = [];
   for (const r of chrono.parse(sentence, ref, { forwardDate: future })) {
     const t = r.text.toLowerCase();
+    // "every Monday", "on Mondays": a routine, not a date.
+    if (/\b(?:every|each)\s+(?:other\s+)?$/i.test(sentence.slice(0, r.index)) || /^(?:every|each)\b/.test(t) || /(?:mon|tues|wednes|thurs|fri|satur|sun)days\b/.test(t)) continue;
     if (SAME_DAY_RE.test(t) || !(r.start.isCertain("day") || r.start.isCertain("weekday") || r.start.isCertain("month") || /\b(?:week|month|year)s?\b/.test(t))) continue;
     // chrono marks a resolved "last week" certain to the day: only a written year makes a date absolute.
     const hasYear = /\b\d{4}\b|['’]\d\d\b/.test(t);

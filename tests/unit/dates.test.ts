@@ -74,6 +74,8 @@ describe("relative dates resolved against the day they were said", () => {
       "this morning I ran",
       "May I ask what happened?",
       "We march on.",
+      "The swimming pickup moved to 5:45 every Monday.",
+      "I run on Sundays.",
       "Nothing about time here.",
     ]) {
       expect(resolveRelativeDates(s, FRI), s).toBe(s);

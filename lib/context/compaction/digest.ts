@@ -30,7 +30,8 @@ const STOP = new Set(
     "see say tell talk keep posted luck hope care bye later soon chat catch take sure get got go going gonna want like love let let's " +
     "one something anything everything someone anyone everyone always never ever still even again now today tonight " +
     "don't doesn't didn't can't couldn't won't wouldn't shouldn't isn't aren't wasn't weren't haven't hasn't that's what's there's " +
-    "he's she's they're they've you'd he'd she'd agree sure big deal bet anytime"
+    "he's she's they're they've you'd he'd she'd agree sure big deal bet anytime " +
+    "yesterday tomorrow ago last next day days week weeks weekend month months year years morning night evening afternoon"
   ).split(" "),
 );
 
@@ -93,6 +94,11 @@ const SHORT_WORDS = 4;
  * A name or a number is always information. `ignore` holds stems that say nothing here
  * (the speakers' own names, in a chat between them).
  */
+/** Distinct informative words (stems) of a sentence, `ignore` left out. */
+export function informativeWords(sentence: string, ignore: ReadonlySet<string> = new Set()): number {
+  return new Set(wordsOf(sentence).filter((w) => !ignore.has(w.stem)).map((w) => w.stem)).size;
+}
+
 export function isChatter(sentence: string, ignore: ReadonlySet<string> = new Set()): boolean {
   const words = wordsOf(sentence).filter((w) => !ignore.has(w.stem));
   if (words.length === 0) return true;
@@ -151,15 +157,17 @@ export function digestSentences(turns: readonly TranscriptTurn[], countTokens: C
 
 /**
  * Greedy budgeted coverage: repeatedly the sentence adding the most uncovered weight per
- * token (rarity: log(N / sentences holding the word)), until the budget is spent. Returns
- * the chosen sentences in conversation order.
+ * token (rarity: log(N / sentences holding the word)), until the budget is spent, after the
+ * `preselected` ones (which count against it). Returns the chosen sentences in conversation
+ * order.
  */
-export function selectSentences(sentences: readonly DigestSentence[], budget: number): DigestSentence[] {
+export function selectSentences(sentences: readonly DigestSentence[], budget: number, preselected: readonly DigestSentence[] = []): DigestSentence[] {
   const df = new Map<string, number>();
   for (const s of sentences) for (const w of s.words.keys()) df.set(w, (df.get(w) ?? 0) + 1);
   const n = sentences.length + 1;
   const idf = (w: string) => Math.log(n / (df.get(w) ?? 1));
-  const covered = new Set<string>();
+  const covered = new Set(preselected.flatMap((s) => [...s.words.keys()]));
+  const taken = new Set(preselected);
   const gain = (s: DigestSentence) => {
     let g = s.bonus;
     for (const [w, x] of s.words) if (!covered.has(w)) g += x * idf(w);
@@ -169,9 +177,9 @@ export function selectSentences(sentences: readonly DigestSentence[], budget: nu
   // upper bound and only the top needs recomputing.
   type Entry = { s: DigestSentence; score: number };
   const before = (a: Entry, b: Entry) => b.score - a.score || a.s.order - b.s.order;
-  const queue: Entry[] = sentences.map((s) => ({ s, score: gain(s) })).sort(before);
-  const chosen: DigestSentence[] = [];
-  let used = 0;
+  const queue: Entry[] = sentences.filter((s) => !taken.has(s)).map((s) => ({ s, score: gain(s) })).sort(before);
+  const chosen: DigestSentence[] = [...preselected];
+  let used = preselected.reduce((t, s) => t + s.tokens, 0);
   while (queue.length > 0) {
     const top = queue.shift() as Entry;
     const fresh = gain(top.s);

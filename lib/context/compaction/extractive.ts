@@ -1,7 +1,7 @@
 // The fallback summary: built from the must-keep items and a dated digest of what was said
 // (./digest.ts), no LLM involved, in the same sections the summarizer writes. Deterministic,
 // so a failed or offline summarizer still yields a compaction that keeps what matters.
-import { formatDay, parseTimestamp, transcriptPrefix } from "@/lib/context/dates";
+import { formatDay, parseTimestamp, resolveRelativeDates, transcriptPrefix } from "@/lib/context/dates";
 import { digestSentences, isChatter, nameStems, renderDigest, selectSentences, type CarriedLine, type DigestSentence } from "./digest";
 import { caseInsensitive, FACT_ANCHOR_KINDS, isPersonalStatement } from "./must-keep";
 import { capText, normalizeWs, sentencesOf, splitCode } from "./prose";
@@ -71,6 +71,13 @@ const PREVIOUS_SECTION_PRIORITY: Record<Section, number> = { 0: 95, 1: 91, 2: 64
  * to digest: code and decisions first, but not so first that nobody's words survive.
  */
 const DIGEST_SHARE = 0.4;
+/**
+ * The digest of new turns is at most this share of them: a summary that keeps nearly every
+ * sentence compresses nothing, however large the budget.
+ */
+const DIGEST_MAX_SHARE = 1 / 4;
+/** A sentence this long found inside a statement item is that statement. */
+const MIN_MATCH_CHARS = 20;
 /** A sentence holding a plan, taste or event (a must-keep statement) is worth this many rare words more. */
 const STATEMENT_BONUS = 3;
 
@@ -140,9 +147,14 @@ export function extractiveSummary(input: {
   const sentences = digestSentences(input.turns, input.countTokens, previous.digest);
   for (const s of sentences) {
     const key = s.text.toLowerCase();
-    if (statements.some((st) => key.includes(st))) s.bonus = STATEMENT_BONUS;
+    // Either way round: a carried item may hold the sentence after a label ("Most recently: …").
+    if (statements.some((st) => key.includes(st) || (key.length >= MIN_MATCH_CHARS && st.includes(key)))) s.bonus = STATEMENT_BONUS;
   }
-  return fit(units, sentences, input.maxTokens, input.countTokens);
+  const said = input.turns.reduce((n, t) => n + t.messages.reduce((k, m) => k + input.countTokens(m.text), 0), 0);
+  const carriedTokens = previous.digest.reduce((n, c) => n + input.countTokens(c.text), 0);
+  // The previous digest was condensed already: it keeps its size while the budget allows.
+  const digestMax = Math.floor(DIGEST_MAX_SHARE * said) + carriedTokens;
+  return fit(units, sentences, digestMax, input.maxTokens, input.countTokens);
 }
 
 function render(units: readonly Unit[], digest: readonly string[] = []): string {
@@ -179,10 +191,11 @@ function choose(units: readonly Unit[], chosen: Unit[], digest: readonly string[
 
 /**
  * The development items first (within 1 − DIGEST_SHARE of the budget when there is a
- * conversation to digest), then the digest in what is left, then any item that still fits;
+ * conversation to digest), then the digest in what is left (at most `digestMax`), then any
+ * item that still fits;
  * trimmed from the least valuable end if the exact count disagrees.
  */
-function fit(units: Unit[], sentences: readonly DigestSentence[], maxTokens: number, countTokens: CountTokens): string {
+function fit(units: Unit[], sentences: readonly DigestSentence[], digestMax: number, maxTokens: number, countTokens: CountTokens): string {
   if (countTokens(render([])) > maxTokens) return headingsWithin(maxTokens, countTokens);
   const coreBudget = sentences.length > 0 ? Math.floor(maxTokens * (1 - DIGEST_SHARE)) : maxTokens;
   // Names and dates wait for the digest: most of them will be inside its sentences. The
@@ -192,9 +205,13 @@ function fit(units: Unit[], sentences: readonly DigestSentence[], maxTokens: num
   const core = choose(units.filter((u) => !anchors.has(u)), heads, [], coreBudget, countTokens);
   let digest: string[] = [];
   let room = maxTokens - countTokens(render(core));
+  // Plans, tastes and events are items: they go in whenever they fit, over `digestMax` if need be.
+  const statements = sentences.filter((s) => s.bonus > 0);
   // Date lines and speakers cost tokens the selection does not see: shrink and choose again.
   for (let attempt = 0; attempt < 4 && room > 0; attempt++) {
-    digest = renderDigest(selectSentences(sentences, room));
+    const must = selectSentences(statements, room);
+    const mustTokens = must.reduce((t, s) => t + s.tokens, 0);
+    digest = renderDigest(selectSentences(sentences, Math.min(room, Math.max(digestMax, mustTokens)), must));
     const over = countTokens(render(core, digest)) - maxTokens;
     if (over <= 0) break;
     room -= over + Math.ceil(room * 0.02);
@@ -242,7 +259,8 @@ function firstUserSentence(turn: TranscriptTurn, speakers: ReadonlySet<string>):
   if (!opening) return null;
   for (const u of utterancesOf({ ...opening, text: splitCode(opening.text).prose })) {
     for (const s of sentencesOf(u.text)) {
-      const text = capText(normalizeWs(s.text), OPENER_CHARS);
+      const plain = normalizeWs(s.text);
+      const text = capText(u.at ? resolveRelativeDates(plain, u.at) : plain, OPENER_CHARS);
       if (!text.includes("```") && !isChatter(text, speakers)) return text;
     }
   }

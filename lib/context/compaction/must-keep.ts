@@ -47,7 +47,7 @@ const DATED_KINDS: readonly MustKeepKind[] = ["decision", "commitment", "prefere
 
 function extractFrom(raw: string, base: number, speaker: Speaker, said: (index: number) => Date | null = () => null): Found[] {
   // A pasted log's "[date] Name: " prefixes say who and when, not what: they are no item's text.
-  const text = withoutPrefixes(raw);
+  const text = withoutPrefixes(raw, speaker === "summary");
   const { prose, blocks } = splitCode(text);
   // Several extractors read sentences; split once, and only if one of them needs it.
   let cached: Located[] | null = null;

@@ -48,17 +48,21 @@ export function utterancesOf(m: Message): Utterance[] {
   return out;
 }
 
-/** The text with every line's transcript prefix blanked (same length), so offsets still hold. */
-export function withoutPrefixes(text: string): string {
-  if (!/^[ \t]*(?:\[|\d|\p{Lu})/mu.test(text)) return text;
+/**
+ * The text with every line's transcript prefix blanked (same length), so offsets still hold.
+ * `bullets`: a summary's digest lines ("- Ann: …") count as prefixed too.
+ */
+export function withoutPrefixes(text: string, bullets = false): string {
+  if (!/^[ \t]*(?:\[|\d|\p{Lu}|- \p{Lu})/mu.test(text)) return text;
   let inFence = false;
   return text
     .split("\n")
     .map((line) => {
       // Inside fenced code a "Name: " is code or log output, never a speaker.
       if (/^\s*```/.test(line)) inFence = !inFence;
-      const prefix = inFence || line.trim() === "" ? null : transcriptPrefix(line);
-      return prefix ? " ".repeat(prefix.length) + line.slice(prefix.length) : line;
+      const bullet = bullets ? (/^[ \t]*- /.exec(line)?.[0] ?? "") : "";
+      const prefix = inFence || line.trim() === "" ? null : transcriptPrefix(line.slice(bullet.length));
+      return prefix ? bullet + " ".repeat(prefix.length) + line.slice(bullet.length + prefix.length) : line;
     })
     .join("\n");
 }
