@@ -93,6 +93,29 @@ export function saidAt(text: string, createdAt?: Date | string | null): Date | n
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+const MONTH_RE = MONTH_NAMES.join("|");
+const WHOLE_DATE_RE = new RegExp(`\\b(?:\\d{1,2}(?:st|nd|rd|th)? (?:${MONTH_RE}),? \\d{4}|(?:${MONTH_RE}) \\d{1,2}(?:st|nd|rd|th)?,? \\d{4}|\\d{4}-\\d\\d-\\d\\d)\\b`);
+
+/**
+ * The ways a text holding a whole date ("the week before 21 January 2022") is commonly
+ * written: the date as "21 January 2022", "January 21, 2022", "21 Jan 2022", "Jan 21, 2022",
+ * "2022-01-21", the rest as is. Just the text when it holds no whole date.
+ */
+export function dateForms(text: string): string[] {
+  // The date itself, not the phrase around it ("the week before …" would read as a week earlier).
+  const r = WHOLE_DATE_RE.exec(text);
+  const parsed = r && chrono.en.GB.parse(r[0], new Date(2000, 0, 1))[0];
+  if (!r || !parsed || !parsed.start.isCertain("day")) return [text];
+  const d = parsed.start.date();
+  const month = MONTH_NAMES[d.getMonth()];
+  const short = month.slice(0, 3);
+  const iso = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  const forms = [formatDay(d), `${month} ${d.getDate()}, ${d.getFullYear()}`, `${month} ${d.getDate()} ${d.getFullYear()}`, `${d.getDate()} ${short} ${d.getFullYear()}`, `${short} ${d.getDate()}, ${d.getFullYear()}`, iso];
+  const before = text.slice(0, r.index);
+  const after = text.slice(r.index + r[0].length);
+  return [text, ...forms.map((f) => `${before}${f}${after}`)].filter((f, i, all) => all.indexOf(f) === i);
+}
+
 // ------------------------------------------------------------------ dates in a sentence
 
 export type DateGrain = "day" | "week" | "weekend" | "month" | "season" | "year";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractMustKeep, renderTranscript, type MustKeepItem, type MustKeepKind, type TranscriptTurn } from "@/lib/context/compaction";
+import { extractMustKeep, renderTranscript, verifySummary, type MustKeepItem, type MustKeepKind, type TranscriptTurn } from "@/lib/context/compaction";
 import { dateAt, utterancesOf, withoutPrefixes } from "@/lib/context/compaction/utterances";
 import { formatDay } from "@/lib/context/dates";
 
@@ -64,5 +64,39 @@ describe("the transcript the summarizer reads", () => {
     expect(renderTranscript([{ turnSeq: 4, messages: [{ role: "user", text: "I moved yesterday.", at: "2022-01-21T19:31:00" }] }])).toBe(
       "### Turn 4 (21 January 2022)\n**User:** I moved yesterday.",
     );
+  });
+});
+
+describe("verification of what people said, dated", () => {
+  const turns: TranscriptTurn[] = [
+    {
+      turnSeq: 2,
+      messages: [
+        { role: "user", text: "[7:31 pm on 21 January, 2022] Nate: I won my first chess tournament last week in Porto." },
+        { role: "assistant", text: "[7:32 pm on 21 January, 2022] Joanna: I changed my mind about Lisbon, I'm moving to Madrid in March." },
+      ],
+    },
+  ];
+  const found = extractMustKeep(turns);
+  const rate = (summary: string) => verifySummary(summary, found, { detailsBudget: 0, countTokens: (s) => Math.ceil(s.length / 4) }).retentionRate;
+
+  it("holds both people's statements and the change of mind, with absolute dates", () => {
+    expect(of(found, "event")).toEqual(["I won my first chess tournament last week (the week before 21 January 2022) in Porto."]);
+    expect(of(found, "decision")).toEqual(["I changed my mind about Lisbon, I'm moving to Madrid in March (March 2022)."]);
+  });
+
+  it("does not score a summary that drops the people, the dates or the change of mind as complete", () => {
+    expect(rate("### Important Context\n- Nate and Joanna caught up about chess and travel.")).toBeLessThan(0.5);
+    // The tournament without its date is a lost fact.
+    expect(rate("### Important Context\n- Nate won his first chess tournament in Porto.\n- Joanna changed her mind about Lisbon; moving to Madrid in March 2022.")).toBeLessThan(1);
+  });
+
+  it("accepts a retelling with the dates written another common way", () => {
+    const summary = [
+      "### Important Context",
+      "- Nate won his first chess tournament in Porto the week before January 21, 2022.",
+      "- I changed my mind about Lisbon, I'm moving to Madrid in March (March 2022).",
+    ].join("\n");
+    expect(rate(summary)).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateMentions, formatDay, parseLeadingTimestamp, parseTimestamp, resolveRelativeDates, saidAt, transcriptPrefix } from "@/lib/context/dates";
+import { dateForms, dateMentions, formatDay, parseLeadingTimestamp, parseTimestamp, resolveRelativeDates, saidAt, transcriptPrefix } from "@/lib/context/dates";
 
 // Friday 21 January 2022, 7:31 pm (local time, as chat timestamps are).
 const FRI = new Date(2022, 0, 21, 19, 31);
@@ -100,5 +100,20 @@ describe("relative dates resolved against the day they were said", () => {
     expect(week).toMatchObject({ text: "last week", grain: "week", relative: true, absolute: "the week before 10 June 2023" });
     expect(week.start).toEqual(new Date(2023, 4, 29));
     expect(week.end).toEqual(new Date(2023, 5, 5));
+  });
+});
+
+describe("dateForms", () => {
+  it("writes the whole date inside a text in its common forms, the rest unchanged", () => {
+    expect(dateForms("the week before 21 January 2022")).toEqual([
+      "the week before 21 January 2022",
+      "the week before January 21, 2022",
+      "the week before January 21 2022",
+      "the week before 21 Jan 2022",
+      "the week before Jan 21, 2022",
+      "the week before 2022-01-21",
+    ]);
+    expect(dateForms("March 2022")).toEqual(["March 2022"]);
+    expect(dateForms("next Friday")).toEqual(["next Friday"]);
   });
 });
