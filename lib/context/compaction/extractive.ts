@@ -237,7 +237,7 @@ function headingsWithin(maxTokens: number, countTokens: CountTokens): string {
   return out;
 }
 
-/** "Turns 2–9 condensed (8 turns), said 21 January 2022 – 3 March 2022. Started with: … Most recently: …" */
+/** "Turns 2–9 condensed (8 turns), said 21 January 2022 – 3 March 2022. Started with: …" */
 function sessionLine(turns: readonly TranscriptTurn[]): string | null {
   if (turns.length === 0) return null;
   const first = turns[0].turnSeq;
@@ -246,10 +246,10 @@ function sessionLine(turns: readonly TranscriptTurn[]): string | null {
   const days = turns.flatMap((t) => t.messages.flatMap((m) => utterancesOf(m).map((u) => u.at))).filter((d): d is Date => d !== null);
   const span = days.length === 0 ? "" : formatDay(days[0]) === formatDay(days[days.length - 1]) ? `, said ${formatDay(days[0])}` : `, said ${formatDay(days[0])} – ${formatDay(days[days.length - 1])}`;
   const parts = [`${range} condensed (${turns.length} turn${turns.length === 1 ? "" : "s"})${span}.`];
+  // What it started with says what the session is about; what came later is in the digest.
   const speakers = nameStems(turns.flatMap((t) => t.messages.flatMap((m) => utterancesOf(m).map((u) => u.speaker))));
-  const openers = turns.map((t) => firstUserSentence(t, speakers)).filter((s): s is string => s !== null);
-  if (openers.length > 0) parts.push(`Started with: ${openers[0]}`);
-  if (openers.length > 1) parts.push(`Most recently: ${openers[openers.length - 1]}`);
+  const opener = turns.map((t) => firstUserSentence(t, speakers)).find((s) => s !== null);
+  if (opener) parts.push(`Started with: ${opener}`);
   return parts.join(" ");
 }
 
