@@ -34,6 +34,19 @@ const SLASHED_RE = /^(\d{1,2})[./](\d{1,2})[./]\d{2,4}/;
  */
 export function parseTimestamp(raw: string): Date | null {
   const text = raw.trim();
+  // A log repeats its stamps (a session's, a minute's): parsed once each.
+  const known = STAMPS.get(text);
+  if (known !== undefined) return known === null ? null : new Date(known);
+  if (STAMPS.size >= STAMP_CACHE) STAMPS.clear();
+  const at = parseStamp(text);
+  STAMPS.set(text, at ? at.getTime() : null);
+  return at;
+}
+
+const STAMP_CACHE = 2_000;
+const STAMPS = new Map<string, number | null>();
+
+function parseStamp(text: string): Date | null {
   const slashed = SLASHED_RE.exec(text);
   let dayFirst = true;
   if (slashed) {
