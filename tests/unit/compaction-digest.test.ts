@@ -61,6 +61,20 @@ describe("the digest of what people said", () => {
   });
 });
 
+describe("news about someone already mentioned", () => {
+  it("counts a new pairing of a name and a word as news, where a retelling adds nothing", () => {
+    const turns: TranscriptTurn[] = [
+      { turnSeq: 2, messages: [{ role: "user", text: "My manager is Amara." }] },
+      { turnSeq: 3, messages: [{ role: "user", text: "The canteen is run by Ilse." }] },
+      { turnSeq: 4, messages: [{ role: "user", text: "Amara is still my manager." }] },
+      { turnSeq: 5, messages: [{ role: "user", text: "Ilse is my manager now." }] },
+    ];
+    const sentences = digestSentences(turns, count);
+    const picked = selectSentences(sentences, sentences[0].tokens + sentences[1].tokens + sentences[3].tokens).map((s) => s.text);
+    expect(picked).toEqual(["My manager is Amara.", "The canteen is run by Ilse.", "Ilse is my manager now."]);
+  });
+});
+
 describe("extractive summary of a long conversation between people", () => {
   const items = extractMustKeep(CHAT);
 

@@ -14,6 +14,8 @@ const SENTENCE_CHARS = 300;
 const QUESTION_WEIGHT = 0.3;
 /** Names and numbers are what later questions ask about. */
 const SPECIFIC_WEIGHT = 1.5;
+/** What a new pair of a name (or number) and a word is worth, beside a rare word's ~log(N). */
+const PAIR_WEIGHT = 0.5;
 /** Tokens a chosen sentence costs beyond its own (the space or line it joins). */
 const JOIN_TOKENS = 1;
 
@@ -71,6 +73,11 @@ export interface DigestSentence {
   tokens: number;
   /** Distinct stems with their weight multiplier (specific words and questions adjust it). */
   words: Map<string, number>;
+  /**
+   * A name or number with each other word of the sentence ("ilse|manager"): what is said about
+   * whom. A new pair is news even when both words were seen ("Ilse took over as my manager").
+   */
+  pairs: string[];
   /** Extra value a caller gives it (a must-keep statement inside). */
   bonus: number;
 }
@@ -92,17 +99,17 @@ const SHORT_WORDS = 4;
  * That is no informative word at all; or one plain one ("Anytime!"), or a few in a short
  * line ("Long time no see!"), unless the speaker says it about themselves ("I love sushi.").
  * A name or a number is always information. `ignore` holds stems that say nothing here
- * (the speakers' own names, in a chat between them).
+ * (the speakers' own names, in a chat between them); `names`, stems known to be names.
  */
 /** Distinct informative words (stems) of a sentence, `ignore` left out. */
 export function informativeWords(sentence: string, ignore: ReadonlySet<string> = new Set()): number {
   return new Set(wordsOf(sentence).filter((w) => !ignore.has(w.stem)).map((w) => w.stem)).size;
 }
 
-export function isChatter(sentence: string, ignore: ReadonlySet<string> = new Set()): boolean {
+export function isChatter(sentence: string, ignore: ReadonlySet<string> = new Set(), names: ReadonlySet<string> = new Set()): boolean {
   const words = wordsOf(sentence).filter((w) => !ignore.has(w.stem));
   if (words.length === 0) return true;
-  if (words.some((w) => w.specific) || FIRST_PERSON_RE.test(sentence)) return false;
+  if (words.some((w) => w.specific || names.has(w.stem)) || FIRST_PERSON_RE.test(sentence)) return false;
   return words.length === 1 || sentence.split(/\s+/).length <= SHORT_WORDS;
 }
 
@@ -137,20 +144,26 @@ export function digestSentences(turns: readonly TranscriptTurn[], countTokens: C
     });
   }
   const speakers = nameStems(names);
+  const parsed = raw.map((r) => ({ ...r, words: wordsOf(r.text).filter((w) => !speakers.has(w.stem)) }));
+  // A name is a name at the start of a sentence too, once it was seen capitalised inside one.
+  const known = new Set(parsed.flatMap((r) => r.words.filter((w) => w.specific).map((w) => w.stem)));
   const out: DigestSentence[] = [];
   const seen = new Set<string>();
-  for (const r of raw) {
+  for (const r of parsed) {
     const key = r.text.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
     const words = new Map<string, number>();
-    for (const w of wordsOf(r.text)) {
-      if (speakers.has(w.stem)) continue;
-      const weight = (w.specific ? SPECIFIC_WEIGHT : 1) * (r.question ? QUESTION_WEIGHT : 1);
+    const specific = new Set<string>();
+    for (const w of r.words) {
+      const isSpecific = w.specific || known.has(w.stem);
+      const weight = (isSpecific ? SPECIFIC_WEIGHT : 1) * (r.question ? QUESTION_WEIGHT : 1);
       words.set(w.stem, Math.max(words.get(w.stem) ?? 0, weight));
+      if (isSpecific && !r.question) specific.add(w.stem);
     }
-    if (words.size === 0 || isChatter(r.text, speakers)) continue;
-    out.push({ order: out.length, group: r.group, day: r.day, speaker: r.speaker, text: r.text, tokens: countTokens(r.text) + JOIN_TOKENS, words, bonus: 0 });
+    if (words.size === 0 || isChatter(r.text, speakers, known)) continue;
+    const pairs = [...specific].flatMap((a) => [...words.keys()].filter((b) => b !== a).map((b) => (a < b ? `${a}|${b}` : `${b}|${a}`)));
+    out.push({ order: out.length, group: r.group, day: r.day, speaker: r.speaker, text: r.text, tokens: countTokens(r.text) + JOIN_TOKENS, words, pairs: [...new Set(pairs)], bonus: 0 });
   }
   return out;
 }
@@ -166,11 +179,12 @@ export function selectSentences(sentences: readonly DigestSentence[], budget: nu
   for (const s of sentences) for (const w of s.words.keys()) df.set(w, (df.get(w) ?? 0) + 1);
   const n = sentences.length + 1;
   const idf = (w: string) => Math.log(n / (df.get(w) ?? 1));
-  const covered = new Set(preselected.flatMap((s) => [...s.words.keys()]));
+  const covered = new Set(preselected.flatMap((s) => [...s.words.keys(), ...s.pairs]));
   const taken = new Set(preselected);
   const gain = (s: DigestSentence) => {
     let g = s.bonus;
     for (const [w, x] of s.words) if (!covered.has(w)) g += x * idf(w);
+    for (const p of s.pairs) if (!covered.has(p)) g += PAIR_WEIGHT;
     return g / s.tokens;
   };
   // Lazy greedy: a sentence's value only falls as words get covered, so a stale score is an
@@ -201,6 +215,7 @@ export function selectSentences(sentences: readonly DigestSentence[], budget: nu
     used += top.s.tokens;
     chosen.push(top.s);
     for (const w of top.s.words.keys()) covered.add(w);
+    for (const p of top.s.pairs) covered.add(p);
   }
   return chosen.sort((a, b) => a.order - b.order);
 }

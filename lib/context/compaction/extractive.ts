@@ -72,10 +72,11 @@ const PREVIOUS_SECTION_PRIORITY: Record<Section, number> = { 0: 95, 1: 91, 2: 64
  */
 const DIGEST_SHARE = 0.4;
 /**
- * The digest of new turns is at most this share of them: a summary that keeps nearly every
- * sentence compresses nothing, however large the budget.
+ * The digest of new turns is at most this share of them, about a quarter: a summary that
+ * keeps nearly every sentence compresses nothing, however large the budget. (0.24, not 0.25:
+ * short sessions then shrink at least as much as they did with the turn openers before.)
  */
-const DIGEST_MAX_SHARE = 1 / 4;
+const DIGEST_MAX_SHARE = 0.24;
 /** A sentence this long found inside a statement item is that statement. */
 const MIN_MATCH_CHARS = 20;
 /** A sentence holding a plan, taste or event (a must-keep statement) is worth this many rare words more. */
