@@ -104,6 +104,19 @@ describe("extractive summary of a long conversation between people", () => {
     expect(context.split("Tank and Shelly").length).toBe(2);
   });
 
+  it("keeps the digest to about a quarter of what it condenses, unless told the summary need not shrink", () => {
+    const many: TranscriptTurn[] = Array.from({ length: 40 }, (_, i) => ({
+      turnSeq: i + 2,
+      messages: [{ role: "user" as const, text: `On trip ${i + 1} I visited the town of Place${i} and bought a souvenir called Item${i} for my cousin.` }],
+    }));
+    const said = many.reduce((n, t) => n + count(t.messages[0].text), 0);
+    const digestTokens = (summary: string) => count(parseSections(summary).find((x) => x.heading === "Important Context")?.body ?? "");
+    const compacted = extractiveSummary({ previousSummary: null, turns: many, items: [], maxTokens: 4_000, countTokens: count });
+    const archived = extractiveSummary({ previousSummary: null, turns: many, items: [], maxTokens: 4_000, countTokens: count, digestShare: 1 });
+    expect(digestTokens(compacted)).toBeLessThanOrEqual(said * 0.3);
+    expect(digestTokens(archived)).toBeGreaterThan(said * 0.9);
+  });
+
   it("stays within a small budget by choosing fewer sentences, never by cutting one", () => {
     for (const maxTokens of [120, 200, 300]) {
       const summary = extractiveSummary({ previousSummary: null, turns: CHAT, items, maxTokens, countTokens: count });

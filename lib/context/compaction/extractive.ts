@@ -76,7 +76,7 @@ const DIGEST_SHARE = 0.4;
  * keeps nearly every sentence compresses nothing, however large the budget. (0.24, not 0.25:
  * short sessions then shrink at least as much as they did with the turn openers before.)
  */
-const DIGEST_MAX_SHARE = 0.24;
+export const DIGEST_MAX_SHARE = 0.24;
 /** A sentence this long found inside a statement item is that statement. */
 const MIN_MATCH_CHARS = 20;
 /** A sentence holding a plan, taste or event (a must-keep statement) is worth this many rare words more. */
@@ -111,6 +111,11 @@ export function extractiveSummary(input: {
   items: readonly MustKeepItem[];
   maxTokens: number;
   countTokens: CountTokens;
+  /**
+   * The digest's cap as a share of the new turns' tokens (DIGEST_MAX_SHARE by default); 1
+   * where the summary need not shrink anything, only fit maxTokens (an archive's memory).
+   */
+  digestShare?: number;
 }): string {
   const units: Unit[] = [];
   const add = (section: Section, text: string, priority: number, inline: string | null = null): Unit => {
@@ -154,7 +159,7 @@ export function extractiveSummary(input: {
   const said = input.turns.reduce((n, t) => n + t.messages.reduce((k, m) => k + input.countTokens(m.text), 0), 0);
   const carriedTokens = previous.digest.reduce((n, c) => n + input.countTokens(c.text), 0);
   // The previous digest was condensed already: it keeps its size while the budget allows.
-  const digestMax = Math.floor(DIGEST_MAX_SHARE * said) + carriedTokens;
+  const digestMax = Math.floor((input.digestShare ?? DIGEST_MAX_SHARE) * said) + carriedTokens;
   return fit(units, sentences, digestMax, input.maxTokens, input.countTokens);
 }
 
