@@ -50,7 +50,8 @@ export async function rememberFacts(
     for (const [i, f] of facts.entries()) {
       const fromSeq = f.fromSeq as number;
       const throughSeq = f.throughSeq ?? fromSeq;
-      const said = times.get(fromSeq) ?? new Date();
+      // A pasted log's line was said when its timestamp says, not when it was pasted.
+      const said = f.saidAt ?? times.get(fromSeq) ?? new Date();
       const decision = consolidateFact({ ...f, validFrom: said }, stored);
       if (decision.action === "repeat") {
         await touchFact(tx, userId, decision.id, { sessionId: session.id, throughSeq, at: said, ttlDays });

@@ -47,7 +47,8 @@ export async function summarizeSession(
   const transcript = toTranscriptTurns(turns);
   const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
   const model = requireModel(ctx.settings.summary_model).id;
-  const written = await writeSummary(ctx, { model, template, transcript, items, instructions: null, maxTokens: MEMORY_SUMMARY_MAX_TOKENS });
+  // A memory replaces nothing in the window: the extractive digest may fill its whole budget.
+  const written = await writeSummary(ctx, { model, template, transcript, items, instructions: null, maxTokens: MEMORY_SUMMARY_MAX_TOKENS, digestShare: 1 });
   const usage = written.usage;
   if (usage) {
     await withUser(userId, (tx) => recordLlmCall(tx, userId, { sessionId, turnSeq: session.last_turn_seq, kind: "summary", model, usage }));
@@ -75,6 +76,8 @@ export async function writeSummary(
     items: ReturnType<typeof extractMustKeep>;
     instructions: string | null;
     maxTokens: number;
+    /** The extractive digest's cap, as a share of the turns (see extractiveSummary). */
+    digestShare?: number;
   },
 ): Promise<Written> {
   const client = anthropicClient();
@@ -107,6 +110,7 @@ export async function writeSummary(
     items: input.items,
     maxTokens: input.maxTokens,
     countTokens: estimateTextTokens,
+    digestShare: input.digestShare,
   });
   return { text, method: "extractive", usage: billed, fallbackReason };
 }

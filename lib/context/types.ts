@@ -30,6 +30,8 @@ export interface EngineMessage {
   supersedesTurn?: number | null;
   /** A regenerated reply: the turn's replies before it are replaced. */
   restartsTurn?: boolean;
+  /** When it was stored (ISO): the date its "yesterday" and "last week" are relative to. */
+  createdAt?: string;
 }
 
 /** A message as sent to the Messages API. */

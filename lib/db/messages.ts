@@ -181,7 +181,7 @@ export async function listMessages(
 // and the engine needs only these fields.
 const ENGINE_JSON = `coalesce(json_agg(json_build_object('seq', seq, 'turnSeq', turn_seq, 'role', role,
   'content', content, 'tokenCount', token_count, 'protected', protected, 'status', status,
-  'supersedesTurn', supersedes_turn, 'restartsTurn', restarts_turn) order by seq), '[]')::text`;
+  'supersedesTurn', supersedes_turn, 'restartsTurn', restarts_turn, 'createdAt', created_at) order by seq), '[]')::text`;
 
 async function engineMessages(tx: Tx, where: string, params: unknown[]): Promise<EngineMessage[]> {
   const [row] = await tx.query<{ doc: string }>(`select ${ENGINE_JSON} as doc from session_messages($1) where ${where}`, params);

@@ -57,10 +57,10 @@ describe("toTranscriptTurns / renderTranscript", () => {
       {
         turnSeq: 1,
         messages: [
-          { seq: 1, role: "user", text: "run the tests" },
-          { seq: 2, role: "assistant", text: '[tool: bash] {"cmd":"npm test"}' },
-          { seq: 3, role: "user", text: "3 failed" },
-          { seq: 4, role: "assistant", text: "Three tests fail." },
+          { seq: 1, role: "user", text: "run the tests", toolResult: false },
+          { seq: 2, role: "assistant", text: '[tool: bash] {"cmd":"npm test"}', toolResult: false },
+          { seq: 3, role: "user", text: "3 failed", toolResult: true },
+          { seq: 4, role: "assistant", text: "Three tests fail.", toolResult: false },
         ],
       },
     ]);

@@ -48,6 +48,41 @@ describe("extractFacts", () => {
   });
 });
 
+describe("extractFacts of pasted logs and dated messages", () => {
+  const said = (role: "user" | "assistant", text: string, at?: string, seq = 1): TranscriptTurn => ({ turnSeq: 1, messages: [{ role, text, seq, at, toolResult: false }] });
+
+  it("names the speaker a log line gives, dates the fact by its timestamp and writes its relative dates absolutely", () => {
+    const facts = extractFacts([said("assistant", "[7:31 pm on 21 January, 2022] Nate: I won my first video game tournament last week in Seattle!", "2026-11-26T10:00:00Z")]);
+    expect(facts.map((f) => [f.subject, f.text])).toEqual([
+      ["nate", "Nate (21 January 2022): I won my first video game tournament last week (the week before 21 January 2022) in Seattle!"],
+    ]);
+    expect(facts[0].saidAt).toEqual(new Date(2022, 0, 21, 19, 31));
+  });
+
+  it("makes 'I' and 'my' the named speaker's in attribute facts", () => {
+    const [fact] = extractFacts([said("user", "Joanna: I moved to Portland in 2020.")]);
+    expect([fact.subject, fact.attribute, fact.value]).toEqual(["joanna", "lives_in", "portland"]);
+    expect(fact.text).toBe("Joanna: I moved to Portland in 2020.");
+  });
+
+  it("dates a plain message by when it was stored, without naming anyone", () => {
+    const [fact] = extractFacts([said("user", "Yesterday I adopted a puppy named Max in Porto.", "2022-03-02T09:00:00")]);
+    expect(fact.text).toBe("Yesterday (1 March 2022) I adopted a puppy named Max in Porto.");
+    expect(fact.saidAt).toEqual(new Date(2022, 2, 2, 9));
+  });
+
+  it("takes no table rows, runs of names, empty plans or questions", () => {
+    const text = [
+      "| Anna | Porto | 2021 |",
+      "Porto Lisbon Madrid Berlin Vienna",
+      "I'll definitely check it out tomorrow.",
+      "Did you move to Lisbon in June?",
+      "My sister Anna lives in Porto.",
+    ].join("\n");
+    expect(extractFacts([said("user", text, "2022-03-02T09:00:00")]).map((f) => f.text)).toEqual(["My sister Anna lives in Porto."]);
+  });
+});
+
 describe("factShapes", () => {
   it("sets one attribute per pattern and normalizes subjects", () => {
     expect(factShapes("I moved to Lisbon last month.", [])).toEqual([{ subject: "user", attribute: "lives_in", value: "lisbon" }]);

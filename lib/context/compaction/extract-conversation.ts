@@ -12,12 +12,13 @@ const isQuestion = (s: string) => /\?["')\]]?$/.test(s);
 // ---------------------------------------------------------------- date_time
 
 const WEEKDAY = "(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)";
-const MONTH = "(?:January|February|March|April|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)";
+// Only an abbreviation takes a dot: "in March." ends a sentence, "Mar. 3" is a date.
+const MONTH = "(?:January|February|March|April|June|July|August|September|October|November|December|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\\.?)";
 const DAY = "(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?";
 const YEAR = "(?:19|20)\\d\\d";
 // "May" is also a verb: as a month it needs a day number or a preposition before it.
 const MAY = "(?:(?<=\\b(?:in|of|since|until|by|early|late|mid|next|last|this|from)\\s)May(?!\\s+(?:I|we|you|he|she|they|be)\\b)|May(?=\\s+" + DAY + "\\b))";
-const MONTHS = `(?:${MONTH}\\.?|${MAY})`;
+const MONTHS = `(?:${MONTH}|${MAY})`;
 const DATE_RES: RegExp[] = [
   // March 3, March 3rd 2024, March 2024, mid-March
   new RegExp(`(?<![\\w-])${MONTHS}(?:\\s+${DAY}(?![\\w:]))?(?:,?\\s+${YEAR})?(?![\\w])`, "g"),

@@ -18,8 +18,10 @@ export const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 // ---------------------------------------------------------------- decision
 
+// A change of mind ("changed my mind", "called off", "not … anymore") is a decision too: the
+// latest word on what was planned.
 const DECISION_RE =
-  /\b(?:decided|decision:|we(?:['’]ll| will| are going to| shall) (?:use|go with|keep|switch to|adopt|stick with|move to)|let['’]s (?:go with|use|stick with|keep)|going with|chosen approach|(?:we|i) chose|chose to|agreed|settled on|opted (?:for|to)|instead of|rejected|ruled out)(?![\w])/i;
+  /\b(?:decided|decision:|we(?:['’]ll| will| are going to| shall) (?:use|go with|keep|switch to|adopt|stick with|move to)|let['’]s (?:go with|use|stick with|keep)|going with|chosen approach|(?:we|i) chose|chose to|agreed|settled on|opted (?:for|to)|instead of|rejected|ruled out|changed (?:my|our|his|her|their) minds?|change of plans?|no longer|called (?:it )?off|cancell?ed|anymore)(?![\w])/i;
 
 /** Whole sentences stating a choice; questions ("should we use X?") are not decisions yet. */
 export function decisions(prose: string, sentences: () => readonly Located[]): Found[] {

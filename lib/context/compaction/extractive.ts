@@ -1,11 +1,14 @@
-// The fallback summary: built from the must-keep items and the turns' opening sentences, no
-// LLM involved, in the same sections the summarizer writes. Deterministic, so a failed or
-// offline summarizer still yields a compaction that keeps what matters.
-import { caseInsensitive, FACT_ANCHOR_KINDS, isPersonalStatement, speakerOf } from "./must-keep";
-import { capText, firstSentenceOf, normalizeWs, sentencesOf, splitCode } from "./prose";
+// The fallback summary: built from the must-keep items and a dated digest of what was said
+// (./digest.ts), no LLM involved, in the same sections the summarizer writes. Deterministic,
+// so a failed or offline summarizer still yields a compaction that keeps what matters.
+import { formatDay, parseTimestamp, resolveRelativeDates, transcriptPrefix } from "@/lib/context/dates";
+import { digestSentences, isChatter, nameStems, renderDigest, selectSentences, type CarriedLine, type DigestSentence } from "./digest";
+import { caseInsensitive, FACT_ANCHOR_KINDS, isPersonalStatement } from "./must-keep";
+import { capText, normalizeWs, sentencesOf, splitCode } from "./prose";
 import { parseSections } from "./sections";
 import { SUMMARY_HEADINGS } from "./templates";
 import type { CountTokens, MustKeepItem, MustKeepKind, TranscriptTurn } from "./types";
+import { isToolOutput, utterancesOf } from "./utterances";
 import { KIND_LABELS } from "./verify";
 
 type Section = 0 | 1 | 2 | 3 | 4 | 5;
@@ -35,7 +38,7 @@ const KIND_SECTION: Record<MustKeepKind, Section> = {
 };
 
 // What survives when the budget is short, highest first. Decisions, errors and pending work
-// lead (as in verification); the turn-by-turn openers are the first to go.
+// lead (as in verification); what people said goes into the dated digest instead.
 const KIND_PRIORITY: Record<MustKeepKind, number> = {
   decision: 92,
   error: 88,
@@ -53,12 +56,6 @@ const KIND_PRIORITY: Record<MustKeepKind, number> = {
   code_block: 65,
   identifier: 50,
 };
-// A sentence holding names, places, dates or amounts outranks each of them alone (it says what
-// they are about) and the more it holds the higher it goes; chatter has none and stays out.
-const FACT_SENTENCE_BASE = 60;
-const FACT_SENTENCE_STEP = 4;
-const FACT_SENTENCE_MAX_ANCHORS = 5;
-const FACT_SENTENCE_CHARS = 300;
 /** Inline lines, one per kind, in the section they belong to. */
 const INLINE_LABEL: Partial<Record<MustKeepKind, string>> = {
   identifier: "Identifiers",
@@ -68,8 +65,22 @@ const INLINE_LABEL: Partial<Record<MustKeepKind, string>> = {
   quantity: "Amounts",
 };
 const SESSION_LINE_PRIORITY = 100;
-const TURN_OPENER_PRIORITY = 10;
 const PREVIOUS_SECTION_PRIORITY: Record<Section, number> = { 0: 95, 1: 91, 2: 64, 3: 79, 4: 84, 5: 70 };
+/**
+ * The conversation's digest gets at least this share of the budget when there is anything
+ * to digest: code and decisions first, but not so first that nobody's words survive.
+ */
+const DIGEST_SHARE = 0.4;
+/**
+ * The digest of new turns is at most this share of them, about a quarter: a summary that
+ * keeps nearly every sentence compresses nothing, however large the budget. (0.24, not 0.25:
+ * short sessions then shrink at least as much as they did with the turn openers before.)
+ */
+export const DIGEST_MAX_SHARE = 0.24;
+/** A sentence this long found inside a statement item is that statement. */
+const MIN_MATCH_CHARS = 20;
+/** A sentence holding a plan, taste or event (a must-keep statement) is worth this many rare words more. */
+const STATEMENT_BONUS = 3;
 
 const OPENER_CHARS = 200;
 const EMPTY = "(none)";
@@ -81,8 +92,6 @@ interface Unit {
   order: number;
   /** Identifiers (and names, places, dates, amounts) share one labelled line instead of a bullet each. */
   inline: string | null;
-  /** Turn openers go in "while the budget lasts": the first that misses ends them. */
-  opener: boolean;
   /** Whitespace-normalized text (and lower-cased), for matching items against carried lines. */
   norm: string;
   key: string;
@@ -91,9 +100,10 @@ interface Unit {
 /**
  * A summary of `turns` (after `previousSummary`) within `maxTokens`: the previous summary's
  * content carried forward (per section when it has the PRD's headings, otherwise under
- * Important Context), a session line, the items in their sections, and each turn's opening
- * user sentence while room lasts. Content goes in by priority, whole (a code block is never
- * cut), so every item is in the result whenever they all fit.
+ * Important Context), a session line, the development items in their sections, and a dated
+ * digest of what was said (previous digest lines compete with the new sentences). Content
+ * goes in whole (a code block is never cut), so every item is in the result whenever they
+ * all fit; plans, tastes and events are items the digest prefers.
  */
 export function extractiveSummary(input: {
   previousSummary: string | null;
@@ -101,23 +111,28 @@ export function extractiveSummary(input: {
   items: readonly MustKeepItem[];
   maxTokens: number;
   countTokens: CountTokens;
+  /**
+   * The digest's cap as a share of the new turns' tokens (DIGEST_MAX_SHARE by default); 1
+   * where the summary need not shrink anything, only fit maxTokens (an archive's memory).
+   */
+  digestShare?: number;
 }): string {
   const units: Unit[] = [];
-  const add = (section: Section, text: string, priority: number, inline: string | null = null, opener = false): Unit => {
+  const add = (section: Section, text: string, priority: number, inline: string | null = null): Unit => {
     const norm = normalizeWs(text);
-    const unit = { section, text, priority, order: units.length, inline, opener, norm, key: norm.toLowerCase() };
+    const unit = { section, text, priority, order: units.length, inline, norm, key: norm.toLowerCase() };
     units.push(unit);
     return unit;
   };
 
   const previous = carriedUnits(input.previousSummary);
-  for (const p of previous) add(p.section, p.text, PREVIOUS_SECTION_PRIORITY[p.section]);
+  for (const p of previous.units) add(p.section, p.text, PREVIOUS_SECTION_PRIORITY[p.section]);
   const carried = units.slice();
 
-  const openers = input.turns.map(firstUserSentence);
-  const line = sessionLine(input.turns, openers);
+  const line = sessionLine(input.turns);
   if (line) add(SESSION, line, SESSION_LINE_PRIORITY);
 
+  const statements: string[] = [];
   for (const item of input.items) {
     const priority = KIND_PRIORITY[item.kind];
     // Already in a carried line: that line now matters as much as the item.
@@ -130,58 +145,32 @@ export function extractiveSummary(input: {
     if (item.kind === "code_block") add(CODE, item.text, priority);
     else if (item.kind === "identifier") add(CODE, `\`${item.text}\``, priority, INLINE_LABEL.identifier);
     else if (FACT_ANCHOR_KINDS.includes(item.kind)) add(CONTEXT, item.text, priority, INLINE_LABEL[item.kind]);
-    else if (isPersonalStatement(item.kind)) add(KIND_SECTION[item.kind], `- User: ${item.text}`, priority);
+    // Said by someone at some time: the digest keeps it with who and when.
+    else if (isPersonalStatement(item.kind)) statements.push(needle.toLowerCase());
     else if (!item.text.includes("```")) add(KIND_SECTION[item.kind], `- ${item.text}`, priority);
   }
 
-  const taken = new Set(input.items.map((i) => normalizeWs(i.text).toLowerCase()));
-  for (const f of factSentences(input.turns, input.items)) {
-    if (taken.has(f.key)) continue;
-    taken.add(f.key);
-    add(CONTEXT, `- ${f.speaker}: ${f.text}`, f.priority);
+  const sentences = digestSentences(input.turns, input.countTokens, previous.digest);
+  for (const s of sentences) {
+    const key = s.text.toLowerCase();
+    // Either way round: a carried item may hold the sentence after a label ("Most recently: …").
+    if (statements.some((st) => key.includes(st) || (key.length >= MIN_MATCH_CHARS && st.includes(key)))) s.bonus = STATEMENT_BONUS;
   }
-
-  input.turns.forEach((turn, i) => {
-    const opener = openers[i];
-    if (opener && !taken.has(opener.toLowerCase())) add(CONTEXT, `- Turn ${turn.turnSeq}: ${opener}`, TURN_OPENER_PRIORITY, null, true);
-  });
-
-  return fit(units, input.maxTokens, input.countTokens);
+  const said = input.turns.reduce((n, t) => n + t.messages.reduce((k, m) => k + input.countTokens(m.text), 0), 0);
+  const carriedTokens = previous.digest.reduce((n, c) => n + input.countTokens(c.text), 0);
+  // The previous digest was condensed already: it keeps its size while the budget allows.
+  const digestMax = Math.floor((input.digestShare ?? DIGEST_MAX_SHARE) * said) + carriedTokens;
+  return fit(units, sentences, digestMax, input.maxTokens, input.countTokens);
 }
 
-/**
- * Sentences of the turns that hold fact anchors (names, places, dates, amounts found among
- * the items), scored by how many distinct anchors they hold. Code is not read.
- */
-function factSentences(turns: readonly TranscriptTurn[], items: readonly MustKeepItem[]) {
-  const anchors = items.filter((i) => FACT_ANCHOR_KINDS.includes(i.kind));
-  const out: { text: string; key: string; speaker: string; priority: number }[] = [];
-  if (anchors.length === 0) return out;
-  for (const turn of turns) {
-    turn.messages.forEach((m, i) => {
-      const speaker = speakerOf(m.role, i);
-      if (m.role === "user" && speaker !== "user") return; // tool output
-      for (const s of sentencesOf(splitCode(m.text).prose)) {
-        const text = capText(normalizeWs(s.text), FACT_SENTENCE_CHARS);
-        if (text.includes("`")) continue;
-        const lower = text.toLowerCase();
-        const held = anchors.filter((a) => (caseInsensitive(a.kind) ? lower.includes(a.text.toLowerCase()) : text.includes(a.text))).length;
-        if (held === 0) continue;
-        const priority = FACT_SENTENCE_BASE + FACT_SENTENCE_STEP * Math.min(held, FACT_SENTENCE_MAX_ANCHORS) - (speaker === "user" ? 0 : FACT_SENTENCE_STEP);
-        out.push({ text, key: lower, speaker: speaker === "user" ? "User" : "Assistant", priority });
-      }
-    });
-  }
-  return out;
-}
-
-function render(units: readonly Unit[]): string {
+function render(units: readonly Unit[], digest: readonly string[] = []): string {
   const bySection: string[][] = SUMMARY_HEADINGS.map(() => []);
   const inline: Map<string, string[]>[] = SUMMARY_HEADINGS.map(() => new Map());
   for (const u of [...units].sort((a, b) => a.order - b.order)) {
     if (u.inline === null) bySection[u.section].push(u.text);
     else inline[u.section].set(u.inline, [...(inline[u.section].get(u.inline) ?? []), u.text]);
   }
+  bySection[CONTEXT].push(...digest);
   return SUMMARY_HEADINGS.map((h, i) => {
     const body = [...bySection[i]];
     for (const [label, texts] of inline[i]) body.push(`${label}: ${texts.join(", ")}`);
@@ -189,30 +178,57 @@ function render(units: readonly Unit[]): string {
   }).join("\n\n");
 }
 
-/** Greedy by priority within the budget, then trimmed from the least valuable end if the exact count disagrees. */
-function fit(units: Unit[], maxTokens: number, countTokens: CountTokens): string {
-  const skeleton = render([]);
-  let used = countTokens(skeleton);
-  if (used > maxTokens) return headingsWithin(maxTokens, countTokens);
-  const byValue = [...units].sort((a, b) => b.priority - a.priority || a.order - b.order);
-  const chosen: Unit[] = [];
-  let openersDone = false;
+/** Greedy by priority: `units` added to `chosen` while they fit in `maxTokens`. */
+function choose(units: readonly Unit[], chosen: Unit[], digest: readonly string[], maxTokens: number, countTokens: CountTokens): Unit[] {
+  let used = countTokens(render(chosen, digest));
+  const taken = new Set(chosen);
+  const byValue = units.filter((u) => !taken.has(u)).sort((a, b) => b.priority - a.priority || a.order - b.order);
+  const digestText = digest.join("\n");
   for (const u of byValue) {
-    if (u.opener && openersDone) continue;
     // A name or date already inside a chosen sentence needs no line of its own.
-    if (u.inline !== null && u.section === CONTEXT && chosen.some((c) => c.norm.includes(u.norm))) continue;
+    if (u.inline !== null && u.section === CONTEXT && (chosen.some((c) => c.norm.includes(u.norm)) || digestText.includes(u.norm))) continue;
     const cost = countTokens(u.inline ? `${u.text}, ` : `${u.text}\n`);
-    if (used + cost > maxTokens) {
-      openersDone ||= u.opener;
-      continue;
-    }
+    if (used + cost > maxTokens) continue;
     used += cost;
     chosen.push(u);
   }
-  let text = render(chosen);
-  while (chosen.length > 0 && countTokens(text) > maxTokens) {
-    chosen.pop();
-    text = render(chosen);
+  return chosen;
+}
+
+/**
+ * The development items first (within 1 − DIGEST_SHARE of the budget when there is a
+ * conversation to digest), then the digest in what is left (at most `digestMax`), then any
+ * item that still fits;
+ * trimmed from the least valuable end if the exact count disagrees.
+ */
+function fit(units: Unit[], sentences: readonly DigestSentence[], digestMax: number, maxTokens: number, countTokens: CountTokens): string {
+  if (countTokens(render([])) > maxTokens) return headingsWithin(maxTokens, countTokens);
+  const coreBudget = sentences.length > 0 ? Math.floor(maxTokens * (1 - DIGEST_SHARE)) : maxTokens;
+  // Names and dates wait for the digest: most of them will be inside its sentences. The
+  // session line goes first whatever the share: it says what the rest is.
+  const anchors = new Set(units.filter((u) => u.inline !== null && u.section === CONTEXT));
+  const heads = choose(units.filter((u) => u.priority >= SESSION_LINE_PRIORITY), [], [], maxTokens, countTokens);
+  const core = choose(units.filter((u) => !anchors.has(u)), heads, [], coreBudget, countTokens);
+  let digest: string[] = [];
+  let room = maxTokens - countTokens(render(core));
+  // Plans, tastes and events are items: they go in whenever they fit, over `digestMax` if need be.
+  const statements = sentences.filter((s) => s.bonus > 0);
+  // Date lines and speakers cost tokens the selection does not see: shrink and choose again.
+  for (let attempt = 0; attempt < 4 && room > 0; attempt++) {
+    const must = selectSentences(statements, room);
+    const mustTokens = must.reduce((t, s) => t + s.tokens, 0);
+    digest = renderDigest(selectSentences(sentences, Math.min(room, Math.max(digestMax, mustTokens)), must));
+    const over = countTokens(render(core, digest)) - maxTokens;
+    if (over <= 0) break;
+    room -= over + Math.ceil(room * 0.02);
+    digest = [];
+  }
+  const chosen = choose(units, core, digest, maxTokens, countTokens);
+  let text = render(chosen, digest);
+  while (countTokens(text) > maxTokens && (digest.length > 0 || chosen.length > 0)) {
+    if (digest.length > 0) digest.pop();
+    else chosen.pop();
+    text = render(chosen, digest);
   }
   return text;
 }
@@ -227,25 +243,34 @@ function headingsWithin(maxTokens: number, countTokens: CountTokens): string {
   return out;
 }
 
-function sessionLine(turns: readonly TranscriptTurn[], turnOpeners: readonly (string | null)[]): string | null {
+/** "Turns 2–9 condensed (8 turns), said 21 January 2022 – 3 March 2022. Started with: …" */
+function sessionLine(turns: readonly TranscriptTurn[]): string | null {
   if (turns.length === 0) return null;
   const first = turns[0].turnSeq;
   const last = turns[turns.length - 1].turnSeq;
   const range = first === last ? `Turn ${first}` : `Turns ${first}–${last}`;
-  const openers = turnOpeners.filter((s): s is string => s !== null);
-  const parts = [`${range} condensed (${turns.length} turn${turns.length === 1 ? "" : "s"}).`];
-  if (openers.length > 0) parts.push(`Started with: ${openers[0]}`);
-  if (openers.length > 1) parts.push(`Most recently: ${openers[openers.length - 1]}`);
+  const days = turns.flatMap((t) => t.messages.flatMap((m) => utterancesOf(m).map((u) => u.at))).filter((d): d is Date => d !== null);
+  const span = days.length === 0 ? "" : formatDay(days[0]) === formatDay(days[days.length - 1]) ? `, said ${formatDay(days[0])}` : `, said ${formatDay(days[0])} – ${formatDay(days[days.length - 1])}`;
+  const parts = [`${range} condensed (${turns.length} turn${turns.length === 1 ? "" : "s"})${span}.`];
+  // What it started with says what the session is about; what came later is in the digest.
+  const speakers = nameStems(turns.flatMap((t) => t.messages.flatMap((m) => utterancesOf(m).map((u) => u.speaker))));
+  const opener = turns.map((t) => firstUserSentence(t, speakers)).find((s) => s !== null);
+  if (opener) parts.push(`Started with: ${opener}`);
   return parts.join(" ");
 }
 
-function firstUserSentence(turn: TranscriptTurn): string | null {
-  const user = turn.messages.find((m) => m.role === "user");
-  if (!user) return null;
-  const first = firstSentenceOf(splitCode(user.text).prose);
-  if (!first) return null;
-  const text = capText(normalizeWs(first.text), OPENER_CHARS);
-  return text.includes("```") ? null : text;
+/** The first sentence of the turn's opening message that says something (not a greeting). */
+function firstUserSentence(turn: TranscriptTurn, speakers: ReadonlySet<string>): string | null {
+  const opening = turn.messages.find((m, i) => !isToolOutput(m, i));
+  if (!opening) return null;
+  for (const u of utterancesOf({ ...opening, text: splitCode(opening.text).prose })) {
+    for (const s of sentencesOf(u.text)) {
+      const plain = normalizeWs(s.text);
+      const text = capText(u.at ? resolveRelativeDates(plain, u.at) : plain, OPENER_CHARS);
+      if (!text.includes("```") && !isChatter(text, speakers)) return text;
+    }
+  }
+  return null;
 }
 
 const LABEL_SECTION = new Map<string, Section>(
@@ -258,9 +283,11 @@ const LABEL_SECTION = new Map<string, Section>(
  * goes under Important Context. Fenced code stays one unit; stray fence lines and "(none)"
  * placeholders are dropped, so the result never holds a half-open fence.
  */
-function carriedUnits(previous: string | null): { section: Section; text: string }[] {
-  if (!previous || previous.trim() === "") return [];
+function carriedUnits(previous: string | null): { units: { section: Section; text: string }[]; digest: CarriedLine[] } {
+  const digest: CarriedLine[] = [];
+  if (!previous || previous.trim() === "") return { units: [], digest };
   const out: { section: Section; text: string }[] = [];
+  let day: string | null = null;
   for (const s of parseSections(previous)) {
     const idx = SUMMARY_HEADINGS.findIndex((h) => h.toLowerCase() === s.heading.toLowerCase());
     let section: Section = idx >= 0 ? (idx as Section) : CONTEXT;
@@ -284,8 +311,21 @@ function carriedUnits(previous: string | null): { section: Section; text: string
         continue;
       }
       if (p.text === EMPTY || p.text.startsWith("```")) continue;
+      // The previous digest's lines compete with the new sentences rather than outrank them.
+      if (section === CONTEXT) {
+        const dated = label && parseTimestamp(label[1]);
+        if (dated) {
+          day = formatDay(dated);
+          continue;
+        }
+        const said = /^- ([^:]{1,40}): (.+)$/.exec(p.text);
+        if (said && (day !== null || said[1] === "User" || said[1] === "Assistant") && transcriptPrefix(`${said[1]}: x`)?.speaker) {
+          digest.push({ day, speaker: said[1], text: said[2] });
+          continue;
+        }
+      }
       out.push({ section, text: p.text });
     }
   }
-  return out;
+  return { units: out, digest };
 }

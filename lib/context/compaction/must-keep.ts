@@ -3,8 +3,10 @@
 import { codeBlocks, configs, filePaths, identifiers, urls, withoutUrls } from "./extract-references";
 import { dateTimes, people, personalStatements, places, quantities, withoutInlineCode } from "./extract-conversation";
 import { decisions, errors, pendingTasks, type Found } from "./extract-statements";
+import { dateMentions, resolveRelativeDates } from "@/lib/context/dates";
 import { sentencesOf, splitCode, type Located } from "./prose";
 import { MUST_KEEP_KINDS, type MustKeepItem, type MustKeepKind, type TranscriptTurn } from "./types";
+import { dateAt, isToolOutput, utterancesOf, withoutPrefixes } from "./utterances";
 
 const RANK: Record<MustKeepKind, number> = Object.fromEntries(MUST_KEEP_KINDS.map((k, i) => [k, i])) as Record<MustKeepKind, number>;
 
@@ -40,7 +42,12 @@ export function factAnchors(prose: string): Found[] {
   return [...dates, ...people(plain), ...places(plain), ...quantities(plain).filter((q) => !inDate(q))];
 }
 
-function extractFrom(text: string, base: number, speaker: Speaker): Found[] {
+/** Statements said with a date: their "last week" is written absolutely too. */
+const DATED_KINDS: readonly MustKeepKind[] = ["decision", "commitment", "preference", "event", "pending_task"];
+
+function extractFrom(raw: string, base: number, speaker: Speaker, said: (index: number) => Date | null = () => null): Found[] {
+  // A pasted log's "[date] Name: " prefixes say who and when, not what: they are no item's text.
+  const text = withoutPrefixes(raw, speaker === "summary");
   const { prose, blocks } = splitCode(text);
   // Several extractors read sentences; split once, and only if one of them needs it.
   let cached: Located[] | null = null;
@@ -58,8 +65,19 @@ function extractFrom(text: string, base: number, speaker: Speaker): Found[] {
     ...codeBlocks(blocks),
     ...identifiers(prose, blocks),
   ];
-  for (const f of found) f.index += base;
+  for (const f of found) {
+    const at = said(f.index);
+    if (at && DATED_KINDS.includes(f.kind)) f.text = resolveRelativeDates(f.text, at);
+    else if (at && f.kind === "date_time") f.text = absoluteDate(f.text, at);
+    f.index += base;
+  }
   return found;
+}
+
+/** "last week" said on 21 January 2022 must survive as "the week before 21 January 2022". */
+function absoluteDate(text: string, at: Date): string {
+  const [m] = dateMentions(text, at);
+  return m && m.relative && m.text.length >= text.length - 3 ? m.absolute : text;
 }
 
 /**
@@ -74,7 +92,7 @@ export function extractMustKeep(turns: readonly TranscriptTurn[], previousSummar
   let source = 0;
   if (previousSummary) found.push(...extractFrom(previousSummary, source++ * SOURCE_SPAN, "summary"));
   for (const turn of turns) {
-    turn.messages.forEach((m, i) => found.push(...extractFrom(m.text, source++ * SOURCE_SPAN, speakerOf(m.role, i))));
+    turn.messages.forEach((m, i) => found.push(...extractFrom(m.text, source++ * SOURCE_SPAN, messageSpeaker(m, i), dateAt(m))));
   }
 
   // Same text, several kinds: the best-ranked kind and the earliest appearance win.
@@ -97,6 +115,17 @@ export function extractMustKeep(turns: readonly TranscriptTurn[], previousSummar
 /** Inside a turn only the first user message is the user speaking; later ones carry tool results. */
 export function speakerOf(role: "user" | "assistant", index: number): Speaker {
   return role === "user" && index === 0 ? "user" : "other";
+}
+
+/**
+ * Whose plans and tastes a message states: the user's, or those of a person a pasted log
+ * names ("[8 May 2023] Ann: I moved to Porto"), whichever role stored it; tool output and
+ * the assistant's own words are "other".
+ */
+export function messageSpeaker(m: TranscriptTurn["messages"][number], index: number): Speaker {
+  if (isToolOutput(m, index)) return "other";
+  if (m.role === "user") return "user";
+  return utterancesOf(m).some((u) => u.named) ? "user" : "other";
 }
 
 /** Items whose text occurs inside a longer item of the same kind are redundant. */

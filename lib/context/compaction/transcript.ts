@@ -1,6 +1,7 @@
 // Turns flattened to text: what the summarizer reads and what must-keep items are drawn from.
 // Secrets are redacted here, so neither the summarizer nor any must-keep item ever holds one,
 // and items drawn from this text are checked against a summary of the same redacted text.
+import { formatDay, saidAt } from "@/lib/context/dates";
 import { redactSecrets } from "@/lib/context/redact";
 import { blocksToText } from "@/lib/context/text";
 import type { Turn } from "@/lib/context/turns";
@@ -26,6 +27,9 @@ export function toTranscriptTurns(turns: readonly Turn[]): TranscriptTurn[] {
     messages: t.messages
       .map((m) => ({
         seq: m.seq,
+        at: m.createdAt,
+        // Tool output arrives as a user message; it is not the user speaking.
+        toolResult: m.role === "user" && m.content.some((b) => b.type === "tool_result"),
         role: m.role,
         text: redactSecrets(
           m.content
@@ -45,7 +49,9 @@ function label(role: "user" | "assistant", index: number): string {
 }
 
 export function renderTurn(turn: TranscriptTurn): string {
-  const lines = [`### Turn ${turn.turnSeq}`];
+  // The day it was said lets the summarizer write "yesterday" as a date.
+  const at = saidAt("", turn.messages[0]?.at ?? null);
+  const lines = [at ? `### Turn ${turn.turnSeq} (${formatDay(at)})` : `### Turn ${turn.turnSeq}`];
   turn.messages.forEach((m, i) => lines.push(`**${label(m.role, i)}:** ${m.text}`));
   return lines.join("\n");
 }

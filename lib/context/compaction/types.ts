@@ -65,6 +65,9 @@ export interface CompactionPlan {
 /** A turn flattened to text for the summarizer and the must-keep extractor. */
 export interface TranscriptTurn {
   turnSeq: number;
-  /** `seq` is the stored message's (absent in transcripts built by hand). */
-  messages: { role: "user" | "assistant"; text: string; seq?: number }[];
+  /**
+   * `seq` is the stored message's and `at` when it was stored (ISO), both absent in
+   * transcripts built by hand; `toolResult` marks a user message that carries tool output.
+   */
+  messages: { role: "user" | "assistant"; text: string; seq?: number; at?: string | null; toolResult?: boolean }[];
 }

@@ -1,5 +1,6 @@
 // Verification: the summary is checked against the must-keep items, and what it lost is put
 // back verbatim, within a budget that still lets the compaction shrink the context.
+import { dateForms } from "@/lib/context/dates";
 import { caseInsensitive, factAnchors, isPersonalStatement } from "./must-keep";
 import { normalizeWs } from "./prose";
 import type { CountTokens, MustKeepItem, MustKeepKind, VerifiedSummary } from "./types";
@@ -63,8 +64,13 @@ export const GIST_SHARE = 0.6;
  * place has lost the fact, however much else it kept.
  */
 function gistPresent(needle: string, text: Haystack): boolean {
-  for (const a of factAnchors(needle)) {
-    if (!(caseInsensitive(a.kind) ? text.lower.includes(a.text.toLowerCase()) : text.exact.includes(a.text))) return false;
+  const anchors = factAnchors(needle);
+  for (const a of anchors) {
+    // "last week (the week before 21 January 2022)": the date in brackets is what must survive.
+    if (a.kind === "date_time" && /^\s*\(/.test(needle.slice(a.index + a.text.length))) continue;
+    // "January 2022" inside "21 January 2022" is checked with it.
+    if (anchors.some((b) => b !== a && b.text.length > a.text.length && b.index <= a.index && a.index + a.text.length <= b.index + b.text.length)) continue;
+    if (!anchorPresent(a.kind, a.text, text)) return false;
   }
   const words = contentStems(needle);
   if (words.length === 0) return false;
@@ -72,16 +78,24 @@ function gistPresent(needle: string, text: Haystack): boolean {
   return lineStems(text).some((line) => words.filter((w) => line.has(w)).length >= need);
 }
 
+/** A name, place or amount as written; a date as written or in another common form ("January 21, 2022"). */
+function anchorPresent(kind: MustKeepKind, anchor: string, text: Haystack): boolean {
+  if (kind === "date_time") return dateForms(anchor).some((f) => text.lower.includes(f.toLowerCase()));
+  return caseInsensitive(kind) ? text.lower.includes(anchor.toLowerCase()) : text.exact.includes(anchor);
+}
+
 /**
  * Whether the item's text occurs in the text, whitespace-normalized on both sides (a
  * summarizer re-wraps lines and re-indents code). Decisions, pending tasks, dates and personal
  * statements match case-insensitively, because a summarizer legitimately re-cases a sentence
- * it turns into a bullet, and personal statements also match by gist (see gistPresent); errors, code, paths, config, URLs and identifiers must match exactly, since a
- * changed letter there is a different file, variable or message.
+ * it turns into a bullet, and personal statements also match by gist (see gistPresent); a
+ * date also in its other common forms ("January 21, 2022" for "21 January 2022"); errors,
+ * code, paths, config, URLs and identifiers must match exactly, since a changed letter there
+ * is a different file, variable or message.
  */
 export function isPresent(item: MustKeepItem, text: Haystack): boolean {
   const needle = normalizeWs(item.text);
-  if (caseInsensitive(item.kind) ? text.lower.includes(needle.toLowerCase()) : text.exact.includes(needle)) return true;
+  if (anchorPresent(item.kind, needle, text)) return true;
   return isPersonalStatement(item.kind) && gistPresent(needle, text);
 }
 

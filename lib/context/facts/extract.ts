@@ -1,9 +1,13 @@
 // Atomic facts from the turns a compaction condenses or an archive keeps: one sentence each,
-// with who it is about, what attribute it sets (when a pattern says so), and where it was
-// said. Deterministic, so the offline path stores the same facts as any other.
-import { extractMustKeep, FACT_ANCHOR_KINDS, isPersonalStatement, speakerOf } from "@/lib/context/compaction/must-keep";
+// with who it is about, what attribute it sets (when a pattern says so), and where and when
+// it was said; its "last week" written absolutely. Deterministic, so the offline path stores
+// the same facts as any other.
+import { extractMustKeep, FACT_ANCHOR_KINDS, isPersonalStatement, messageSpeaker } from "@/lib/context/compaction/must-keep";
+import { informativeWords, nameStems } from "@/lib/context/compaction/digest";
 import { capText, normalizeWs, sentencesOf, splitCode } from "@/lib/context/compaction/prose";
 import type { MustKeepItem, MustKeepKind, TranscriptTurn } from "@/lib/context/compaction/types";
+import { utterancesOf } from "@/lib/context/compaction/utterances";
+import { formatDay, resolveRelativeDates } from "@/lib/context/dates";
 import { redactSecrets } from "@/lib/context/redact";
 
 export interface ExtractedFact {
@@ -12,8 +16,13 @@ export interface ExtractedFact {
   /** What it sets ("lives_in", "likes:sushi", "favorite color"), or null when no pattern says. */
   attribute: string | null;
   value: string | null;
-  /** The sentence as said (redacted), for search and for the memory block. */
+  /**
+   * The sentence as said (redacted, relative dates made absolute), for search and for the
+   * memory block; a person a pasted log names opens it ("Nate (21 January 2022): …").
+   */
   text: string;
+  /** When it was said: the log line's timestamp, else when the message was stored; null when unknown. */
+  saidAt: Date | null;
   /** Must-keep kinds the sentence holds: tags for search and filtering. */
   kinds: MustKeepKind[];
   turnSeq: number;
@@ -23,6 +32,8 @@ export interface ExtractedFact {
 
 const FACT_CHARS = 300;
 const MAX_WORDS = 60;
+/** Informative words a fact with no attribute needs: a name, a thing, a place, a number… */
+const MIN_WORDS = 2;
 const isQuestion = (s: string) => /\?["')\]]?$/.test(s);
 
 const NAME = "[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?(?:\\s[A-Z][a-z]+){0,2}";
@@ -88,32 +99,58 @@ export function factShapes(sentence: string, anchors: readonly MustKeepItem[]): 
 
 const FACT_KINDS: readonly MustKeepKind[] = ["decision", ...FACT_ANCHOR_KINDS];
 
+// Words a sentence has; a line without any is a heading, a list of names or a table cell.
+const FUNCTION_WORD_RE = /\b(?:the|a|an|is|are|was|were|be|been|am|to|of|in|on|at|for|with|and|but|I|I['’]m|I['’]ve|my|me|we|our|he|she|it|they|his|her|their|have|has|had|will|did|do)\b/i;
+
+/** Not a statement: a table row's fragment, a run of words with no sentence in it. */
+function isJunk(sentence: string): boolean {
+  if ((sentence.match(/\|/g) ?? []).length >= 2 || /^\s*[|+-]{3,}/.test(sentence)) return true;
+  return !FUNCTION_WORD_RE.test(sentence);
+}
+
+/** "I" and "my" said by a person a log names are that person, not the user. */
+function speakerSubject(shape: FactShape, name: string | null): FactShape {
+  if (!name) return shape;
+  const who = name.toLowerCase();
+  if (shape.subject === "user") return { ...shape, subject: who };
+  if (shape.subject.startsWith("user's ")) return { ...shape, subject: `${who}'s ${shape.subject.slice("user's ".length)}` };
+  return shape;
+}
+
 /**
- * The facts of the turns: each sentence the user said that holds a name, place, date,
- * amount, plan, preference, event or decision, and the decisions anyone stated. Questions,
- * code and tool output are not facts. Ordered as said; repeats within the turns are kept
- * (consolidation counts them).
+ * The facts of the turns: each sentence the user (or a person a pasted log names) said that
+ * holds a name, place, date, amount, plan, preference, event or decision, and the decisions
+ * anyone stated. Questions, code, tool output, table rows and word runs are not facts.
+ * Ordered as said; repeats within the turns are kept (consolidation counts them).
  */
 export function extractFacts(turns: readonly TranscriptTurn[]): ExtractedFact[] {
   const out: ExtractedFact[] = [];
   for (const turn of turns) {
     turn.messages.forEach((m, i) => {
-      const speaker = speakerOf(m.role, i);
+      const speaker = messageSpeaker(m, i);
       if (m.role === "user" && speaker !== "user") return; // tool results
-      const items = extractMustKeep([{ turnSeq: turn.turnSeq, messages: [{ role: m.role, text: m.text }] }]);
+      const items = extractMustKeep([{ turnSeq: turn.turnSeq, messages: [{ role: m.role, text: m.text, at: m.at }] }]);
       const relevant = items.filter((it) => FACT_KINDS.includes(it.kind) || isPersonalStatement(it.kind));
       if (relevant.length === 0) return;
-      for (const s of sentencesOf(splitCode(m.text).prose)) {
-        const text = redactSecrets(capText(normalizeWs(s.text), FACT_CHARS));
-        const words = text.split(" ").length;
-        if (isQuestion(text) || words < 3 || words > MAX_WORDS || text.includes("`")) continue;
-        const lower = text.toLowerCase();
-        const held = relevant.filter((it) => lower.includes(normalizeWs(it.text).toLowerCase()));
-        // The assistant's sentences count only as decisions; the user's as any fact.
-        if (speaker !== "user" ? !held.some((h) => h.kind === "decision") : held.length === 0) continue;
-        const kinds = [...new Set(held.map((h) => h.kind))];
-        for (const shape of factShapes(text, held)) {
-          out.push({ ...shape, text, kinds, turnSeq: turn.turnSeq, fromSeq: m.seq ?? null, throughSeq: m.seq ?? null });
+      for (const u of utterancesOf({ ...m, text: splitCode(m.text).prose })) {
+        for (const s of sentencesOf(u.text)) {
+          const plain = capText(normalizeWs(s.text), FACT_CHARS);
+          const said = redactSecrets(u.at ? resolveRelativeDates(plain, u.at) : plain);
+          const words = said.split(" ").length;
+          if (isQuestion(plain) || words < 3 || words > MAX_WORDS || said.includes("`") || isJunk(said)) continue;
+          const lower = said.toLowerCase();
+          const held = relevant.filter((it) => lower.includes(normalizeWs(it.text).toLowerCase()));
+          // The assistant's sentences count only as decisions; a person's as any fact.
+          if (speaker !== "user" ? !held.some((h) => h.kind === "decision") : held.length === 0) continue;
+          const kinds = [...new Set(held.map((h) => h.kind))];
+          const name = u.named ? u.speaker : null;
+          const text = name ? `${name}${u.at ? ` (${formatDay(u.at)})` : ""}: ${said}` : said;
+          const shapes = factShapes(said, held);
+          // "I'll definitely check it out." is a plan with nothing in it to remember.
+          if (shapes.every((x) => x.attribute === null) && informativeWords(plain, nameStems(name ? [name] : [])) < MIN_WORDS) continue;
+          for (const shape of shapes) {
+            out.push({ ...speakerSubject(shape, name), text, saidAt: u.at, kinds, turnSeq: turn.turnSeq, fromSeq: m.seq ?? null, throughSeq: m.seq ?? null });
+          }
         }
       }
     });
