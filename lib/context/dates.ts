@@ -269,6 +269,23 @@ export function dateMentions(sentence: string, ref: Date): DateMention[] {
   return out.sort((a, b) => a.index - b.index);
 }
 
+const YEAR_ASKED_RE = /\b(?:in|during|since|from|of|by|around)\s+((?:19|20)\d{2})\b(?!\s*[-/.:]\d)/i;
+
+/**
+ * The days a question asks about ("in May 2023", "last week", "yesterday", "in 2019"): start
+ * inclusive, end exclusive; null when it names no time. A question asks about what was said,
+ * so a month without a year is the latest one that has begun by `now`.
+ */
+export function askedRange(question: string, now: Date): { start: Date; end: Date } | null {
+  const [m] = dateMentions(question, now);
+  if (m) {
+    if (m.relative && m.grain === "month" && m.start > now) return span("month", new Date(m.start.getFullYear() - 1, m.start.getMonth(), 1));
+    return { start: m.start, end: m.end };
+  }
+  const year = YEAR_ASKED_RE.exec(question);
+  return year ? span("year", new Date(Number(year[1]), 0, 1)) : null;
+}
+
 /**
  * The sentence with each relative date followed by what it meant when said on `ref`:
  * "I won it last week" → "I won it last week (the week before 21 January 2022)". The words

@@ -2,7 +2,7 @@
 // values it sees as jsonb while PGlite passes strings through, so text is the one encoding both keep.
 import type { MessageJson } from "@/lib/api/types";
 import { redactedPrefix } from "@/lib/context/redact";
-import { leadingTimestamp } from "@/lib/context/when";
+import { parseLeadingTimestamp } from "@/lib/context/dates";
 import type { ContentBlock, EngineMessage, MessageStatus, Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
@@ -87,7 +87,7 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
       m.model ?? null,
       m.supersedesTurn ?? null,
       m.restartsTurn ?? false,
-      leadingTimestamp(m.text),
+      parseLeadingTimestamp(m.text),
     ],
   );
   return row;

@@ -1,7 +1,7 @@
 // History search's keyword arm: BM25 with each message's conversation around it
 // (lib/context/bm25.ts), over every match of the query's informative words.
 import { essentialTerms, neighbourKeys, scoreDocs, type TermStat } from "@/lib/context/bm25";
-import { dateRangeIn } from "@/lib/context/when";
+import { askedRange } from "@/lib/context/dates";
 import type { Tx } from "@/lib/db";
 import { lexemeQuery } from "@/lib/db/fulltext";
 import { docsAt, matchingDocs, termStats, type HistoryScope, type KeywordDoc } from "@/lib/db/history-search";
@@ -71,9 +71,9 @@ export async function keywordCandidates(tx: Tx, userId: string, scope: HistorySc
   const known = [...matches, ...(await docsAt(tx, userId, scope, neighbourKeys(candidates, matches), lexemes))];
   const scores = scoreDocs(candidates, known, terms, corpus);
   // A question naming a time ("in May 2023", "last week") prefers what was said then.
-  const range = dateRangeIn(text, new Date());
+  const range = askedRange(text, new Date());
   if (range) {
-    for (const d of candidates) if (d.saidAt >= range.from && d.saidAt <= range.to) scores.set(d.id, scores.get(d.id)! * DATE_BOOST);
+    for (const d of candidates) if (d.saidAt >= range.start && d.saidAt < range.end) scores.set(d.id, scores.get(d.id)! * DATE_BOOST);
   }
   return candidates
     .filter((d) => scores.get(d.id)! > 0)

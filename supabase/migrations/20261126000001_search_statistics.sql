@@ -21,7 +21,7 @@ $$;
 
 alter table public.messages add column search_len integer;
 -- When it was said, when that is not when it was stored: a line of a pasted or imported chat
--- log that opens with its own time (set by the app, lib/context/when.ts). Null: created_at.
+-- log that opens with its own time (set by the app, lib/context/dates.ts). Null: created_at.
 alter table public.messages add column said_at timestamptz;
 update public.messages set search_len = public.tsvector_occurrences(search) where search is not null;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dateForms, dateMentions, formatDay, parseLeadingTimestamp, parseTimestamp, resolveRelativeDates, saidAt, transcriptPrefix } from "@/lib/context/dates";
+import { askedRange, dateForms, dateMentions, formatDay, parseLeadingTimestamp, parseTimestamp, resolveRelativeDates, saidAt, transcriptPrefix } from "@/lib/context/dates";
 
 // Friday 21 January 2022, 7:31 pm (local time, as chat timestamps are).
 const FRI = new Date(2022, 0, 21, 19, 31);
@@ -115,5 +115,27 @@ describe("dateForms", () => {
     ]);
     expect(dateForms("March 2022")).toEqual(["March 2022"]);
     expect(dateForms("next Friday")).toEqual(["next Friday"]);
+  });
+});
+
+describe("askedRange: the time a question asks about", () => {
+  const NOW = new Date(2026, 10, 26, 12);
+  it("turns a named month, day or year into the days it covers", () => {
+    expect(askedRange("Which country was Evan visiting in May 2023?", NOW)).toEqual({ start: new Date(2023, 4, 1), end: new Date(2023, 5, 1) });
+    expect(askedRange("What happened on 24 May 2023?", NOW)).toEqual({ start: new Date(2023, 4, 24), end: new Date(2023, 4, 25) });
+    expect(askedRange("What did Sam do in 2022?", NOW)).toEqual({ start: new Date(2022, 0, 1), end: new Date(2023, 0, 1) });
+  });
+
+  it("resolves relative times against now, and a month without a year to the latest one begun", () => {
+    expect(askedRange("what did I say yesterday about the migration", NOW)).toEqual({ start: new Date(2026, 10, 25), end: new Date(2026, 10, 26) });
+    const week = askedRange("the error from last week", NOW)!;
+    expect(week.start).toEqual(new Date(2026, 10, 16));
+    expect(week.end).toEqual(new Date(2026, 10, 23));
+    expect(askedRange("what did he say in December?", NOW)).toEqual({ start: new Date(2025, 11, 1), end: new Date(2026, 0, 1) });
+  });
+
+  it("finds none in a question that names no time", () => {
+    expect(askedRange("When did my sister say she lands in Lisbon?", NOW)).toBeNull();
+    expect(askedRange("what is the index on messages", NOW)).toBeNull();
   });
 });
