@@ -34,22 +34,25 @@ const INHERITED_BY = (sessionParam: string) =>
  * for "elsewhere"). Parameters: $1 user, $2 session, $3 project, $4 excluded session, $5/$6 dates.
  */
 function scoped(s: HistoryScope): string {
-  // Tool results are left out: a recall's result repeats messages found elsewhere, and the
-  // next recall would find the copy instead of (or beside) the original.
-  const common = `m.user_id = $1 and m.status <> 'streaming' and coalesce(m.content -> 0 ->> 'type', '') <> 'tool_result'
+  // Tool results are left out (not `searchable`): a recall's result repeats messages found
+  // elsewhere, and the next recall would find the copy instead of (or beside) the original.
+  const common = `m.user_id = $1 and m.searchable
     and ($5::timestamptz is null or m.created_at >= $5) and ($6::timestamptz is null or m.created_at <= $6)`;
   if (s.sessionId) {
     return `session_messages($2::uuid) m where ${common}
       and ($3::uuid is null or exists (select 1 from sessions s where s.id = $2 and s.project_id = $3))
       and ($4::uuid is null or $4 <> $2)`;
   }
-  return `messages m where ${common} and $2::uuid is null
+  return `messages m where ${common} and ${ACROSS}`;
+}
+
+/** Across the history: narrowed by project, one session's view left out (by `m`'s session and seq alone). */
+const ACROSS = `$2::uuid is null
     and ($3::uuid is null
       or exists (select 1 from sessions s where s.id = m.session_id and s.project_id = $3)
       or exists (select 1 from session_lineage l join sessions s on s.id = l.session_id
         where l.source_session_id = m.session_id and m.seq between l.from_seq and l.to_seq and s.project_id = $3))
     and ($4::uuid is null or not (m.session_id = $4 or ${INHERITED_BY("$4::uuid")}))`;
-}
 
 function scopeParams(userId: string, s: HistoryScope): unknown[] {
   return [userId, s.sessionId ?? null, s.projectId ?? null, s.excludeSessionId ?? null, s.from ?? null, s.to ?? null];
@@ -103,14 +106,14 @@ export async function matchingDocs(
   lexemes: readonly string[],
   cap: number,
 ): Promise<KeywordDoc[]> {
-  const from = scope.sessionId
-    ? `${scoped(scope)} and m.search @@ $7::tsquery order by m.seq desc`
-    : `messages_matching($7::tsquery, $9, $5, $6) hit join ${scoped(scope).replace(" where ", " on m.id = hit.id where ")}`;
-  const rows = await tx.query<DocRow>(
-    `select m.id, m.session_id, m.seq, m.search_len as len, ${termCounts("$8", "m")} as tf, coalesce(m.said_at, m.created_at) as said_at
-     from ${from} limit $9`,
-    [...scopeParams(userId, scope), tsquery, lexemes, cap],
-  );
+  // Across the history the function reads the caller's own searchable rows in the date range
+  // and counts the lexemes itself ($1 is its caller: auth.uid()).
+  const sql = scope.sessionId
+    ? `select m.id, m.session_id, m.seq, m.search_len as len, ${termCounts("$8", "m")} as tf, coalesce(m.said_at, m.created_at) as said_at
+       from ${scoped(scope)} and m.search @@ $7::tsquery order by m.seq desc limit $9`
+    : `select m.id, m.session_id, m.seq, m.search_len as len, m.term_counts as tf, coalesce(m.said_at, m.created_at) as said_at
+       from messages_matching($7::tsquery, $9, $5, $6, $8::text[]) m where $1::uuid is not null and ${ACROSS}`;
+  const rows = await tx.query<DocRow>(sql, [...scopeParams(userId, scope), tsquery, lexemes, cap]);
   return rows.map(toDoc);
 }
 

@@ -10,7 +10,7 @@ import { docsAt, matchingDocs, termStats, type HistoryScope, type KeywordDoc } f
  * Matches read in full for the query's rarest words (see essentialTerms): enough for any
  * informative word of a long history, few enough to score in a few milliseconds.
  */
-export const KEYWORD_MATCH_BUDGET = 2_000;
+export const KEYWORD_MATCH_BUDGET = 1_000;
 /**
  * When every word of the query is common (in more messages than the budget), only this many of
  * the newest messages holding them are read and ranked: the word says little about which of
@@ -19,7 +19,7 @@ export const KEYWORD_MATCH_BUDGET = 2_000;
 export const COMMON_WORD_CAP = 250;
 export const MAX_QUERY_TERMS = 32;
 /** Best-scoring messages whose neighbours are read to score them exactly. */
-const CONTEXT_CANDIDATES = 100;
+const CONTEXT_CANDIDATES = 50;
 /** A message said in the time a question names scores this much more. */
 const DATE_BOOST = 1.5;
 

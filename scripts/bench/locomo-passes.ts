@@ -39,7 +39,6 @@ async function writeTurns(uid: string, title: string, turns: readonly LocomoTurn
   const session = await createSession(uid, { title });
   const bySeq = new Map<number, string>();
   await withUser(uid, async (tx) => {
-    let previous: string | null = null;
     for (const t of turns) {
       const role = roles === "user" || t.speaker === c.speakers[0] ? "user" : "assistant";
       const content = [{ type: "text" as const, text: t.message }];
@@ -49,9 +48,8 @@ async function writeTurns(uid: string, title: string, turns: readonly LocomoTurn
         text: t.message,
         tokenCount: estimateMessageTokens(role, content),
         status: "complete",
-        startsTurn: role === "user" && previous !== "user",
+        startsTurn: role === "user",
       });
-      previous = role;
       bySeq.set(row.seq, t.diaId);
     }
   });

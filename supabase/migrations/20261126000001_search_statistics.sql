@@ -7,12 +7,12 @@
 --     the lexeme's 64-bit hash: the table derives from what people wrote, and a pasted secret
 --     must not turn up in it as words (the messages themselves are where what was said lives);
 --   * search_totals: how many searchable messages the user has, and their words in all.
--- Searchable, as history search reads them: finished (not streaming) and not a tool result.
 
-create function public.message_searchable(status text, content jsonb) returns boolean
-language sql immutable parallel safe as $$
-  select status <> 'streaming' and coalesce(content -> 0 ->> 'type', '') <> 'tool_result'
-$$;
+-- Searchable, as history search reads them: finished (not streaming) and not a tool result.
+-- Stored, so a search reads a flag instead of a long message's content to tell.
+alter table public.messages add column searchable boolean generated always as (
+  status <> 'streaming' and coalesce(content -> 0 ->> 'type', '') <> 'tool_result'
+) stored;
 
 create function public.tsvector_occurrences(v tsvector) returns integer
 language sql immutable parallel safe as $$
@@ -55,10 +55,10 @@ create table public.search_totals (
 
 insert into public.search_terms (user_id, term, df)
 select m.user_id, pg_catalog.hashtextextended(l.lexeme, 0), count(*) from public.messages m, pg_catalog.unnest(pg_catalog.tsvector_to_array(m.search)) l(lexeme)
-where public.message_searchable(m.status, m.content) group by 1, 2;
+where m.searchable group by 1, 2;
 insert into public.search_totals (user_id, docs, words)
 select m.user_id, count(*), coalesce(sum(m.search_len), 0) from public.messages m
-where public.message_searchable(m.status, m.content) group by 1;
+where m.searchable group by 1;
 
 -- Adds signed counts: +1 per lexeme of a message that became searchable, -1 per lexeme of one
 -- that stopped being (deleted, or its words changed). Rows are locked in key order, so two
@@ -94,7 +94,7 @@ declare
   u uuid[]; s tsvector[]; l integer[]; g integer[];
 begin
   select array_agg(n.user_id), array_agg(n.search), array_agg(n.search_len), array_agg(1)
-  into u, s, l, g from new_rows n where public.message_searchable(n.status, n.content);
+  into u, s, l, g from new_rows n where n.searchable;
   if u is not null then
     perform public.search_statistics_apply(u, s, l, g);
   end if;
@@ -107,7 +107,7 @@ declare
   u uuid[]; s tsvector[]; l integer[]; g integer[];
 begin
   select array_agg(o.user_id), array_agg(o.search), array_agg(o.search_len), array_agg(-1)
-  into u, s, l, g from old_rows o where public.message_searchable(o.status, o.content);
+  into u, s, l, g from old_rows o where o.searchable;
   if u is not null then
     perform public.search_statistics_apply(u, s, l, g);
   end if;
@@ -123,8 +123,8 @@ declare
   u uuid[]; s tsvector[]; l integer[]; g integer[];
 begin
   with pairs as (
-    select o.user_id, o.search as old_search, o.search_len as old_len, public.message_searchable(o.status, o.content) as was,
-      n.search as new_search, n.search_len as new_len, public.message_searchable(n.status, n.content) as is_now
+    select o.user_id, o.search as old_search, o.search_len as old_len, o.searchable as was,
+      n.search as new_search, n.search_len as new_len, n.searchable as is_now
     from old_rows o join new_rows n on n.id = o.id
   ),
   changed as (
@@ -161,18 +161,129 @@ create function public.session_messages(sid uuid)
 returns table (
   id uuid, session_id uuid, user_id uuid, seq integer, turn_seq integer, role text, content jsonb, text text,
   token_count integer, protected boolean, status text, idempotency_key text, created_at timestamptz, search tsvector,
-  supersedes_turn integer, restarts_turn boolean, search_len integer, said_at timestamptz
+  supersedes_turn integer, restarts_turn boolean, search_len integer, said_at timestamptz, searchable boolean
 ) language sql stable as $$
   select m.id, m.session_id, m.user_id, m.seq, m.turn_seq, m.role, m.content, m.text, m.token_count, m.protected,
-    m.status, m.idempotency_key, m.created_at, m.search, m.supersedes_turn, m.restarts_turn, m.search_len, m.said_at
+    m.status, m.idempotency_key, m.created_at, m.search, m.supersedes_turn, m.restarts_turn, m.search_len, m.said_at, m.searchable
   from public.messages m where m.session_id = sid
   union all
   select m.id, sid, m.user_id, m.seq, m.turn_seq, m.role, m.content, m.text, m.token_count,
     -- One lookup of the fork's (few) protected ids, not a probe per inherited row.
     m.id = any (array(select p.message_id from public.inherited_protection p where p.session_id = sid)),
-    m.status, null, m.created_at, m.search, m.supersedes_turn, m.restarts_turn, m.search_len, m.said_at
+    m.status, null, m.created_at, m.search, m.supersedes_turn, m.restarts_turn, m.search_len, m.said_at, m.searchable
   from public.session_lineage l
   join public.messages m on m.session_id = l.source_session_id and m.seq between l.from_seq and l.to_seq
   where l.session_id = sid
 $$;
 grant execute on function public.session_messages(uuid) to authenticated;
+
+-- messages_matching (20261123000017) returns what BM25 scoring needs instead of a rank nobody
+-- uses any more: when each match was said, its length and, given the query's lexemes (`terms`),
+-- how often it holds each (ts_filter of the marked lexemes, as tsvector text); computing
+-- ts_rank_cd for every match cost more than reading it. It reads searchable messages only
+-- (tool results left out, as history search leaves them), by the stored flag. The way it reads
+-- (the cost model and its segments) is unchanged.
+drop function public.messages_matching(tsquery, integer, timestamptz, timestamptz);
+create function public.messages_matching(q tsquery, max_rows integer, after timestamptz default null, before timestamptz default null, terms text[] default null)
+returns table (id uuid, session_id uuid, seq integer, created_at timestamptz, said_at timestamptz, search_len integer, term_counts text)
+-- Volatile only because EXPLAIN (the estimate) and set_config are refused in a stable function; it writes nothing.
+language plpgsql volatile security definer
+set search_path = '' set plan_cache_mode = force_custom_plan set jit = off
+-- The strategies below switch plan types off for one statement; these restore them at exit.
+set enable_indexscan = on set enable_bitmapscan = on set enable_seqscan = on as $$
+#variable_conflict use_column
+declare
+  caller uuid := auth.uid();
+  forced text := nullif(pg_catalog.current_setting('threadkeeper.keyword_strategy', true), '');
+  plan json;
+  -- Matches of every user (the GIN list's length); rows of the table; rows of the caller.
+  matching float8;
+  total float8;
+  mine float8;
+  -- The share of the caller's rows expected to match; rows read so far, and not yet.
+  freq float8;
+  scanned float8 := 0;
+  rest float8;
+  seg float8;
+  cost_index float8;
+  cost_walk float8;
+  cost_bands float8;
+  strategy text;
+  -- The current segment: created_at in [lower_at, upper_at], both inclusive, null = unbounded.
+  lower_at timestamptz;
+  upper_at timestamptz := before;
+  got bigint := 0;
+  found_rows bigint;
+begin
+  if caller is null or q is null or max_rows is null or max_rows < 1 then
+    return;
+  end if;
+  execute 'explain (format json) select 1 from public.messages m where m.search @@ $1' into plan using q;
+  matching := greatest((plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8, 1);
+  execute 'explain (format json) select 1 from public.messages m where m.user_id = $1' into plan using caller;
+  mine := greatest((plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8, 1);
+  select greatest(c.reltuples, matching, mine, 1) into total from pg_catalog.pg_class c where c.oid = 'public.messages'::regclass;
+  freq := matching / total;
+
+  loop
+    rest := greatest(mine - scanned, 1);
+    seg := ceil(1.5 * (max_rows - got) / freq);
+    cost_index := 0.17 * matching + 2.3 * freq * rest;
+    cost_walk := case when seg < rest then 0.11 * seg else 0 end + 1.5 * least(seg / 1.5, rest);
+    cost_bands := 0.18 * least(seg, rest) + 0.17 * matching + 3 * freq * least(seg, rest);
+    strategy := coalesce(forced, case
+      when cost_index <= cost_walk and cost_index <= cost_bands then 'index'
+      when cost_walk <= cost_bands then 'walk'
+      else 'bands' end);
+
+    lower_at := after;
+    if strategy <> 'index' and seg < rest then
+      select m.created_at into lower_at
+      from public.messages m
+      where m.user_id = caller and (upper_at is null or m.created_at <= upper_at) and (after is null or m.created_at >= after)
+      order by m.created_at desc
+      offset least(seg, 2e9)::bigint - 1 limit 1;
+      -- No seg-th message: this segment reaches back to the start (or `after`).
+      if lower_at is null then
+        lower_at := after;
+      end if;
+    end if;
+    if strategy = 'walk' then
+      perform pg_catalog.set_config('enable_bitmapscan', 'off', true);
+      perform pg_catalog.set_config('enable_seqscan', 'off', true);
+    else
+      perform pg_catalog.set_config('enable_indexscan', 'off', true);
+      perform pg_catalog.set_config('enable_seqscan', 'off', true);
+    end if;
+    return query
+      select n.id, n.session_id, n.seq, n.created_at, n.said_at, n.search_len,
+        case when terms is not null then pg_catalog.ts_filter(pg_catalog.setweight(n.search, 'A', terms), '{a}')::text end
+      from (
+        select m.id, m.session_id, m.seq, m.created_at, m.said_at, m.search_len, m.search
+        from public.messages m
+        where m.user_id = caller and m.search @@ q and m.searchable
+          and (lower_at is null or m.created_at >= lower_at) and (upper_at is null or m.created_at <= upper_at)
+        order by m.created_at desc
+        limit max_rows - got
+      ) n;
+    get diagnostics found_rows = row_count;
+    perform pg_catalog.set_config('enable_indexscan', 'on', true);
+    perform pg_catalog.set_config('enable_bitmapscan', 'on', true);
+    perform pg_catalog.set_config('enable_seqscan', 'on', true);
+    got := got + found_rows;
+    exit when got >= max_rows or lower_at is null or lower_at = after;
+    -- The next segment ends just before this one began (timestamps are whole microseconds), and
+    -- expects the frequency measured so far (half a match when none was found).
+    upper_at := lower_at - interval '1 microsecond';
+    scanned := scanned + seg;
+    freq := greatest(got, 0.5) / scanned;
+  end loop;
+end $$;
+revoke execute on function public.messages_matching(tsquery, integer, timestamptz, timestamptz, text[]) from public;
+grant execute on function public.messages_matching(tsquery, integer, timestamptz, timestamptz, text[]) to authenticated;
+-- Supabase's default privileges grant every new function in public to anon as well.
+do $$ begin
+  if exists (select 1 from pg_roles where rolname = 'anon') then
+    revoke execute on function public.messages_matching(tsquery, integer, timestamptz, timestamptz, text[]) from anon;
+  end if;
+end $$;
