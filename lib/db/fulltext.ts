@@ -11,9 +11,9 @@ export async function queryLexemes(tx: Tx, text: string, max: number): Promise<s
   return rows.map((r) => r.lexeme);
 }
 
-/** A tsquery matching any (or every) one of the lexemes, already stemmed, so quoted rather than parsed again. */
-export function lexemeQuery(lexemes: readonly string[], join: "any" | "every" = "any"): string {
-  return lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(join === "any" ? " | " : " & ");
+/** A tsquery matching any of the lexemes, already stemmed, so quoted rather than parsed again. */
+export function lexemeQuery(lexemes: readonly string[]): string {
+  return lexemes.map((l) => `'${l.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(" | ");
 }
 
 /**

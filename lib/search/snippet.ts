@@ -6,7 +6,7 @@
 const SNIPPET_CHARS = 300;
 const LEAD_CHARS = 80;
 /** PostgreSQL's English stopwords: words full-text search never matched, so never highlighted. */
-const STOP = new Set(
+export const STOP = new Set(
   ("i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its " +
     "itself they them their theirs themselves what which who whom this that these those am is are was were be been being " +
     "have has had having do does did doing a an the and but if or because as until while of at by for with about against " +

@@ -5,6 +5,8 @@
 // check. Pure.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
+// PostgreSQL's English stop words, as the README's BM25 reference removed them.
+import { STOP } from "@/lib/search/snippet";
 
 export interface LocomoTurn {
   /** "D3:5": session 3, fifth turn. */
@@ -89,16 +91,6 @@ export function loadConversation(file: string): LocomoConversation {
 }
 
 // ------------------------------------------------------------------ words
-
-/** A common English stop list (PostgreSQL's, which the README's reference used). */
-const STOP = new Set(
-  ("i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its " +
-    "itself they them their theirs themselves what which who whom this that these those am is are was were be been being " +
-    "have has had having do does did doing a an the and but if or because as until while of at by for with about against " +
-    "between into through during before after above below to from up down in out on off over under again further then once " +
-    "here there when where why how all any both each few more most other some such no nor not only own same so than too " +
-    "very s t can will just don should now").split(" "),
-);
 
 export function words(text: string): string[] {
   return text

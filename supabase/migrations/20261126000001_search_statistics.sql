@@ -87,27 +87,15 @@ end $$;
 revoke execute on function public.search_statistics_apply(uuid[], tsvector[], integer[], integer[]) from public;
 create index search_terms_emptied_idx on public.search_terms (user_id) where df <= 0;
 
--- One trigger per event (transition tables allow no more), each a statement's rows at once.
-create function public.messages_search_statistics_insert() returns trigger
+-- One trigger per event (transition tables allow no more), each a statement's rows at once;
+-- inserted and deleted rows both arrive as `changed_rows`, counted in or out.
+create function public.messages_search_statistics_rows() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   u uuid[]; s tsvector[]; l integer[]; g integer[];
 begin
-  select array_agg(n.user_id), array_agg(n.search), array_agg(n.search_len), array_agg(1)
-  into u, s, l, g from new_rows n where n.searchable;
-  if u is not null then
-    perform public.search_statistics_apply(u, s, l, g);
-  end if;
-  return null;
-end $$;
-
-create function public.messages_search_statistics_delete() returns trigger
-language plpgsql security definer set search_path = '' as $$
-declare
-  u uuid[]; s tsvector[]; l integer[]; g integer[];
-begin
-  select array_agg(o.user_id), array_agg(o.search), array_agg(o.search_len), array_agg(-1)
-  into u, s, l, g from old_rows o where o.searchable;
+  select array_agg(c.user_id), array_agg(c.search), array_agg(c.search_len), array_agg(case when tg_op = 'INSERT' then 1 else -1 end)
+  into u, s, l, g from changed_rows c where c.searchable;
   if u is not null then
     perform public.search_statistics_apply(u, s, l, g);
   end if;
@@ -142,9 +130,9 @@ begin
 end $$;
 
 create trigger messages_search_statistics_insert after insert on public.messages
-  referencing new table as new_rows for each statement execute function public.messages_search_statistics_insert();
+  referencing new table as changed_rows for each statement execute function public.messages_search_statistics_rows();
 create trigger messages_search_statistics_delete after delete on public.messages
-  referencing old table as old_rows for each statement execute function public.messages_search_statistics_delete();
+  referencing old table as changed_rows for each statement execute function public.messages_search_statistics_rows();
 create trigger messages_search_statistics_update after update on public.messages
   referencing old table as old_rows new table as new_rows for each statement execute function public.messages_search_statistics_update();
 
