@@ -36,9 +36,9 @@ export async function inheritHistory(tx: Tx, userId: string, forkId: string, sou
   );
   if (streaming_from !== null) {
     await tx.query(
-      `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, protected, status, created_at)
+      `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, protected, status, created_at, said_at)
        select $1, user_id, seq, turn_seq, role, content, text, token_count, protected,
-         case when status = 'streaming' then 'interrupted' else status end, created_at
+         case when status = 'streaming' then 'interrupted' else status end, created_at, said_at
        from session_messages($2) where seq between $3 and $4`,
       [forkId, sourceId, streaming_from, throughSeq],
     );
@@ -54,10 +54,10 @@ export async function inheritHistory(tx: Tx, userId: string, forkId: string, sou
 export async function handOverToForks(tx: Tx, userId: string, sourceId: string): Promise<void> {
   await tx.query(
     `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, protected, status,
-       model, usage, stop_reason, error, created_at, search)
+       model, usage, stop_reason, error, created_at, search, search_len, said_at)
      select l.session_id, m.user_id, m.seq, m.turn_seq, m.role, m.content, m.text, m.token_count,
        exists (select 1 from inherited_protection p where p.session_id = l.session_id and p.message_id = m.id),
-       m.status, m.model, m.usage, m.stop_reason, m.error, m.created_at, m.search
+       m.status, m.model, m.usage, m.stop_reason, m.error, m.created_at, m.search, m.search_len, m.said_at
      from session_lineage l join messages m on m.session_id = l.source_session_id and m.seq between l.from_seq and l.to_seq
      where l.source_session_id = $1 and l.user_id = $2`,
     [sourceId, userId],

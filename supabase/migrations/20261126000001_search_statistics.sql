@@ -142,6 +142,15 @@ alter table public.search_totals enable row level security;
 create policy search_terms_owner on public.search_terms for select to authenticated using (user_id = auth.uid());
 create policy search_totals_owner on public.search_totals for select to authenticated using (user_id = auth.uid());
 grant select on public.search_terms, public.search_totals to authenticated;
+-- Supabase's default privileges grant every new table to anon and authenticated: no user
+-- writes these (a lower count would bend their search), and no one calls the trigger functions.
+revoke insert, update, delete, truncate on public.search_terms, public.search_totals from public, authenticated;
+do $$ begin
+  if exists (select 1 from pg_roles where rolname = 'anon') then
+    revoke all on public.search_terms, public.search_totals from anon;
+  end if;
+end $$;
+revoke execute on function public.messages_search_statistics_rows(), public.messages_search_statistics_update() from public;
 
 -- A session's view, now with the words' count and when each was said.
 drop function public.session_messages(uuid);

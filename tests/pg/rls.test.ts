@@ -107,6 +107,9 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
     tx.query(`insert into webhook_deliveries (webhook_id, event, payload) values ($1, 'checkpoint.created', '{"note":"A secret plan"}')`, [s.webhook]),
   // The rollups below are written by llm_calls' statement trigger when its seed runs (as A):
   // no user may write them (migration 20261123000009).
+  // Word statistics, written by messages' statement triggers when its seed runs (migration 20261126000001).
+  search_terms: async () => {},
+  search_totals: async () => {},
   llm_usage_day_models: async () => {},
   llm_usage_day_sessions: async () => {},
   llm_usage_daily: async () => {},
@@ -117,8 +120,9 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
   rate_limits: (tx) => tx.query("insert into rate_limits (bucket, refilled_at) values ('requests', now())"),
 };
 
-/** Tables users read but only triggers write (migration 20261123000009). */
-const READ_ONLY = new Set(["llm_usage_daily", "llm_usage_day_models", "llm_usage_day_sessions"]);
+/** Tables users read but only triggers write (migrations 20261123000009, 20261126000001). */
+const USAGE_ROLLUPS = ["llm_usage_daily", "llm_usage_day_models", "llm_usage_day_sessions"];
+const READ_ONLY = new Set([...USAGE_ROLLUPS, "search_terms", "search_totals"]);
 
 const seededIds: Seeded = {
   project: randomUUID(),
@@ -342,7 +346,7 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
 
   it("a user reads their usage rollups but cannot write them, so cannot lower today's tokens under the budget", async () => {
     const today = "(now() at time zone 'UTC')::date";
-    for (const table of READ_ONLY) {
+    for (const table of USAGE_ROLLUPS) {
       expect(await sqlState(withUser(USER_A, (tx) => tx.query(`update ${table} set input_tokens = 0`))), table).toBe("42501");
       expect(await sqlState(withUser(USER_A, (tx) => tx.query(`delete from ${table}`))), table).toBe("42501");
       expect(
