@@ -1,4 +1,5 @@
-// Okapi BM25 for history search, with the conversation around a message. Pure.
+// Okapi BM25 for history search, with the conversation around a message, and for memory
+// search, where each memory stands alone. Pure.
 //
 // A message in a conversation often answers the one before it ("What game was it?" — "It's
 // called Valorant"): its own words miss half of what it is about. So a message that holds a
@@ -30,18 +31,18 @@ export interface ScoredDoc {
   tf: Readonly<Record<string, number>>;
 }
 
-export const BM25_K1 = 1.2;
+const BM25_K1 = 1.2;
 /** Messages' length normalisation: milder than the textbook 0.75, as measured on conversations. */
-export const BM25_B = 0.5;
+const BM25_B = 0.5;
 const STANDALONE_B = 0.75;
 /** Shares of the words of the messages around a message (by distance: -1 is the one before) that count for it. */
-export const CONTEXT_WEIGHTS: ReadonlyMap<number, number> = new Map([
+const CONTEXT_WEIGHTS: ReadonlyMap<number, number> = new Map([
   [-2, 0.2],
   [-1, 0.5],
   [1, 0.3],
 ]);
 /** Share of a word's weight a message gets when its session holds the word elsewhere. */
-export const SESSION_WEIGHT = 0.3;
+const SESSION_WEIGHT = 0.3;
 
 export function idf(df: number, docs: number): number {
   return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
@@ -52,6 +53,14 @@ export function termScore(weight: number, f: number, len: number, avgLen: number
   return (weight * f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - b + (b * len) / avgLen));
 }
 
+/** A document that stands alone (a memory): the query words it holds, its length, and the average length of its kind. */
+export interface StandaloneDoc {
+  id: string;
+  words: readonly string[];
+  len: number;
+  avgLen: number;
+}
+
 /**
  * Plain BM25 (standard length normalisation) of documents that stand alone, memories: each
  * word's document frequency is counted among `matches` themselves, exact when they are every
@@ -60,15 +69,12 @@ export function termScore(weight: number, f: number, len: number, avgLen: number
  * number of distinct words (a tsvector's length), so a word its turns repeat counts once, and
  * a summary of long, repetitive turns does not pass for a short one.
  */
-export function standaloneScores(matches: readonly (Pick<ScoredDoc, "id" | "len" | "tf"> & { avgLen: number })[], docs: number): Map<string, number> {
+export function standaloneScores(matches: readonly StandaloneDoc[], docs: number): Map<string, number> {
   const df = new Map<string, number>();
-  for (const d of matches) for (const [t, f] of Object.entries(d.tf)) if (f > 0) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const d of matches) for (const t of d.words) df.set(t, (df.get(t) ?? 0) + 1);
   const out = new Map<string, number>();
   for (const d of matches) {
-    let score = 0;
-    for (const [t, f] of Object.entries(d.tf)) {
-      if (f > 0) score += termScore(idf(df.get(t)!, Math.max(docs, matches.length)), 1, d.len, d.avgLen > 0 ? d.avgLen : 1, STANDALONE_B);
-    }
+    const score = d.words.reduce((n, t) => n + termScore(idf(df.get(t)!, Math.max(docs, matches.length)), 1, d.len, d.avgLen > 0 ? d.avgLen : 1, STANDALONE_B), 0);
     out.set(d.id, score);
   }
   return out;
@@ -123,7 +129,7 @@ export function neighbourKeys(docs: readonly ScoredDoc[], have: readonly ScoredD
 /**
  * The query words whose matches are read in full, rarest first, up to `budget` matches in all
  * (at least the rarest word). The commoner rest still count for every message read, but do not
- * bring messages in by themselves: a message holding only common words cannot outrank one
+ * bring messages in by themselves: a message holding only common words rarely outranks one
  * holding a rare word, and reading their matches would cost what a long history holds of them.
  */
 export function essentialTerms(terms: readonly TermStat[], budget: number): TermStat[] {

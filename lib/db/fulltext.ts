@@ -2,12 +2,14 @@
 // them, and how often each occurs in a row's tsvector.
 import type { Tx } from "./driver";
 
-/** A text's distinct lexemes as full-text search stems them (English), at most `max`. */
-export async function queryLexemes(tx: Tx, text: string, max: number): Promise<string[]> {
-  const rows = await tx.query<{ lexeme: string }>(
-    `select distinct l as lexeme from unnest(tsvector_to_array(to_tsvector('english', $1))) l limit $2`,
-    [text, max],
-  );
+/** The most words of a query that search reads: a pasted paragraph as a query costs a query's worth. */
+const MAX_QUERY_TERMS = 32;
+
+/** SQL: the distinct lexemes (column `lexeme`) of the query text in parameter `text`, as full-text search stems them (English). */
+export const lexemesOf = (text: string) => `select distinct l as lexeme from unnest(tsvector_to_array(to_tsvector('english', ${text}))) l limit ${MAX_QUERY_TERMS}`;
+
+export async function queryLexemes(tx: Tx, text: string): Promise<string[]> {
+  const rows = await tx.query<{ lexeme: string }>(lexemesOf("$1"), [text]);
   return rows.map((r) => r.lexeme);
 }
 

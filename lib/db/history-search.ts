@@ -2,7 +2,7 @@
 // the messages a scope can see, then the details of the few that make the cut.
 import type { CorpusStat, ScoredDoc, TermStat } from "@/lib/context/bm25";
 import type { Tx } from "./driver";
-import { termCounts, termCountsOf } from "./fulltext";
+import { lexemesOf, termCounts, termCountsOf } from "./fulltext";
 
 export interface HistoryScope {
   sessionId?: string;
@@ -65,12 +65,12 @@ function scopeParams(userId: string, s: HistoryScope): unknown[] {
 export const KEYWORD_MATCH_CAP = 250;
 
 /** A query's words as full-text search stems them, with their document frequencies for the user and the user's totals. */
-export async function termStats(tx: Tx, userId: string, text: string, maxTerms: number): Promise<{ terms: TermStat[]; corpus: CorpusStat }> {
+export async function termStats(tx: Tx, userId: string, text: string): Promise<{ terms: TermStat[]; corpus: CorpusStat }> {
   const terms = await tx.query<TermStat>(
     `select t.lexeme, coalesce(s.df, 0)::int as df
-     from (select distinct l as lexeme from unnest(tsvector_to_array(to_tsvector('english', $2))) l limit $3) t
+     from (${lexemesOf("$2")}) t
      left join search_terms s on s.user_id = $1 and s.term = hashtextextended(t.lexeme, 0)`,
-    [userId, text, maxTerms],
+    [userId, text],
   );
   const [totals] = await tx.query<{ docs: string; words: string }>(`select docs, words from search_totals where user_id = $1`, [userId]);
   const docs = Number(totals?.docs ?? 0);

@@ -150,7 +150,6 @@ export interface Candidate {
 
 /** Memories holding a query word that are scored; beyond, the most recent (a user rarely has so many). */
 const MAX_TEXT_MATCHES = 5_000;
-const MAX_QUERY_TERMS = 32;
 
 /**
  * The two candidate lists hybrid search fuses: the nearest vectors (exact cosine distance
@@ -164,7 +163,7 @@ export async function searchCandidates(
   q: { vector: string | null; text: string; model: string; perList: number },
   f: SearchFilter,
 ): Promise<Candidate[]> {
-  const lexemes = await queryLexemes(tx, q.text, MAX_QUERY_TERMS);
+  const lexemes = await queryLexemes(tx, q.text);
   const arms = await tx.query<{ id: string; vector_rank: number | null; len: number | null; tf: string | null; kind: MemoryKind | null; docs: number; summary_len: number; fact_len: number }>(
     `with filtered as materialized (
        select m.id, m.embedding, m.search, m.created_at, m.kind from session_memories m
@@ -192,9 +191,9 @@ export async function searchCandidates(
     [userId, q.model, q.vector, lexemeQuery(lexemes), f.projectId ?? null, f.tags ?? null, f.from ?? null, f.to ?? null, q.perList, f.kind ?? null, lexemes],
   );
   if (arms.length === 0) return [];
-    // Each kind's length is judged against its own kind's: a session's summary is long beside a fact.
+  // Each kind's length is judged against its own kind's: a session's summary is long beside a fact.
   const avgLen = { summary: arms[0].summary_len, fact: arms[0].fact_len };
-  const matches = arms.filter((a) => a.tf !== null).map((a) => ({ id: a.id, len: a.len ?? 0, tf: termCountsOf(a.tf!), avgLen: avgLen[a.kind!] }));
+  const matches = arms.filter((a) => a.tf !== null).map((a) => ({ id: a.id, len: a.len ?? 0, words: Object.keys(termCountsOf(a.tf!)), avgLen: avgLen[a.kind!] }));
   const scores = standaloneScores(matches, arms[0].docs);
   const byText = matches
     .filter((m) => scores.get(m.id)! > 0)

@@ -17,7 +17,6 @@ export const KEYWORD_MATCH_BUDGET = 1_000;
  * thousands is meant, and reading them all would cost what a long history holds of it.
  */
 export const COMMON_WORD_CAP = 250;
-export const MAX_QUERY_TERMS = 32;
 /** Best-scoring messages whose neighbours are read to score them exactly. */
 const CONTEXT_CANDIDATES = 50;
 /** A message said in the time a question names scores this much more. */
@@ -64,7 +63,7 @@ async function readMatches(tx: Tx, userId: string, scope: HistoryScope, terms: r
  * reply is found by the question it answers.
  */
 export async function keywordCandidates(tx: Tx, userId: string, scope: HistoryScope, text: string, limit: number): Promise<{ message_id: string; rank: number }[]> {
-  const { terms, corpus } = await termStats(tx, userId, text, MAX_QUERY_TERMS);
+  const { terms, corpus } = await termStats(tx, userId, text);
   const matches = await readMatches(tx, userId, scope, terms, limit);
   const lexemes = terms.filter((t) => t.df > 0).map((t) => t.lexeme);
   const first = scoreDocs(matches, matches, terms, corpus);

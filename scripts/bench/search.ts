@@ -14,7 +14,7 @@ import { appendMessage } from "@/lib/db/messages";
 import { recentSessionSummaries } from "@/lib/db/session-picker";
 import { insertSession } from "@/lib/db/sessions";
 import { embedHistoryQuery, searchHistory } from "@/lib/search/history";
-import { keywordCandidates, MAX_QUERY_TERMS, readPlan } from "@/lib/search/keywords";
+import { keywordCandidates, readPlan } from "@/lib/search/keywords";
 import { rng, userText } from "./corpus";
 import { fmtInt, fmtMs, table } from "./report";
 import { HEAVY, openEngine, seedHistory, sentencePools, type Pools } from "./search-history";
@@ -135,7 +135,7 @@ async function benchSize(messages: number, otherMessages: number, runs: number, 
     const matching: SearchSizeResult["matching"] = [];
     for (const { q } of QUERIES) {
       // The keyword arm's first read, as searchHistory plans it.
-      const { first } = await withUser(HEAVY, async (tx) => readPlan((await termStats(tx, HEAVY, q, MAX_QUERY_TERMS)).terms, false));
+      const { first } = await withUser(HEAVY, async (tx) => readPlan((await termStats(tx, HEAVY, q)).terms, false));
       if (first.words.length === 0) continue;
       const words = first.words;
       const tsq = lexemeQuery(words.map((w) => w.lexeme));

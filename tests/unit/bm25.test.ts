@@ -59,8 +59,8 @@ describe("BM25", () => {
   });
 
   it("counts document frequency among standalone matches and judges length against the document's own kind", () => {
-    const summary = { id: "summary", len: 1000, tf: { lisbon: 1, flight: 1 }, avgLen: 1000 };
-    const fact = { id: "fact", len: 10, tf: { lisbon: 1 }, avgLen: 10 };
+    const summary = { id: "summary", len: 1000, words: ["lisbon", "flight"], avgLen: 1000 };
+    const fact = { id: "fact", len: 10, words: ["lisbon"], avgLen: 10 };
     const scores = standaloneScores([summary, fact], 100);
     // Average for its kind, and it holds both words: the long summary is not buried by its length.
     expect(scores.get("summary")!).toBeGreaterThan(scores.get("fact")!);

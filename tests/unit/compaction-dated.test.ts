@@ -25,10 +25,15 @@ describe("utterances: who said a line and when", () => {
 
   it("reads no speaker inside fenced code and blanks prefixes without moving offsets", () => {
     const text = "Alice: see the log\n```\nWorker: started\n```";
-    expect(utterancesOf({ role: "assistant", text }).map((u) => u.speaker)).toEqual(["Alice", "Alice", "Alice", "Alice"]);
+    expect(utterancesOf({ role: "user", text }).map((u) => u.speaker)).toEqual(["Alice", "Alice", "Alice", "Alice"]);
     const blanked = withoutPrefixes(text);
     expect(blanked).toHaveLength(text.length);
     expect(blanked).toBe("       see the log\n```\nWorker: started\n```");
+  });
+
+  it("names no one in an assistant's reply that opens with a word and a colon, unless the line carries its own time", () => {
+    expect(utterancesOf({ role: "assistant", text: "Echo: Our team offsite is on June 12th." })[0]).toMatchObject({ speaker: "Assistant", named: false });
+    expect(utterancesOf({ role: "assistant", text: "[2023-05-08 13:56] Nate: I won my first tournament." })[0]).toMatchObject({ speaker: "Nate", named: true });
   });
 });
 

@@ -1,6 +1,7 @@
 // Who said a line and when. A message is its author's, said when it was stored, except where
 // a line opens like a pasted or imported chat log ("[8 May 2023 13:56] Ann: …"): that line is
-// Ann's, said then, and so are the lines after it until the next such prefix.
+// Ann's, said then, and so are the lines after it until the next such prefix. The user's own
+// lines may name a speaker without a time ("Ann: see you at 8", pasted from a chat).
 import { saidAt, transcriptPrefix } from "@/lib/context/dates";
 import type { TranscriptTurn } from "./types";
 
@@ -35,7 +36,9 @@ export function utterancesOf(m: Message): Utterance[] {
   for (const line of m.text.split("\n")) {
     if (/^\s*```/.test(line)) inFence = !inFence;
     const prefix = inFence || line.trim() === "" ? null : transcriptPrefix(line);
-    if (prefix?.speaker) {
+    // An assistant's "Echo: …" or "Result: …" names no one: in its messages only a log line
+    // with its own time (pasted or imported) names who spoke.
+    if (prefix?.speaker && (m.role === "user" || prefix.at)) {
       speaker = prefix.speaker;
       named = true;
     }
