@@ -144,10 +144,11 @@ create policy search_totals_owner on public.search_totals for select to authenti
 grant select on public.search_terms, public.search_totals to authenticated;
 -- Supabase's default privileges grant every new table to anon and authenticated: no user
 -- writes these (a lower count would bend their search), and no one calls the trigger functions.
+-- (anon keeps the select Supabase gives it: no policy lets it see a row.)
 revoke insert, update, delete, truncate on public.search_terms, public.search_totals from public, authenticated;
 do $$ begin
   if exists (select 1 from pg_roles where rolname = 'anon') then
-    revoke all on public.search_terms, public.search_totals from anon;
+    revoke insert, update, delete, truncate on public.search_terms, public.search_totals from anon;
   end if;
 end $$;
 revoke execute on function public.messages_search_statistics_rows(), public.messages_search_statistics_update() from public;
