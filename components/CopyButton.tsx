@@ -33,7 +33,7 @@ export function CopyButton({ text, label, className = "" }: { text: string; labe
       data-state={state}
       aria-label={state === "idle" ? label : word}
       title={label}
-      className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-[11px] font-medium transition-colors focus-visible:outline-2 focus-visible:outline-sky-500 ${className}`}
+      className={`relative inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-[11px] font-medium transition-colors focus-visible:outline-2 focus-visible:outline-sky-500 ${className}`}
     >
       {state === "copied" ? <Check aria-hidden className="h-3.5 w-3.5" /> : <Copy aria-hidden className="h-3.5 w-3.5" />}
       <span aria-hidden>{word}</span>

@@ -40,7 +40,9 @@ export function Workspace() {
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
 
   return (
-    <div className="flex h-dvh bg-zinc-50 dark:bg-zinc-950 text-zinc-900 dark:text-zinc-100">
+    // Exactly the viewport, positioned and clipping: only the message list scrolls, and nothing
+    // absolutely placed inside (a screen-reader line) can stretch the document past the window.
+    <div className="relative flex h-dvh overflow-hidden bg-zinc-50 dark:bg-zinc-950 text-zinc-900 dark:text-zinc-100">
       <aside className="hidden w-64 shrink-0 border-r border-zinc-200 dark:border-zinc-800 bg-zinc-100/60 dark:bg-zinc-900/60 md:block">
         <SessionSidebar />
       </aside>
@@ -52,7 +54,7 @@ export function Workspace() {
           <div className="flex-1 bg-zinc-900/20 dark:bg-black/60" />
         </div>
       )}
-      <main className="@container flex min-w-0 flex-1 flex-col">
+      <main className="@container flex min-h-0 min-w-0 flex-1 flex-col">
         <ChatHeader onOpenSettings={() => setSettingsOpen(true)} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
         <MessageList />
         <Composer />

@@ -1,0 +1,43 @@
+// The app shell is the viewport: only the message list scrolls, whatever the conversation holds.
+import { expect, test, type Page } from "@playwright/test";
+import { resetFake, seedSession } from "./support";
+
+const CODE_TURNS = Array.from({ length: 8 }, (_, i) => `Step ${i + 1}:\n\n\`\`\`ts\nconst step${i} = await run(${i}); // copy me\n\`\`\``);
+
+test.beforeEach(async ({ request }) => {
+  await resetFake(request);
+});
+
+async function documentFits(page: Page): Promise<{ height: number; window: number; scrollY: number }> {
+  return page.evaluate(() => ({ height: document.documentElement.scrollHeight, window: window.innerHeight, scrollY: window.scrollY }));
+}
+
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`at ${size.width}×${size.height} the document never grows past the window and only the messages scroll`, async ({ page, request }) => {
+    await page.setViewportSize(size);
+    const sessionId = await seedSession(request, "Code everywhere", CODE_TURNS);
+    await page.goto(`/?session=${sessionId}`);
+    await expect(page.getByTestId("copy-button").first()).toBeAttached();
+    await expect(page.getByTestId("copy-button")).toHaveCount(CODE_TURNS.length * 2);
+
+    const fits = await documentFits(page);
+    expect(fits.height).toBeLessThanOrEqual(fits.window);
+
+    // The wheel over the sidebar, the header and the composer moves nothing; over the messages it scrolls them.
+    const sidebar = size.width >= 768 ? [page.getByTestId("session-list")] : [];
+    for (const target of [...sidebar, page.getByTestId("composer-input"), page.locator("main header")]) {
+      await target.hover();
+      await page.mouse.wheel(0, 2_000);
+      expect((await documentFits(page)).scrollY).toBe(0);
+    }
+    const list = page.getByTestId("message-list");
+    await list.evaluate((el) => el.scrollTo(0, 0));
+    await page.getByTestId("message").first().hover();
+    await page.mouse.wheel(0, 600);
+    await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    expect((await documentFits(page)).scrollY).toBe(0);
+  });
+}
