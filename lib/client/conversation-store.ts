@@ -3,7 +3,7 @@
 // the reply is saved (the turn's status arrived); the stream is still read after that,
 // because an automatic compaction may follow in the background and report its divider.
 import { create } from "zustand";
-import type { ApiErrorJson, CompactionJson, SendEvent } from "@/lib/api/types";
+import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/api/types";
 export { activeCompaction } from "@/lib/client/conversation-helpers";
 import * as api from "@/lib/client/api";
 import { useCanvasStore } from "@/lib/client/canvas-store";
@@ -17,6 +17,7 @@ import {
 } from "@/lib/client/conversation-helpers";
 import { SESSION_START, type Attempt, type ConversationState } from "@/lib/client/conversation-state";
 import { useMemoryStore } from "@/lib/client/memory-store";
+import { followReply, replyInProgress } from "@/lib/client/reply-follower";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
@@ -194,6 +195,21 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     }
   }
 
+  /** Shows a reply another request is still writing, and hands the composer back once it is saved. */
+  async function follow(sessionId: string, reply: MessageJson): Promise<void> {
+    const following = () => isOpen(sessionId) && active === null && get().phase === "streaming";
+    await followReply(sessionId, reply, {
+      stillFollowing: following,
+      progress: (text) => set({ streamingText: text }),
+      done: (messages, window) => {
+        set((s) => ({ messages: merge(s.messages, messages, window), window, phase: "idle", streamingText: "", stopping: false }));
+        void useStatusStore.getState().load(sessionId);
+        void loadHistory(sessionId);
+        void useCheckpointsStore.getState().refresh(sessionId);
+      },
+    });
+  }
+
   return {
     ...SESSION_START,
     sessionId: null,
@@ -212,12 +228,15 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       try {
         const page = await api.listMessages(sessionId, { limit: PAGE_SIZE });
         if (!isOpen(sessionId)) return;
+        const inProgress = replyInProgress(page.messages);
         set((s) => ({
-          messages: merge(s.messages, page.messages, page.window),
+          messages: merge(s.messages, page.messages.filter((m) => m !== inProgress), page.window),
           window: page.window,
           hasMore: page.has_more,
           loading: false,
+          ...(inProgress ? { phase: "streaming" as const } : {}),
         }));
+        if (inProgress) void follow(sessionId, inProgress);
       } catch (err) {
         if (isOpen(sessionId)) set({ loading: false, loadError: api.describeError(err).message });
       }

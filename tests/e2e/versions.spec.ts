@@ -55,3 +55,27 @@ test("Regenerate keeps the first answer as an earlier version; Edit resends your
   await expect(userMessages(page).first()).toHaveAttribute("data-replaced", "true");
   await expect(assistantMessages(page)).toHaveCount(3);
 });
+
+test("a reload mid-reply shows the reply still being written and follows it to its end", async ({ page }) => {
+  await openNewConversation(page);
+  const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
+  await typeAndSend(page, `Write a long list [[slow:6000]] [[reply:${words}]]`);
+  await expect(page.getByTestId("streaming-reply")).toContainText("w2 ");
+  // The server saves the reply as it streams (every second): wait until it has, then reload.
+  await page.waitForTimeout(1_500);
+  await page.reload();
+
+  const inProgress = page.getByTestId("streaming-reply");
+  await expect(inProgress).toBeVisible();
+  await expect(inProgress).toContainText("w1");
+  await expect(page.getByTestId("composer-input")).toBeDisabled();
+  await expect(page.getByTestId("stop-button")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Regenerate" })).toHaveCount(0);
+
+  // The server finishes it: the whole reply, saved, and the composer free again.
+  const reply = assistantMessages(page).last();
+  await expect(reply).toHaveAttribute("data-status", "complete", { timeout: 20_000 });
+  await expect(reply).toContainText("w59");
+  await expect(inProgress).toHaveCount(0);
+  await expect(page.getByTestId("composer-input")).toBeEnabled();
+});
