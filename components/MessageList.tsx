@@ -17,6 +17,7 @@ import { PendingUserMessage } from "@/components/PendingUserMessage";
 import { SendErrorNotice } from "@/components/SendErrorNotice";
 import { SendNotices } from "@/components/SendNotices";
 import { StreamingReply } from "@/components/StreamingReply";
+import { LaunchEmpty } from "@/components/LaunchEmpty";
 import { ToolResultsItem } from "@/components/ToolResultsItem";
 import type { ToolUseBlock } from "@/lib/context/types";
 
@@ -215,7 +216,7 @@ export function MessageList() {
             {loadError}
           </p>
         )}
-        {empty && <EmptyConversation hasSession={sessionId !== null} />}
+        {empty && (sessionId === null ? <LaunchEmpty /> : <EmptyConversation />)}
         {renderDividers(-1)}
         {messages.map((m, i) => (
           <div key={m.id} className="contents">
@@ -280,15 +281,13 @@ function lastVersions(messages: MessageJson[], replaced: Set<string>): { edit: s
   return { edit, regenerate };
 }
 
-function EmptyConversation({ hasSession }: { hasSession: boolean }) {
+function EmptyConversation() {
   return (
     <div className="mx-auto mt-16 flex max-w-md flex-col items-center text-center text-sm text-zinc-500 dark:text-zinc-400">
       <span className="mb-4 flex h-12 w-12 items-center justify-center rounded-2xl bg-white text-zinc-700 shadow-sm ring-1 ring-zinc-200 dark:bg-zinc-900 dark:text-zinc-300 dark:ring-zinc-800">
         <MessagesSquare aria-hidden className="h-6 w-6" />
       </span>
-      <p className="text-base font-medium text-zinc-800 dark:text-zinc-200">
-        {hasSession ? "No messages yet" : "Start a new conversation"}
-      </p>
+      <p className="text-base font-medium text-zinc-800 dark:text-zinc-200">No messages yet</p>
       <p className="mt-2 leading-relaxed">
         The bar in the header shows how full Claude&apos;s context window is. Pin a message to keep it in view however
         long the conversation gets.

@@ -1,6 +1,7 @@
 // What greets the user when the app opens without a session: the crash-recovery prompt
-// when a reply was cut off, otherwise the session picker. The picker can also be opened
-// from the sidebar. Projects live here too: the picker filters by them and the header
+// when a reply was cut off, otherwise the new conversation's empty state with the few most
+// recent sessions to pick up (never a dialog in the way). The picker, with search, opens
+// from the sidebar or the empty state. Projects live here too: the picker filters by them and the header
 // assigns the open session to one.
 import { create } from "zustand";
 import type { ProjectJson, RecoveryJson, SessionSummaryJson } from "@/lib/api/types";
@@ -10,6 +11,7 @@ import { useConversationStore } from "@/lib/client/conversation-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 
 export const PICKER_LIMIT = 20;
+const RECENT_LIMIT = 4;
 
 export interface PickerFilter {
   q: string;
@@ -24,6 +26,9 @@ interface LaunchState {
   recoveryBusy: boolean;
   recoveryError: string | null;
 
+  /** The most recent sessions, offered by the empty state; null until loaded. */
+  recent: SessionSummaryJson[] | null;
+
   pickerOpen: boolean;
   filter: PickerFilter;
   rows: SessionSummaryJson[];
@@ -33,8 +38,9 @@ interface LaunchState {
   projects: ProjectJson[];
   projectError: string | null;
 
-  /** On launch without a session in the URL: recovery first, the picker when there is nothing to recover. */
+  /** On launch without a session in the URL: recovery first, the recent sessions for the empty state. */
   start(): Promise<void>;
+  loadRecent(): Promise<void>;
   resumeRecovery(): Promise<void>;
   browseRecovery(): Promise<void>;
   dismissRecovery(): Promise<void>;
@@ -77,6 +83,7 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
     recovery: null,
     recoveryBusy: false,
     recoveryError: null,
+    recent: null,
     pickerOpen: false,
     filter: EMPTY_FILTER,
     rows: [],
@@ -87,16 +94,21 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
 
     async start() {
       void get().loadProjects();
+      void get().loadRecent();
       try {
         const recovery = await api.recover({});
-        if (recovery.needed && recovery.session) {
-          set({ recovery });
-          return;
-        }
+        if (recovery.needed && recovery.session) set({ recovery });
       } catch {
-        // Without the recovery check the picker still lets the user pick up any session.
+        // Without the recovery check the empty state still offers the recent sessions.
       }
-      if (!useSessionsStore.getState().currentId) get().openPicker();
+    },
+
+    async loadRecent() {
+      try {
+        set({ recent: await api.recentSessions({ limit: RECENT_LIMIT }) });
+      } catch {
+        set({ recent: [] }); // The sidebar still lists every session.
+      }
     },
 
     async resumeRecovery() {
@@ -124,7 +136,6 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
       const id = get().recovery?.session?.id;
       set({ recovery: null });
       if (id) await api.recover({ dismiss_session_id: id }).catch(() => undefined);
-      if (!useSessionsStore.getState().currentId) get().openPicker();
     },
 
     openPicker() {

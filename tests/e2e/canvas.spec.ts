@@ -21,12 +21,10 @@ async function sendAndWait(page: Page, text: string): Promise<void> {
   await expect(page.getByTestId("composer-input")).toBeEnabled({ timeout: 30_000 });
 }
 
-/** After a reload the launch picker greets; the session in the URL stays open behind it. */
+/** A reload opens the session in the URL again. */
 async function reloadIntoSession(page: Page): Promise<void> {
   await page.reload();
-  const picker = page.getByTestId("session-picker");
-  await expect(picker.or(page.getByTestId("message").first())).toBeVisible();
-  if (await picker.isVisible()) await page.getByTestId("picker-close").click();
+  await expect(page.getByTestId("message").first()).toBeVisible();
 }
 
 test("a card Claude adds appears in the panel, is one line in the chat, survives a reload, and its × removes it for good", async ({ page }) => {

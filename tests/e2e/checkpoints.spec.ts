@@ -83,32 +83,39 @@ test("/save-progress saves a labelled checkpoint; Resume from here forks the ses
   await expect(panel.getByTestId("checkpoint-item").filter({ hasText: "completed auth feature" })).toHaveCount(1);
 });
 
-test("the picker greets a launch without a session, searches messages, and resumes a session", async ({ page, request }) => {
+test("a launch opens on a new conversation, no dialog, offering the recent sessions; the picker searches and resumes", async ({ page, request }) => {
   const kw = `zebracorn${Date.now()}`;
-  const wanted = await seedSession(request, "Picker wanted", [`Please remember the word ${kw} [[reply:Remembered.]]`]);
   await seedSession(request, "Picker other", ["Nothing special in here [[reply:Fine.]]"]);
+  const wanted = await seedSession(request, "Picker wanted", [`Please remember the word ${kw} [[reply:Remembered.]]`]);
 
   await page.goto("/");
-  const picker = page.getByTestId("session-picker");
-  await expect(picker).toBeVisible();
-  await expect(picker.getByTestId("picker-row").first()).toBeVisible();
-  const row = picker.getByTestId("picker-row").filter({ hasText: "Picker wanted" });
-  await expect(row).toContainText("Last:");
-  await expect(row).toContainText(/checkpoints? • .*tokens/);
-
-  await picker.getByTestId("picker-search").fill(kw);
-  await expect(picker.getByTestId("picker-row")).toHaveCount(1);
-  await expect(picker.getByTestId("picker-row")).toContainText("Picker wanted");
-
-  await picker.getByTestId("picker-row").getByTestId("picker-resume").click();
-  await expect(picker).toHaveCount(0);
+  const empty = page.getByTestId("launch-empty");
+  await expect(empty).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByTestId("composer-input")).toBeEnabled();
+  const recent = empty.getByTestId("launch-recent");
+  await expect(recent.first()).toContainText("Picker wanted");
+  await expect(recent.first()).toContainText("Remembered.");
+  await recent.first().getByTestId("launch-resume").click();
   await expect.poll(() => new URL(page.url()).searchParams.get("session")).toBe(wanted);
   await expect(page.getByTestId("session-title")).toHaveText("Picker wanted");
   await expect(assistantMessages(page).last()).toContainText("Remembered.");
 
-  // The sidebar opens the picker again; Browse checkpoints opens the session with its timeline.
+  // The picker (from the sidebar) searches every session's messages and resumes one.
   await page.getByTestId("open-picker").first().click();
+  const picker = page.getByTestId("session-picker");
   await expect(picker).toBeVisible();
+  const row = picker.getByTestId("picker-row").filter({ hasText: "Picker wanted" });
+  await expect(row).toContainText("Last:");
+  await expect(row).toContainText(/checkpoints? • .*tokens/);
+  await picker.getByTestId("picker-search").fill(kw);
+  await expect(picker.getByTestId("picker-row")).toHaveCount(1);
+  await expect(picker.getByTestId("picker-row")).toContainText("Picker wanted");
+  await picker.getByTestId("picker-close").click();
+  await expect(picker).toHaveCount(0);
+
+  // Browse checkpoints opens the session with its timeline.
+  await page.getByTestId("open-picker").first().click();
   await picker.getByTestId("picker-row").filter({ hasText: "Picker other" }).getByTestId("picker-browse").click();
   await expect(picker).toHaveCount(0);
   await expect(page.getByTestId("session-title")).toHaveText("Picker other");

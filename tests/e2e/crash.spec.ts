@@ -64,7 +64,7 @@ test("a server killed mid-reply keeps the partial reply, offers recovery, and a 
     await expect(assistantMessages(page)).toHaveCount(2);
     // The recovery was answered: a reload does not ask again.
     await page.goto(CRASH_URL);
-    await expect(page.getByTestId("session-picker")).toBeVisible();
+    await expect(page.getByTestId("launch-empty")).toBeVisible();
     await expect(page.getByTestId("recovery-prompt")).toHaveCount(0);
     const saved = (await (await request.get(`${CRASH_URL}/api/session/${session.id}/messages`)).json()) as {
       messages: { role: string; status: string; text: string }[];

@@ -66,7 +66,7 @@ test("pages, API answers and static files carry the security headers; the worksp
     if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
   });
   const doc = await page.goto("/");
-  await expect(page.getByTestId("session-picker")).toBeVisible();
+  await expect(page.getByTestId("launch-empty")).toBeVisible();
   const pageHeaders = doc?.headers() ?? {};
   expect(pageHeaders["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
   expect(pageHeaders["content-security-policy"]).not.toContain("unsafe-eval");

@@ -21,10 +21,8 @@ async function signUp(page: Page, email: string): Promise<void> {
 }
 
 async function startNew(page: Page): Promise<void> {
-  const picker = page.getByTestId("session-picker");
-  await expect(picker).toBeVisible();
-  await page.getByTestId("picker-new").click();
-  await expect(picker).toHaveCount(0);
+  await expect(page.getByTestId("launch-empty")).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
 }
 
 async function signOut(page: Page): Promise<void> {
@@ -67,12 +65,13 @@ test("sign up, chat, sign out, sent back to sign-in, sign in again; another user
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByTestId("session-item")).toHaveCount(1);
-  await page.getByTestId("session-picker").getByRole("button", { name: "Close" }).click();
+  await expect(page.getByTestId("launch-recent")).toHaveCount(1);
 
   // A second account starts empty.
   await signOut(page);
   await signUp(page, `grace-${Date.now()}@example.com`);
-  await expect(page.getByTestId("session-picker")).toContainText("No sessions yet");
+  await expect(page.getByTestId("launch-empty")).toBeVisible();
+  await expect(page.getByTestId("launch-recent")).toHaveCount(0);
   await expect(page.getByTestId("session-item")).toHaveCount(0);
 
   expect(violations).toEqual([]);

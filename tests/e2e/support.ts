@@ -106,12 +106,11 @@ export async function fakeRequests(request: APIRequestContext): Promise<FakeRequ
  */
 export async function openNewConversation(page: Page): Promise<void> {
   await page.goto("/");
-  const picker = page.getByTestId("session-picker");
+  const empty = page.getByTestId("launch-empty");
   const recovery = page.getByTestId("recovery-prompt");
-  await expect(picker.or(recovery)).toBeVisible();
+  await expect(empty.or(recovery)).toBeVisible();
   if (await recovery.isVisible()) await page.getByTestId("recovery-dismiss").click();
-  await page.getByTestId("picker-new").click();
-  await expect(picker).toHaveCount(0);
+  await expect(empty).toBeVisible();
 }
 
 /** Collects the Content-Security-Policy violations the page reports (a test expects none). */
