@@ -168,21 +168,22 @@ export function MessageList() {
   const names = useMemo(() => templateNames(templates), [templates]);
 
   const idle = phase === "idle";
-  const condensedThrough = activeCompaction(compactions)?.through_turn ?? 0;
+  const active = activeCompaction(compactions);
+  const condensedThrough = active?.through_turn ?? 0;
   const cutoffAt = useMemo(() => cutoffIndex(messages, contextWindow), [messages, contextWindow]);
   const cutoffReason = cutoffAt > 0 && messages[cutoffAt - 1].turn_seq <= condensedThrough ? "condensed" : "slid";
   const slots = useMemo(() => dividerSlots(messages, compactions, hasMore), [messages, compactions, hasMore]);
-  const renderDividers = (index: number) =>
-    slots.get(index)?.map((c) => (
-      <CompactionDivider
-        key={c.id}
-        compaction={c}
-        undoing={Boolean(undoing[c.id])}
-        undoDisabled={!idle || compacting}
-        onUndo={() => void undoCompaction(c.id)}
-        templateNames={names}
-      />
-    ));
+  const divider = (c: CompactionJson) => (
+    <CompactionDivider
+      key={c.id}
+      compaction={c}
+      undoing={Boolean(undoing[c.id])}
+      undoDisabled={!idle || compacting}
+      onUndo={() => void undoCompaction(c.id)}
+      templateNames={names}
+    />
+  );
+  const renderDividers = (index: number) => slots.get(index)?.map(divider);
   const last = messages[messages.length - 1];
   const replaced = useMemo(() => replacedIds(messages), [messages]);
   const versionsFor = lastVersions(messages, replaced);
@@ -220,7 +221,9 @@ export function MessageList() {
         {renderDividers(-1)}
         {messages.map((m, i) => (
           <div key={m.id} className="contents">
-            {i === cutoffAt && <CutoffMarker reason={cutoffReason} />}
+            {/* One compaction, one marker: its divider says where it happened and the condensed
+                turns are dimmed, so only turns that slid out get a "view begins here" line. */}
+            {i === cutoffAt && cutoffReason === "slid" && <CutoffMarker />}
             {isToolResults(m) ? (
               <ToolResultsItem message={m} uses={toolUsesOf(messages[i - 1])} />
             ) : (

@@ -44,6 +44,11 @@ import { acquireLease, release } from "./lease";
 import { clearOldToolResults } from "./clearing";
 
 const MANUAL_COOLDOWN_S = 30;
+/**
+ * A /compact that would condense less than this share of what Claude is sent is refused: a
+ * summary for a few percent dims turns for nothing and spends a summarizer call.
+ */
+export const MIN_MANUAL_GAIN = 0.1;
 const PREVIEW_CHARS = 280;
 
 export const compactSchema = z
@@ -72,6 +77,8 @@ export interface CompactOptions {
 export type CompactOutcome =
   | { kind: "compacted"; compaction: CompactionJson; status: ContextStatusJson }
   | { kind: "skipped"; reason: "below_threshold" | "nothing_to_compact" | "thrashing" | "disabled"; status: ContextStatusJson }
+  /** A manual compaction that would condense only `tokens` (`percent` of what Claude is sent). */
+  | { kind: "skipped"; reason: "little_gain"; tokens: number; percent: number; status: ContextStatusJson }
   /** Clearing old tool results brought the window under the threshold: nothing was condensed. */
   | { kind: "cleared"; saved: number; status: ContextStatusJson };
 
@@ -148,6 +155,11 @@ async function compactHoldingLease(
   const turns = groupTurns(dropReplaced(state.messages));
   const plan = planCompaction({ turns, keepBudget: opts.trigger === "manual" ? manualKeepBudget(turns, keepBudget) : keepBudget });
   if (!plan) return { kind: "skipped", reason: "nothing_to_compact", status };
+  if (opts.trigger === "manual") {
+    const tokens = calibrate(plan.condensedTokens, ctx.calibration.factor);
+    const share = tokens / Math.max(1, status.current_tokens);
+    if (share < MIN_MANUAL_GAIN) return { kind: "skipped", reason: "little_gain", tokens, percent: Math.round(share * 1000) / 10, status };
+  }
   // Claimed only once there is something to do, so a refused /compact costs no cooldown.
   if (opts.trigger === "manual") await withUser(userId, (tx) => claimManualCooldown(tx, sessionId, MANUAL_COOLDOWN_S));
 
@@ -311,6 +323,13 @@ export async function compactNow(
       "below_threshold",
       `Usage is ${outcome.status.usage_percent}% of capacity, below the ${outcome.status.threshold_percent}% threshold; use force to compact anyway.`,
       { usage_percent: outcome.status.usage_percent, threshold_percent: outcome.status.threshold_percent },
+    );
+  }
+  if (outcome.kind === "skipped" && outcome.reason === "little_gain") {
+    throw conflict(
+      "little_gain",
+      `Only ${outcome.tokens.toLocaleString("en-US")} tokens (${outcome.percent}% of what Claude is sent) could be condensed: not worth a summary yet.`,
+      { tokens: outcome.tokens, percent: outcome.percent, min_percent: MIN_MANUAL_GAIN * 100 },
     );
   }
   throw conflict("nothing_to_compact", "There are no older unprotected turns to condense yet.");

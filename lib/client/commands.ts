@@ -30,16 +30,18 @@ export interface ComposerCommand {
 type CompactArgs = { ok: true; request: CompactRequest } | { ok: false; message: string };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const COMPACT_USAGE = "Usage: /compact [--force] [--preset name | --template id] [instructions]";
+const COMPACT_USAGE = "Usage: /compact [--preset name | --template id] [instructions]";
 
 /**
  * `/compact` arguments: leading options, then free text as instructions for the summary.
- * `--force` condenses below the threshold; `--preset debugging` (or `--preset=debugging`)
+ * A typed /compact is a clear request: it condenses below the threshold too (`--force` is
+ * still accepted, and changes nothing); the server refuses only when the gain would be small.
+ * `--preset debugging` (or `--preset=debugging`)
  * picks a preset; `--template <id>` a saved template. Only leading words starting with
  * `--` are options, so instructions may mention "--" freely.
  */
 function parseCompactArgs(args: string): CompactArgs {
-  const request: CompactRequest = {};
+  const request: CompactRequest = { force: true };
   let rest = args.trimStart();
   for (;;) {
     const m = /^(--?[A-Za-z][\w-]*)(?:=(\S*))?(?:\s+|$)/.exec(rest);
@@ -54,7 +56,7 @@ function parseCompactArgs(args: string): CompactArgs {
       return v[1];
     };
     if (flag === "--force" || flag === "-f") {
-      request.force = true;
+      // The default already.
     } else if (flag === "--preset") {
       const value = takeValue();
       if (!value) return { ok: false, message: `--preset needs a name, e.g. --preset debugging. ${COMPACT_USAGE}` };
@@ -104,7 +106,7 @@ const COMMANDS: readonly ComposerCommand[] = [
   {
     name: "compact",
     description: "Condense older turns into a summary now",
-    args: "[--force] [instructions]",
+    args: "[instructions]",
     run(args, ctx) {
       const parsed = parseCompactArgs(args);
       if (!parsed.ok) return parsed;

@@ -69,7 +69,7 @@ export function compactFeedback(error: ApiErrorJson["error"]): CommandFeedback {
       message: seconds ? `You can compact again in ${seconds} s.` : "You can compact again in a few seconds.",
     };
   }
-  if (error.code === "below_threshold" || error.code === "nothing_to_compact") {
+  if (error.code === "below_threshold" || error.code === "nothing_to_compact" || error.code === "little_gain") {
     return { tone: "info", code: error.code, message: error.message };
   }
   if (error.code === "session_busy") {

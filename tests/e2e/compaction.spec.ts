@@ -234,10 +234,12 @@ test("Undo restores the condensed turns to the window and the bar goes back up",
   const res = await request.post("/api/context/compact", { data: { session_id: sessionId, force: true } });
   expect(res.status(), await res.text()).toBe(201);
 
-  // The divider of a compaction made elsewhere comes from the history on open.
+  // The divider of a compaction made elsewhere comes from the history on open: one marker,
+  // with no second "view begins here" line for the same compaction.
   await page.goto(`/?session=${sessionId}`);
   const divider = page.getByTestId("compaction-divider");
   await expect(divider).toHaveCount(1);
+  await expect(page.getByTestId("cutoff-marker")).toHaveCount(0);
   await expect(divider).toHaveAttribute("data-status", "applied");
   const condensed = page.locator('[data-testid="message"][data-condensed="true"]');
   await expect(condensed.first()).toBeVisible();
@@ -262,7 +264,7 @@ test("Undo restores the condensed turns to the window and the bar goes back up",
   await expect(page.locator('[data-testid="message"][data-in-window="false"]')).toHaveCount(0);
 });
 
-test("the command menu completes /compact, and below the threshold /compact says why it did nothing", async ({ page }) => {
+test("the command menu completes /compact, and /compact says why when it has nothing worth condensing", async ({ page }) => {
   await openNewConversation(page);
   await sendAndWait(page, "Hello [[reply:Hi.]]");
   const input = page.getByTestId("composer-input");
@@ -292,10 +294,12 @@ test("the command menu completes /compact, and below the threshold /compact says
   await expect(input).toHaveValue("/compact ");
   await expect(menu).toHaveCount(0);
 
+  // A typed /compact runs below the threshold too; with nothing older than the one turn it
+  // says so instead.
   await input.press("Enter");
   const feedback = page.getByTestId("command-feedback");
-  await expect(feedback).toHaveAttribute("data-code", "below_threshold");
-  await expect(feedback).toContainText(/below the \d+(\.\d+)?% threshold/);
+  await expect(feedback).toHaveAttribute("data-code", "nothing_to_compact");
+  await expect(feedback).toContainText("no older unprotected turns to condense");
   // Shown inline, not as a chat message, and nothing was condensed.
   await expect(messages(page)).toHaveCount(2);
   await expect(page.getByTestId("compaction-divider")).toHaveCount(0);
@@ -379,4 +383,21 @@ test("settings pick the summary template, automatic compaction, target and summa
   const list = await request.get("/api/context/templates");
   const { templates } = (await list.json()) as { templates: { id: string }[] };
   expect(templates.some((t) => t.id === templateId)).toBe(false);
+});
+
+test("/compact that would gain only a few percent says how little and dims nothing", async ({ page, request }) => {
+  const sessionId = await seedSession(request, "Little to condense", [
+    "A short note [[reply:Noted.]]",
+    "Another short note [[reply:Noted.]]",
+    "A third short note [[reply:Noted.]]",
+    `The long one: ${filler(3_000)} [[reply:Read it.]]`,
+  ]);
+  await page.goto(`/?session=${sessionId}`);
+  await expect(messages(page)).toHaveCount(8);
+  await runCommand(page, "/compact");
+  const feedback = page.getByTestId("command-feedback");
+  await expect(feedback).toHaveAttribute("data-code", "little_gain");
+  await expect(feedback).toContainText(/Only [\d,]+ tokens \([\d.]+% of what Claude is sent\) could be condensed/);
+  await expect(page.getByTestId("compaction-divider")).toHaveCount(0);
+  await expect(page.locator('[data-testid="message"][data-condensed="true"]')).toHaveCount(0);
 });

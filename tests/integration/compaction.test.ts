@@ -200,6 +200,26 @@ describe("manual compaction", () => {
     expect(call.system.toLowerCase()).toContain("debug");
   });
 
+  it("refuses, even forced, when what could be condensed is a few percent of what Claude is sent, and says how little", async () => {
+    const s = await newSession({ settings: TIGHT });
+    // Small early turns, then one long one: only the small ones could be condensed (the first
+    // and the latest turn stay verbatim).
+    for (let i = 0; i < 3; i++) await sendJson(s.id, `Turn ${i}: a short note about page${i}.`);
+    await sendJson(s.id, `The long one: ${prose(1_500, 9)}`);
+    const calls = messagesCalls().length;
+    const refused = await compact({ session_id: s.id, force: true });
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()) as { error: { code: string; message: string; details: { tokens: number; percent: number; min_percent: number } } };
+    expect(body.error.code).toBe("little_gain");
+    expect(body.error.details.percent).toBeLessThan(10);
+    expect(body.error.details.tokens).toBeGreaterThan(0);
+    expect(body.error.message).toMatch(/^Only [\d,]+ tokens \([\d.]+% of what Claude is sent\) could be condensed/);
+    // Nothing was summarized, and nothing counts against the cooldown.
+    expect(messagesCalls().length).toBe(calls);
+    const [row] = await h.db.transaction((tx) => tx.query<{ n: number }>("select count(*)::int as n from compaction_logs where session_id = $1", [s.id]));
+    expect(row.n).toBe(0);
+  });
+
   it("allows one manual compaction per 30 s per session (429 with Retry-After)", async () => {
     const id = await filledSession();
     expect((await compact({ session_id: id, force: true })).status).toBe(201);
@@ -294,7 +314,8 @@ describe("templates", () => {
     await putSettings(s.id, { compaction_template: template.id });
     const bad = await settingsRoute.PUT(req("PUT", `/api/context/settings?session_id=${s.id}`, { compaction_template: "nope" }), undefined);
     expect(bad.status).toBe(400);
-    for (let i = 0; i < 3; i++) await sendJson(s.id, `Turn ${i}: ${prose(200, i)}`);
+    // Enough condensable that /compact is worth a summary (over a tenth of what Claude is sent).
+    for (let i = 0; i < 4; i++) await sendJson(s.id, `Turn ${i}: ${prose(600, i)}`);
     expect((await compact({ session_id: s.id, force: true })).status).toBe(201);
     expect((messagesCalls().at(-1)?.body as { system: string }).system).toContain("Summarize in ten bullet points.");
 

@@ -54,6 +54,7 @@ export const E = {
   nothingToRemember: error(409, "nothing_to_remember", "The session has no messages to remember yet."),
   belowThreshold: error(409, "below_threshold", "Usage is below the compaction threshold; send `force: true` to compact anyway."),
   nothingToCompact: error(409, "nothing_to_compact", "There are no older unprotected turns to condense yet."),
+  littleGain: error(409, "little_gain", "The turns that could be condensed are under 10 % of what Claude is sent: not worth a summary yet (`details` gives the tokens and percent)."),
   compactionConflict: error(409, "compaction_conflict", "The session changed while the summary was being written."),
   cannotUndo: error(409, "cannot_undo", "Only the latest applied compaction can be undone, and only while the earlier state still fits the window."),
   duplicateName: error(409, "duplicate_name", "You already have one with this name."),

@@ -49,7 +49,7 @@ export const context: OperationGroup = {
       description: "Below the threshold only with `force`. `instructions` steer the summary; `preset` or `template_id` pick its prompt.",
       body: compactSchema,
       responses: { 201: { description: "The compaction and the status after it.", json: compactionOutcome } },
-      errors: [E.notFound, E.sessionBusy, E.belowThreshold, E.nothingToCompact, E.compactionConflict, E.compactionRateLimited],
+      errors: [E.notFound, E.sessionBusy, E.belowThreshold, E.nothingToCompact, E.littleGain, E.compactionConflict, E.compactionRateLimited],
     },
     {
       method: "POST",
