@@ -18,6 +18,7 @@ import { SendErrorNotice } from "@/components/SendErrorNotice";
 import { SendNotices } from "@/components/SendNotices";
 import { StreamingReply } from "@/components/StreamingReply";
 import { LaunchEmpty } from "@/components/LaunchEmpty";
+import { LoadedMemoriesLine } from "@/components/LoadedMemoriesLine";
 import { ToolResultsItem } from "@/components/ToolResultsItem";
 import type { ToolUseBlock } from "@/lib/context/types";
 
@@ -185,6 +186,8 @@ export function MessageList() {
   );
   const renderDividers = (index: number) => slots.get(index)?.map(divider);
   const last = messages[messages.length - 1];
+  // The first message is what loaded memories of earlier sessions (only when it is on the page).
+  const firstUserId = !hasMore ? messages.find((m) => m.role === "user")?.id : undefined;
   const replaced = useMemo(() => replacedIds(messages), [messages]);
   const versionsFor = lastVersions(messages, replaced);
   const versionsDisabled = !idle || compacting;
@@ -242,6 +245,7 @@ export function MessageList() {
                 }
               />
             )}
+            {m.id === firstUserId && sessionId && <LoadedMemoriesLine sessionId={sessionId} />}
             {renderDividers(i)}
           </div>
         ))}

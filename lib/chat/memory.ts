@@ -31,6 +31,24 @@ import { defaultModelId, loadContext } from "./context";
 
 const CANDIDATES_PER_LIST = 50;
 const LOAD_CANDIDATES = 10;
+/** Words (stop words aside) a memory shares with a first message to be loaded into it unasked. */
+const MIN_SHARED_WORDS = 2;
+/** Two memories whose words overlap this much say the same thing: the second is not loaded. */
+const NEAR_REPEAT = 0.8;
+
+const GREETING = new Set("hi hello hey hiya yo there thanks thank you ok okay cool great good morning afternoon evening claude".split(" "));
+const greetingOnly = (text: string) => [...wordSet(text)].every((w) => GREETING.has(w));
+
+const wordSet = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/** Jaccard overlap of two texts' words. */
+export function nearRepeat(a: string, b: string): boolean {
+  const x = wordSet(a);
+  const y = wordSet(b);
+  let both = 0;
+  for (const w of x) if (y.has(w)) both++;
+  return both / Math.max(1, x.size + y.size - both) >= NEAR_REPEAT;
+}
 
 /** The longest memory search query, by the API or by a first message (see memoryQuery). */
 export const MAX_QUERY_CHARS = 2_000;
@@ -162,6 +180,16 @@ export async function searchMemories(
   limit: number,
   excludeSessionId?: string,
 ): Promise<MemoryHitJson[]> {
+  return (await rankedMemories(userId, query, filter, limit, excludeSessionId)).map((r) => r.hit);
+}
+
+async function rankedMemories(
+  userId: string,
+  query: string,
+  filter: SearchFilter,
+  limit: number,
+  excludeSessionId?: string,
+): Promise<{ hit: MemoryHitJson; sharedWords: number; queryWords: number }[]> {
   const { vector, model } = await embedOne(query, "query");
   const candidates = await withUser(userId, (tx) =>
     searchCandidates(tx, userId, { vector, text: query, model, perList: CANDIDATES_PER_LIST }, filter),
@@ -170,12 +198,16 @@ export async function searchMemories(
   return candidates
     .filter((c) => c.row.session_id === null || c.row.session_id !== excludeSessionId)
     .map((c) => ({
-      ...memoryJson(c.row),
-      relevance: relevance({ vectorRank: c.vectorRank, textRank: c.textRank, createdAt: c.row.created_at, pinned: c.row.pinned }, now, vectorWeight(model)),
-      vector_rank: c.vectorRank,
-      text_rank: c.textRank,
+      hit: {
+        ...memoryJson(c.row),
+        relevance: relevance({ vectorRank: c.vectorRank, textRank: c.textRank, createdAt: c.row.created_at, pinned: c.row.pinned }, now, vectorWeight(model)),
+        vector_rank: c.vectorRank,
+        text_rank: c.textRank,
+      },
+      sharedWords: c.sharedWords,
+      queryWords: c.queryWords,
     }))
-    .sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id))
+    .sort((a, b) => b.hit.relevance - a.hit.relevance || a.hit.id.localeCompare(b.hit.id))
     .slice(0, limit);
 }
 
@@ -199,14 +231,20 @@ export async function loadMemoriesForSession(userId: string, sessionId: string, 
   const ctx = await withUser(userId, async (tx) => loadContext(tx, userId, await getSession(tx, userId, sessionId)));
   if (ctx.session.memory_loaded_at) return { loaded: [], tokens: ctx.session.memory_tokens };
   const budget = Math.floor((ctx.settings.memory_budget * ctx.capacity.capacity) / ctx.calibration.factor);
-  const hits =
-    budget > 0
-      ? await searchMemories(userId, memoryQuery(firstMessage), { projectId: ctx.session.project_id ?? undefined }, LOAD_CANDIDATES, sessionId)
+  const ranked =
+    budget > 0 && !greetingOnly(firstMessage)
+      ? await rankedMemories(userId, memoryQuery(firstMessage), { projectId: ctx.session.project_id ?? undefined }, LOAD_CANDIDATES, sessionId)
       : [];
-  const rendered = hits.map((h) => {
-    const text = renderMemory(h);
-    return { hit: h, text, tokens: estimateSystemTokens(text) };
-  });
+  // Loaded unasked, so held to more than search: it must share words with the message (two, or
+  // the one of a one-word message), pinned or not; a near repeat of one already chosen adds
+  // nothing. A greeting asks for nothing yet.
+  const rendered: { hit: MemoryHitJson; text: string; tokens: number }[] = [];
+  for (const r of ranked) {
+    if (r.sharedWords === 0 || r.sharedWords < Math.min(MIN_SHARED_WORDS, r.queryWords)) continue;
+    const text = renderMemory(r.hit);
+    if (rendered.some((c) => nearRepeat(c.text, text))) continue;
+    rendered.push({ hit: r.hit, text, tokens: estimateSystemTokens(text) });
+  }
   const chosen = fitBudget(rendered, (r) => r.tokens, budget);
   const block = memoryBlock(chosen.map((c) => c.text));
   const tokens = block ? estimateSystemTokens(block) : 0;

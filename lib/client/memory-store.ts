@@ -42,6 +42,8 @@ interface MemoryState {
   /** The `memories` event of a send: what the session's first request loaded. */
   acceptLoaded(sessionId: string, loaded: LoadedMemoryJson[]): void;
   toggleDropped(memoryId: string): Promise<void>;
+  /** Drops every memory the session loaded (or brings them all back): the chat line's Undo. */
+  setAllDropped(dropped: boolean): Promise<void>;
   togglePinned(memory: MemoryJson): Promise<void>;
   remove(memoryId: string): Promise<void>;
   search(query: string): Promise<void>;
@@ -133,6 +135,12 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
       } finally {
         markBusy(memoryId, false);
       }
+    },
+
+    async setAllDropped(dropped) {
+      const { sessionId, loaded } = get();
+      if (!sessionId) return;
+      for (const l of loaded) if (l.dropped !== dropped && !get().busy[l.memory.id]) await get().toggleDropped(l.memory.id);
     },
 
     async togglePinned(memory) {

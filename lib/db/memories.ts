@@ -146,6 +146,9 @@ export interface Candidate {
   row: MemoryRow;
   vectorRank: number | null;
   textRank: number | null;
+  /** How many of the query's words (stop words aside) the memory holds, of `queryWords`. */
+  sharedWords: number;
+  queryWords: number;
 }
 
 /** Memories holding a query word that are scored; beyond, the most recent (a user rarely has so many). */
@@ -200,10 +203,17 @@ export async function searchCandidates(
     .sort((a, b) => scores.get(b.id)! - scores.get(a.id)! || a.id.localeCompare(b.id))
     .slice(0, q.perList);
   const textRank = new Map(byText.map((m, i) => [m.id, i + 1]));
+  const shared = new Map(matches.map((m) => [m.id, m.words.length]));
   const vectorRank = new Map(arms.filter((a) => a.vector_rank !== null).map((a) => [a.id, a.vector_rank!]));
   const ids = [...new Set([...vectorRank.keys(), ...textRank.keys()])];
   const rows = await tx.query<MemoryRow>(`select ${qualify(COLUMNS, "m")} from session_memories m where m.id = any ($1::uuid[]) and m.user_id = $2`, [ids, userId]);
-  return rows.map((row) => ({ row, vectorRank: vectorRank.get(row.id) ?? null, textRank: textRank.get(row.id) ?? null }));
+  return rows.map((row) => ({
+    row,
+    vectorRank: vectorRank.get(row.id) ?? null,
+    textRank: textRank.get(row.id) ?? null,
+    sharedWords: shared.get(row.id) ?? 0,
+    queryWords: lexemes.length,
+  }));
 }
 
 export async function recordLoaded(

@@ -34,6 +34,23 @@ test("a memory saved earlier loads into a new session; the panel drops, finds an
   expect(calls.some((r) => JSON.stringify(r.body?.system ?? "").includes("supabase/migrations"))).toBe(true);
   expect(await memoryTokens(request, sessionId)).toBeGreaterThan(0);
 
+  // Said in the chat, under the first message: how many, show, undo (and restore), kept on reload.
+  const line = page.getByTestId("memories-line");
+  await expect(line).toContainText(/Loaded \d+ memor(y|ies) from earlier sessions/);
+  const count = Number(await line.getAttribute("data-kept"));
+  await line.getByTestId("memories-line-undo").click();
+  await expect(line).toHaveAttribute("data-kept", "0");
+  await expect(line).toContainText("Memories from earlier sessions dropped");
+  expect(await memoryTokens(request, sessionId)).toBe(0);
+  await line.getByTestId("memories-line-undo").click();
+  await expect(line).toHaveAttribute("data-kept", String(count));
+  await page.reload();
+  await expect(page.getByTestId("memories-line")).toHaveAttribute("data-kept", String(count));
+  await page.getByTestId("memories-line").getByTestId("memories-line-show").click();
+  await expect(page.getByTestId("memory-panel")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("memory-panel")).toHaveCount(0);
+
   await page.getByTestId("open-memory").click();
   const panel = page.getByTestId("memory-panel");
   await expect(panel).toBeVisible();

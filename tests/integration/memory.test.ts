@@ -77,6 +77,23 @@ describe("memories", () => {
     expect(lastMessagesCall().system).not.toContain("supabase/migrations");
   });
 
+  it("load only what shares words with the first message: a greeting loads nothing, a near repeat loads once", async () => {
+    const first = await remember("The walrus telemetry dashboard reads from the ClickHouse cluster in Oslo.");
+    const repeat = await remember("The walrus telemetry dashboard reads from the ClickHouse cluster in Oslo!");
+    const loose = await remember("The marketing dashboard uses a pastel palette.");
+    const greeted = await newSession();
+    const hello = await readSse(await postMessage(greeted.id, { content: "Hi there! [[reply:Hello.]]" }));
+    expect(ofType(hello, "memories")).toEqual([]);
+    expect(lastMessagesCall().system).not.toContain("<memories>");
+
+    const s = await newSession();
+    const events = await readSse(await postMessage(s.id, { content: "[[reply:ok]] Where does the walrus telemetry dashboard read its data from?" }));
+    const ids = ofType(events, "memories")[0].loaded.map((l) => l.memory.id);
+    expect(ids.filter((id) => id === first.id || id === repeat.id)).toHaveLength(1);
+    // It shares one word with the question ("dashboard"), which has several.
+    expect(ids).not.toContain(loose.id);
+  });
+
   it("load for a very long first message, searched by its opening and its end", async () => {
     const relevant = await remember("The nightly export job writes its reports to the vault bucket in Frankfurt.");
     const s = await newSession();
