@@ -1,4 +1,4 @@
-import { heuristicTitle } from "@/lib/context/checkpoints";
+import { heuristicTitle } from "@/lib/context/titles";
 import { redactSecrets } from "@/lib/context/redact";
 import { withUser } from "@/lib/db";
 import { setTitle } from "@/lib/db/sessions";

@@ -2,7 +2,7 @@
 // caller supplies the texts and counters; at most one checkpoint per turn, with every
 // reason that applied merged into its tags.
 import { extractMustKeep } from "./compaction/must-keep";
-import { firstSentenceOf, splitCode } from "./compaction/prose";
+import { splitCode } from "./compaction/prose";
 
 export type CheckpointTag = "code" | "file" | "decision" | "error_fix" | "task_complete" | "periodic" | "pre_compaction";
 
@@ -66,17 +66,4 @@ export function checkpointTags(facts: TurnFacts, policy: CheckpointPolicy = DEFA
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? "";
-}
-
-const TITLE_MAX = 60;
-
-/** A session title from its first message, when no model can write one. */
-export function heuristicTitle(firstUserText: string): string {
-  const prose = splitCode(firstUserText).prose.replace(/\s+/g, " ").trim();
-  const sentence = (firstSentenceOf(prose)?.text ?? prose).replace(/[.!?:;,]+$/, "").trim();
-  if (!sentence) return "New session";
-  if (sentence.length <= TITLE_MAX) return sentence[0].toUpperCase() + sentence.slice(1);
-  const cut = sentence.slice(0, TITLE_MAX);
-  const atWord = cut.lastIndexOf(" ") > TITLE_MAX / 2 ? cut.slice(0, cut.lastIndexOf(" ")) : cut;
-  return `${atWord[0].toUpperCase()}${atWord.slice(1)}…`;
 }

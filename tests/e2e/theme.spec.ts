@@ -25,8 +25,8 @@ test("the theme toggle switches to dark, survives a reload, and follows the syst
   await page.reload();
   await expect(html(page)).toHaveClass(/\bdark\b/);
   expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
-  // The reload greets with the session picker, itself dark; start a new conversation again.
-  await page.getByTestId("picker-new").click();
+  // The reload opens a new conversation again, itself dark.
+  await expect(page.getByTestId("launch-empty")).toBeVisible();
   await expect(page.getByTestId("theme-dark")).toHaveAttribute("aria-pressed", "true");
 
   await page.getByTestId("theme-light").click();

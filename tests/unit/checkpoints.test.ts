@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkpointTags, heuristicTitle, mentionsError, type TurnFacts } from "@/lib/context/checkpoints";
+import { checkpointTags, mentionsError, type TurnFacts } from "@/lib/context/checkpoints";
 
 const quiet: TurnFacts = { userText: "hi", replyText: "Hello!", previousTurnHadError: false, messagesSinceLast: 2, msSinceLast: 1000 };
 const tags = (over: Partial<TurnFacts>) => checkpointTags({ ...quiet, ...over }).sort();
@@ -38,22 +38,5 @@ describe("checkpoint triggers", () => {
   it("recognizes error text", () => {
     expect(mentionsError("npm ERR! code ERR_SOCKET_TIMEOUT")).toBe(true);
     expect(mentionsError("Everything looks good.")).toBe(false);
-  });
-});
-
-describe("heuristic titles", () => {
-  it("uses the first sentence, capitalized, without trailing punctuation", () => {
-    expect(heuristicTitle("fix the flaky upload test. It times out on CI.")).toBe("Fix the flaky upload test");
-  });
-
-  it("cuts long sentences at a word boundary", () => {
-    const t = heuristicTitle("please refactor the whole authentication layer so that tokens refresh silently in the background");
-    expect(t.length).toBeLessThanOrEqual(61);
-    expect(t.endsWith("…")).toBe(true);
-    expect(t.startsWith("Please refactor the whole")).toBe(true);
-  });
-
-  it("ignores code and falls back for empty text", () => {
-    expect(heuristicTitle("```ts\nconst x = 1;\n```")).toBe("New session");
   });
 });
