@@ -4,11 +4,11 @@ import { useEffect, useState } from "react";
 import { MessageSquareText, Plus, Search } from "lucide-react";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
-import { relativeTime } from "@/lib/client/format";
 import { useHistorySearch } from "@/lib/client/history-search-store";
 import { useLaunchStore } from "@/lib/client/launch-store";
 import { searchShortcutLabel } from "@/lib/client/shortcut";
 import { AccountFooter } from "@/components/AccountFooter";
+import { DeletedSessionNotice, SessionList } from "@/components/sessions/SessionList";
 import { ThemeToggle } from "@/components/ThemeToggle";
 import { DashboardLink } from "@/components/dashboard/DashboardLink";
 
@@ -17,10 +17,7 @@ const SEARCH_BUTTON =
   "flex w-full items-center gap-1.5 rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2.5 py-1.5 text-left text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-50";
 
 export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
-  const sessions = useSessionsStore((s) => s.sessions);
-  const loaded = useSessionsStore((s) => s.loaded);
   const error = useSessionsStore((s) => s.error);
-  const currentId = useSessionsStore((s) => s.currentId);
   const creating = useSessionsStore((s) => s.creating);
   const select = useSessionsStore((s) => s.select);
   const create = useSessionsStore((s) => s.create);
@@ -82,38 +79,14 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
           {error}
         </p>
       )}
-      <ul className="flex-1 space-y-0.5 overflow-y-auto px-2 pb-4" data-testid="session-list">
-        {loaded && sessions.length === 0 && !error && (
-          <li className="px-2 py-2 text-xs text-zinc-500 dark:text-zinc-400">No sessions yet. Type a message to start one.</li>
-        )}
-        {sessions.map((s) => {
-          const current = s.id === currentId;
-          return (
-            <li key={s.id}>
-              <button
-                type="button"
-                data-testid="session-item"
-                data-session-id={s.id}
-                aria-current={current ? "page" : undefined}
-                disabled={sending && !current}
-                onClick={() => {
-                  select(s.id);
-                  onNavigate?.();
-                }}
-                className={`w-full rounded-md px-2 py-2 text-left transition-colors disabled:opacity-60 ${
-                  current ? "bg-zinc-200/80 dark:bg-zinc-800 text-zinc-900 dark:text-zinc-100" : "text-zinc-700 dark:text-zinc-300 hover:bg-zinc-100 dark:hover:bg-zinc-800"
-                }`}
-              >
-                <span className="block truncate text-sm">{s.title || "Untitled session"}</span>
-                <span className="block text-[11px] text-zinc-500 dark:text-zinc-400">
-                  {s.message_count} message{s.message_count === 1 ? "" : "s"}
-                  {s.last_message_at || s.updated_at ? ` · ${relativeTime(s.last_message_at ?? s.updated_at)}` : ""}
-                </span>
-              </button>
-            </li>
-          );
-        })}
-      </ul>
+      <SessionList
+        sending={sending}
+        onOpen={(id) => {
+          select(id);
+          onNavigate?.();
+        }}
+      />
+      <DeletedSessionNotice />
       <div className="flex items-center justify-between gap-2 border-t border-zinc-200 dark:border-zinc-800 px-4 py-2.5">
         <span className="text-xs text-zinc-500 dark:text-zinc-400">Theme</span>
         <ThemeToggle />

@@ -47,6 +47,10 @@ export interface SessionJson {
   forked_from_checkpoint_id: string | null;
   /** default | heuristic | llm | user: how the title was made. */
   title_source: string;
+  /** Pinned to the top of the session list. */
+  pinned: boolean;
+  /** Archived into a memory; listed apart until unarchived. */
+  archived: boolean;
 }
 
 /** GET /api/session/{id}: a session with its checkpoints (newest first) and its fork relations. */

@@ -196,13 +196,19 @@ export async function sessionDetail(userId: string, id: string): Promise<Session
 }
 
 export const patchSessionSchema = z
-  .object({ title: z.string().trim().min(1).max(200).optional(), project_id: z.string().uuid().nullable().optional() })
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    project_id: z.string().uuid().nullable().optional(),
+    pinned: z.boolean().optional(),
+    // Archiving makes a memory (POST …/archive); only the way back is a plain update.
+    archived: z.literal(false).optional(),
+  })
   .strict();
 
 export async function updateSession(userId: string, id: string, patch: z.infer<typeof patchSessionSchema>): Promise<SessionJson> {
   return withUser(userId, async (tx) => {
     if (patch.project_id) await getProject(tx, userId, patch.project_id);
-    return sessionJson(await patchSession(tx, userId, id, { title: patch.title, projectId: patch.project_id }));
+    return sessionJson(await patchSession(tx, userId, id, { title: patch.title, projectId: patch.project_id, pinned: patch.pinned, archived: patch.archived }));
   });
 }
 

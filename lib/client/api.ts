@@ -290,8 +290,14 @@ export async function recover(body: { dismiss_session_id?: string } = {}): Promi
   return json<RecoveryJson>("/api/session/recover", withBody("POST", body));
 }
 
-export async function patchSession(id: string, patch: { title?: string; project_id?: string | null }): Promise<SessionJson> {
+export type SessionPatch = { title?: string; project_id?: string | null; pinned?: boolean; archived?: false };
+
+export async function patchSession(id: string, patch: SessionPatch): Promise<SessionJson> {
   return (await json<{ session: SessionJson }>(`/api/session/${enc(id)}`, withBody("PATCH", patch))).session;
+}
+
+export async function deleteSession(id: string): Promise<void> {
+  await send(`/api/session/${enc(id)}`, { method: "DELETE" });
 }
 
 export async function listProjects(): Promise<ProjectJson[]> {

@@ -3,6 +3,10 @@
 import { create } from "zustand";
 import type { SessionJson } from "@/lib/api/types";
 import * as api from "@/lib/client/api";
+import { archiveSession } from "@/lib/client/memory-api";
+
+/** How long a deleted session can be brought back before it is deleted on the server. */
+export const UNDO_DELETE_MS = 6000;
 
 interface SessionsState {
   sessions: SessionJson[];
@@ -17,7 +21,19 @@ interface SessionsState {
   /** Inserts or updates one session, keeping most-recent-first order. */
   upsert(session: SessionJson): void;
   refresh(id: string): Promise<void>;
+
+  /** Rename, pin or unarchive from the list; the server's answer replaces the entry. */
+  update(id: string, patch: api.SessionPatch): Promise<void>;
+  /** Archives into a memory (the session stays, listed under Archived). */
+  archive(id: string): Promise<void>;
+  /** Hides the session at once and deletes it after UNDO_DELETE_MS unless undone. */
+  remove(id: string): void;
+  /** The session waiting to be deleted, offered back by the list. */
+  pendingDelete: SessionJson | null;
+  undoDelete(): void;
 }
+
+let deleteTimer: ReturnType<typeof setTimeout> | null = null;
 
 function recency(s: SessionJson): string {
   return s.last_message_at ?? s.updated_at ?? s.created_at;
@@ -48,6 +64,7 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
   error: null,
   currentId: null,
   creating: false,
+  pendingDelete: null,
 
   async load() {
     try {
@@ -91,7 +108,70 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
       // The list is a convenience; a failed refresh leaves the last known entry in place.
     }
   },
+
+  async update(id, patch) {
+    try {
+      get().upsert(await api.patchSession(id, patch));
+      set({ error: null });
+    } catch (err) {
+      set({ error: api.describeError(err).message });
+    }
+  },
+
+  async archive(id) {
+    try {
+      await archiveSession(id);
+      await get().refresh(id);
+      set({ error: null });
+    } catch (err) {
+      set({ error: api.describeError(err).message });
+    }
+  },
+
+  remove(id) {
+    const session = get().sessions.find((s) => s.id === id);
+    if (!session) return;
+    flushDelete(get, set);
+    if (get().currentId === id) get().select(null);
+    set({ sessions: get().sessions.filter((s) => s.id !== id), pendingDelete: session });
+    deleteTimer = setTimeout(() => flushDelete(get, set), UNDO_DELETE_MS);
+  },
+
+  undoDelete() {
+    const session = get().pendingDelete;
+    if (deleteTimer) clearTimeout(deleteTimer);
+    deleteTimer = null;
+    set({ pendingDelete: null });
+    if (session) get().upsert(session);
+  },
 }));
+
+type Get = () => SessionsState;
+type Set = (partial: Partial<SessionsState>) => void;
+
+/** Deletes the pending session on the server now; a failure brings it back with the reason. */
+function flushDelete(get: Get, set: Set): void {
+  const session = get().pendingDelete;
+  if (deleteTimer) clearTimeout(deleteTimer);
+  deleteTimer = null;
+  if (!session) return;
+  set({ pendingDelete: null });
+  api.deleteSession(session.id).then(
+    () => undefined,
+    (err: unknown) => {
+      get().upsert(session);
+      set({ error: api.describeError(err).message });
+    },
+  );
+}
+
+// A page closed during the undo window still deletes what the user deleted.
+if (typeof window !== "undefined") {
+  window.addEventListener("pagehide", () => {
+    const session = useSessionsStore.getState().pendingDelete;
+    if (session) void api.send(`/api/session/${encodeURIComponent(session.id)}`, { method: "DELETE", keepalive: true }).catch(() => undefined);
+  });
+}
 
 export function useCurrentSession(): SessionJson | null {
   return useSessionsStore((s) => s.sessions.find((x) => x.id === s.currentId) ?? null);

@@ -37,6 +37,7 @@ export interface SessionRow {
   memory_tokens: number;
   memory_loaded_at: Date | null;
   archived_at: Date | null;
+  pinned_at: Date | null;
   created_at: Date;
   updated_at: Date;
   last_message_at: Date | null;
@@ -53,7 +54,7 @@ export interface SessionRow {
 export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
   message_count, window_start_turn, tail_tokens, pinned_tokens, canvas_tokens, canvas_version::float8 as canvas_version, measured_tokens, measured_raw_tokens,
   measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, project_id, parent_session_id, forked_from_checkpoint_id, title_source, last_checkpoint_at,
-  last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, created_at,
+  last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, pinned_at, created_at,
   updated_at, last_message_at, cost_usd, billed_input_tokens::float8 as billed_input_tokens,
   cache_read_tokens::float8 as cache_read_tokens, cleared_through_seq, cleared_tokens`;
 
@@ -83,7 +84,7 @@ export async function getSession(tx: Tx, userId: string, id: string, forUpdate =
 
 export async function listSessions(tx: Tx, userId: string, limit: number): Promise<SessionRow[]> {
   return tx.query<SessionRow>(
-    `select ${SESSION_COLUMNS} from sessions where user_id = $1 order by updated_at desc, id limit $2`,
+    `select ${SESSION_COLUMNS} from sessions where user_id = $1 order by pinned_at is null, updated_at desc, id limit $2`,
     [userId, limit],
   );
 }
@@ -170,6 +171,8 @@ export function sessionJson(row: SessionRow): SessionJson {
     parent_session_id: row.parent_session_id,
     forked_from_checkpoint_id: row.forked_from_checkpoint_id,
     title_source: row.title_source,
+    pinned: row.pinned_at !== null,
+    archived: row.archived_at !== null,
   };
 }
 
@@ -177,16 +180,18 @@ export async function patchSession(
   tx: Tx,
   userId: string,
   id: string,
-  patch: { title?: string; projectId?: string | null },
+  patch: { title?: string; projectId?: string | null; pinned?: boolean; archived?: false },
 ): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
     `update sessions set
        title = coalesce($3, title),
        title_source = case when $3::text is null then title_source else 'user' end,
        -- Not updated_at: the picker orders by activity, and renaming is not activity.
-       project_id = case when $4 then $5::uuid else project_id end
+       project_id = case when $4 then $5::uuid else project_id end,
+       pinned_at = case when $6::boolean is null then pinned_at when $6 then coalesce(pinned_at, now()) end,
+       archived_at = case when $7 then null else archived_at end
      where id = $1 and user_id = $2 returning ${SESSION_COLUMNS}`,
-    [id, userId, patch.title ?? null, patch.projectId !== undefined, patch.projectId ?? null],
+    [id, userId, patch.title ?? null, patch.projectId !== undefined, patch.projectId ?? null, patch.pinned ?? null, patch.archived === false],
   );
   if (!row) throw notFound("Session", id);
   return row;

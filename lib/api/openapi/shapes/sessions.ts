@@ -32,6 +32,8 @@ export const session = named(
     parent_session_id: described(uuidString().nullable(), "Set on a session forked from a checkpoint: where it came from."),
     forked_from_checkpoint_id: uuidString().nullable(),
     title_source: described(z.string(), "How the title was made: default, heuristic, llm or user."),
+    pinned: described(z.boolean(), "Pinned to the top of the session list."),
+    archived: described(z.boolean(), "Archived into a memory (POST /api/session/{id}/archive); listed apart until unarchived."),
   }),
 );
 
