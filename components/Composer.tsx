@@ -36,6 +36,13 @@ export function Composer() {
   const menuOpen = suggestions.length > 0 && dismissedFor !== text && !busy;
   const active = menuOpen ? Math.min(highlight, suggestions.length - 1) : -1;
 
+  // A session opened is a session to type in; not on a touch screen, where focus would pop up
+  // the keyboard over the conversation one came to read.
+  const sessionId = useConversationStore((s) => s.sessionId);
+  useEffect(() => {
+    if (window.matchMedia("(pointer: fine)").matches && !document.querySelector("[aria-modal=true]")) input.current?.focus();
+  }, [sessionId]);
+
   // Focus comes back when the input unlocks (after a reply or a compaction).
   const wasBusy = useRef(busy);
   useEffect(() => {

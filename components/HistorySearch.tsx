@@ -12,6 +12,7 @@ import { jumpToMessage } from "@/lib/client/jump-to-message";
 import { isSearchShortcut } from "@/lib/client/shortcut";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { highlightRuns, queryTerms } from "@/lib/search/snippet";
+import { useDialogFocus } from "@/components/useDialogFocus";
 import { useEscapeKey } from "@/components/useEscapeKey";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -36,8 +37,11 @@ function SearchDialog() {
   const { query, searched, hits, loading, error, active } = useHistorySearch();
   const store = useHistorySearch.getState();
   const input = useRef<HTMLInputElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
   useEscapeKey(store.close);
-  useEffect(() => input.current?.focus(), []);
+  useDialogFocus(dialog, input);
+  // Reopened, it shows the last query selected: type over it or press Enter to see it again.
+  useEffect(() => input.current?.select(), []);
 
   // Typing waits for a pause before searching.
   useEffect(() => {
@@ -62,6 +66,7 @@ function SearchDialog() {
   return (
     <div className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-zinc-900/30 p-4 dark:bg-black/60 sm:pt-16" onClick={store.close}>
       <div
+        ref={dialog}
         role="dialog"
         aria-modal="true"
         aria-label="Search all messages"

@@ -1,22 +1,33 @@
 "use client";
 // After a crash: offer to resume the cut-off session from its latest checkpoint. Resume
 // reopens it and has the cut-off message answered again; the partial reply stays.
+import { useRef } from "react";
+import type { RecoveryJson } from "@/lib/api/types";
 import { useLaunchStore } from "@/lib/client/launch-store";
+import { useDialogFocus } from "@/components/useDialogFocus";
 import { relativeTime } from "@/lib/client/format";
 import { previewText } from "@/lib/client/message-text";
 
 export function RecoveryPrompt() {
   const recovery = useLaunchStore((s) => s.recovery);
+  if (!recovery?.needed || !recovery.session) return null;
+  return <RecoveryDialog recovery={recovery} session={recovery.session} />;
+}
+
+function RecoveryDialog({ recovery, session }: { recovery: RecoveryJson; session: NonNullable<RecoveryJson["session"]> }) {
   const busy = useLaunchStore((s) => s.recoveryBusy);
   const error = useLaunchStore((s) => s.recoveryError);
-  if (!recovery?.needed || !recovery.session) return null;
-  const { checkpoint, interrupted_message: interrupted, session } = recovery;
+  const dialog = useRef<HTMLDivElement>(null);
+  const resume = useRef<HTMLButtonElement>(null);
+  useDialogFocus(dialog, resume);
+  const { checkpoint, interrupted_message: interrupted } = recovery;
   const when = checkpoint?.created_at ?? interrupted?.created_at ?? session.updated_at;
   const store = useLaunchStore.getState();
 
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-zinc-900/30 dark:bg-black/60 p-4">
       <div
+        ref={dialog}
         role="alertdialog"
         aria-modal="true"
         aria-labelledby="recovery-title"
@@ -76,8 +87,8 @@ export function RecoveryPrompt() {
             type="button"
             data-testid="recovery-resume"
             onClick={() => void store.resumeRecovery()}
+            ref={resume}
             disabled={busy}
-            autoFocus
             className="rounded-md bg-zinc-900 dark:bg-zinc-100 px-3 py-1.5 text-sm font-medium text-white dark:text-zinc-900 hover:bg-zinc-700 dark:hover:bg-zinc-300 disabled:opacity-50"
           >
             {busy ? "Resuming…" : "Resume"}

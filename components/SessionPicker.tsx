@@ -2,13 +2,14 @@
 // "Continue a previous session or start new?": recent sessions with their last message,
 // age, checkpoints and size; search by words, project and dates; projects are managed
 // here too.
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Clock, Folder, X } from "lucide-react";
 import type { SessionSummaryJson } from "@/lib/api/types";
 import { compactTokens, relativeTime } from "@/lib/client/format";
 import { previewText } from "@/lib/client/message-text";
 import { PICKER_LIMIT, useLaunchStore } from "@/lib/client/launch-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
+import { useDialogFocus } from "@/components/useDialogFocus";
 import { useEscapeKey } from "@/components/useEscapeKey";
 
 const SEARCH_DEBOUNCE_MS = 250;
@@ -27,7 +28,10 @@ function PickerDialog() {
   const projects = useLaunchStore((s) => s.projects);
   const store = useLaunchStore.getState();
   const [query, setQuery] = useState(filter.q);
+  const dialog = useRef<HTMLDivElement>(null);
   useEscapeKey(store.closePicker);
+  const search = useRef<HTMLInputElement>(null);
+  useDialogFocus(dialog, search);
 
   // Typing waits for a pause before searching; the other filters apply at once.
   useEffect(() => {
@@ -47,6 +51,8 @@ function PickerDialog() {
   return (
     <div className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-zinc-900/30 dark:bg-black/60 p-4 sm:pt-16">
       <div
+        ref={dialog}
+        tabIndex={-1}
         role="dialog"
         aria-modal="true"
         aria-labelledby="picker-title"
@@ -70,6 +76,7 @@ function PickerDialog() {
         <div className="space-y-2 border-b border-zinc-100 dark:border-zinc-800 px-5 py-3">
           <div className="flex flex-wrap gap-2">
             <input
+              ref={search}
               type="search"
               data-testid="picker-search"
               aria-label="Search sessions"

@@ -1,8 +1,9 @@
 "use client";
 // The drawer that settings and memory open in: a modal dialog on the right that takes
-// focus, and closes on Escape, on its close button or on a press outside it.
-import { useEffect, useId, useRef, type ReactNode } from "react";
+// focus (and keeps it until closed, then gives it back), and closes on Escape, on its close button or on a press outside it.
+import { useId, useRef, type ReactNode } from "react";
 import { X } from "lucide-react";
+import { useDialogFocus } from "@/components/useDialogFocus";
 import { useEscapeKey } from "@/components/useEscapeKey";
 
 export function SidePanel({
@@ -25,7 +26,7 @@ export function SidePanel({
 }) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => panel.current?.focus(), []);
+  useDialogFocus(panel);
   useEscapeKey(onClose);
 
   return (

@@ -59,18 +59,14 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
       className="absolute left-0 top-full z-30 mt-2 w-72 rounded-lg sm:left-auto sm:right-0 border border-zinc-200 bg-white p-3 text-xs shadow-lg animate-tk-appear dark:border-zinc-700 dark:bg-zinc-900"
     >
       <p className="mb-2 font-medium text-zinc-900 dark:text-zinc-100">
-        {exactTokens(status.current_tokens)} / {exactTokens(status.capacity_tokens)} tokens (
-        {percentLabel(status.usage_percent)})
+        {percentLabel(status.usage_percent)} used: {exactTokens(status.current_tokens)} of {exactTokens(status.capacity_tokens)} tokens
       </p>
       <dl className="space-y-0.5">
-        <Row label="Used" value={exactTokens(status.current_tokens)} strong />
-        <Row label="Capacity" value={exactTokens(status.capacity_tokens)} />
-        <Row label="Model window" value={exactTokens(status.max_tokens)} />
-        <Row label="Reserved for reply" value={exactTokens(status.reserved_tokens)} />
-        <Row label="Safety buffer" value={exactTokens(status.safety_tokens)} />
-        <Row label="Available" value={exactTokens(status.available_tokens)} />
-        <Row label="Messages remaining" value={`≈ ${exactTokens(status.estimated_messages_remaining)}`} />
+        <Row label="Used by this conversation" value={exactTokens(status.current_tokens)} strong />
+        <Row label="Room left" value={exactTokens(status.available_tokens)} />
+        <Row label="About this many more messages" value={`≈ ${exactTokens(status.estimated_messages_remaining)}`} />
         <Row label="Compaction at" value={percentLabel(status.threshold_percent)} />
+        <Row label="Kept back for Claude's reply" value={exactTokens(status.reserved_tokens)} />
       </dl>
       <p className="mb-1 mt-3 font-medium text-zinc-900 dark:text-zinc-100">Breakdown</p>
       <dl className="space-y-1">
@@ -97,9 +93,17 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
         <Row label="Input read from cache" value={`${Math.round(status.cache_read_share * 100)}%`} />
       </dl>
       <TodayUsage status={status} />
-      <div className="mt-3 border-t border-zinc-100 pt-2 dark:border-zinc-800">
-        <MeasurementNote status={status} />
-      </div>
+      <details data-testid="token-bar-details" className="mt-3 border-t border-zinc-100 pt-2 dark:border-zinc-800">
+        <summary className="cursor-pointer select-none font-medium text-zinc-700 dark:text-zinc-300">Details</summary>
+        <dl className="mt-1 space-y-0.5">
+          <Row label="Capacity (sendable)" value={exactTokens(status.capacity_tokens)} />
+          <Row label="Model window" value={exactTokens(status.max_tokens)} />
+          <Row label="Safety buffer" value={exactTokens(status.safety_tokens)} />
+        </dl>
+        <div className="mt-2">
+          <MeasurementNote status={status} />
+        </div>
+      </details>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useId, useRef } from "react";
 import { useCanvasStore, type PanelTheme } from "@/lib/client/canvas-store";
 import { useCanvasPanelStore } from "@/lib/client/canvas-panel-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
+import { useDialogFocus } from "@/components/useDialogFocus";
 import { useEscapeKey } from "@/components/useEscapeKey";
 import { CanvasBody } from "@/components/canvas/CanvasBody";
 import { CanvasToasts } from "@/components/canvas/CanvasToasts";
@@ -66,7 +67,7 @@ const closeSheet = () => useCanvasPanelStore.getState().setSheetOpen(false);
 function CanvasSheet({ titleId, themeClassName }: { titleId: string; themeClassName: string }) {
   useEscapeKey(closeSheet);
   const sheet = useRef<HTMLDivElement>(null);
-  useEffect(() => sheet.current?.focus(), []);
+  useDialogFocus(sheet);
   return (
     <div
       ref={sheet}
