@@ -68,9 +68,9 @@ function PanelBody() {
           </p>
         )}
         <ol className="relative space-y-3 border-l border-zinc-200 dark:border-zinc-800 pl-4" data-testid="checkpoint-list">
-          {checkpoints.map((c) => (
-            <CheckpointItem key={c.id} checkpoint={c} />
-          ))}
+          {runsOf(checkpoints).map((run) =>
+            run.length > 1 ? <AutomaticRun key={run[0].id} run={run} /> : <CheckpointItem key={run[0].id} checkpoint={run[0]} />,
+          )}
         </ol>
         {forks.length > 0 && (
           <section className="mt-5" data-testid="fork-list">
@@ -101,17 +101,54 @@ function PanelBody() {
   );
 }
 
+const automatic = (c: CheckpointJson) => c.trigger !== "manual";
+
+/** Saved by hand stands alone; consecutive automatic ones form a run. */
+function runsOf(checkpoints: CheckpointJson[]): CheckpointJson[][] {
+  const runs: CheckpointJson[][] = [];
+  for (const c of checkpoints) {
+    const last = runs.at(-1);
+    if (last && automatic(c) && automatic(last[0])) last.push(c);
+    else runs.push([c]);
+  }
+  return runs;
+}
+
+/** The newest of a run of automatic checkpoints, the others folded behind "N earlier". */
+function AutomaticRun({ run }: { run: CheckpointJson[] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <CheckpointItem checkpoint={run[0]} />
+      <li>
+        <button
+          type="button"
+          data-testid="checkpoint-run-toggle"
+          aria-expanded={open}
+          onClick={() => setOpen((o) => !o)}
+          className="min-h-8 rounded px-1 text-xs text-zinc-500 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+        >
+          {open ? "Hide" : "Show"} {run.length - 1} earlier automatic checkpoint{run.length === 2 ? "" : "s"}
+        </button>
+      </li>
+      {open && run.slice(1).map((c) => <CheckpointItem key={c.id} checkpoint={c} />)}
+    </>
+  );
+}
+
 function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
   const busy = useCheckpointsStore((s) => !!s.busy[c.id]);
   const sending = useConversationStore((s) => s.phase !== "idle");
   const [showPreview, setShowPreview] = useState(false);
   const tags = c.auto_tags.length > 0 ? c.auto_tags : c.trigger === "manual" ? [] : [c.trigger];
+  const quiet = automatic(c);
 
   return (
     <li
       data-testid="checkpoint-item"
       data-checkpoint-id={c.id}
-      className="relative rounded-lg border border-zinc-200 dark:border-zinc-800 bg-zinc-50/60 dark:bg-zinc-800/40 p-2.5 text-sm"
+      data-automatic={quiet || undefined}
+      className={`relative rounded-lg p-2.5 text-sm ${quiet ? "" : "border border-zinc-200 bg-zinc-50/60 dark:border-zinc-800 dark:bg-zinc-800/40"}`}
       onMouseEnter={() => setShowPreview(true)}
       onMouseLeave={() => setShowPreview(false)}
       onFocus={() => setShowPreview(true)}
@@ -119,10 +156,18 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setShowPreview(false);
       }}
     >
-      <span aria-hidden className="absolute -left-[1.3rem] top-3.5 h-2 w-2 rounded-full bg-sky-500 ring-2 ring-white dark:ring-zinc-900" />
+      <span
+        aria-hidden
+        className={`absolute -left-[1.3rem] top-3.5 h-2 w-2 rounded-full ring-2 ring-white dark:ring-zinc-900 ${quiet ? "bg-zinc-300 dark:bg-zinc-600" : "bg-sky-500"}`}
+      />
       <div className="flex items-baseline justify-between gap-2">
-        <span className="min-w-0 truncate font-medium text-zinc-900 dark:text-zinc-100" data-testid="checkpoint-label" tabIndex={0}>
-          {c.label || "auto"}
+        <span
+          className={`min-w-0 truncate ${quiet ? "text-zinc-700 dark:text-zinc-300" : "font-medium text-zinc-900 dark:text-zinc-100"}`}
+          data-testid="checkpoint-label"
+          title={c.name}
+          tabIndex={0}
+        >
+          {c.name}
         </span>
         <time className="shrink-0 text-[11px] text-zinc-500 dark:text-zinc-400" dateTime={c.created_at} title={new Date(c.created_at).toLocaleString()}>
           {relativeTime(c.created_at)}
@@ -157,7 +202,7 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
           data-testid="checkpoint-resume"
           disabled={busy || sending}
           onClick={() => void useCheckpointsStore.getState().restore(c)}
-          className="rounded-md bg-zinc-900 dark:bg-zinc-100 px-2.5 py-1 text-xs font-medium text-white dark:text-zinc-900 hover:bg-zinc-700 dark:hover:bg-zinc-300 disabled:opacity-50"
+          className="min-h-8 rounded-md border border-zinc-300 px-2.5 py-1 text-xs font-medium text-zinc-800 hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800"
         >
           Resume from here
         </button>
@@ -166,7 +211,7 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
           data-testid="checkpoint-delete"
           disabled={busy}
           onClick={() => void useCheckpointsStore.getState().remove(c)}
-          className="rounded-md border border-zinc-300 dark:border-zinc-700 px-2.5 py-1 text-xs text-zinc-700 dark:text-zinc-300 hover:bg-zinc-100 dark:hover:bg-zinc-800 disabled:opacity-50"
+          className="min-h-8 rounded-md px-2.5 py-1 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-red-700 disabled:opacity-50 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-red-400"
         >
           Delete
         </button>

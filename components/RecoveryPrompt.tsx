@@ -43,7 +43,7 @@ function RecoveryDialog({ recovery, session }: { recovery: RecoveryJson; session
             <>
               {" — "}
               <span data-testid="recovery-label" className="font-medium">
-                &apos;{checkpoint.label || "auto"}&apos;
+                &apos;{checkpoint.name}&apos;
               </span>
             </>
           ) : (

@@ -125,8 +125,20 @@ export function ActivityLog() {
             </time>
             <div className="min-w-0 flex-1">
               <p className="text-sm font-medium">{actionLabel(e.action)}</p>
-              <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={JSON.stringify(e.metadata)}>
-                {[e.target.type && `${e.target.type} ${e.target.id?.slice(0, 8) ?? ""}`, facts(e)].filter(Boolean).join(" · ")}
+              <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={[e.target.type && `${e.target.type} ${e.target.id ?? ""}`, JSON.stringify(e.metadata)].filter(Boolean).join("\n")}>
+                {e.session && (
+                  <>
+                    <Link
+                      href={`/?session=${encodeURIComponent(e.session.id)}`}
+                      data-testid="activity-session"
+                      className="font-medium text-sky-700 hover:underline dark:text-sky-400"
+                    >
+                      {e.session.title || "Untitled session"}
+                    </Link>
+                    {" · "}
+                  </>
+                )}
+                {[e.target.type && e.target.type !== "session" && e.target.type, facts(e)].filter(Boolean).join(" · ")}
               </p>
             </div>
             <p

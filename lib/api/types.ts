@@ -83,6 +83,8 @@ export interface CheckpointJson {
   id: string;
   session_id: string;
   label: string | null;
+  /** The label, or for an automatic checkpoint what its turn was about ("Fixed: the upload test"). */
+  name: string;
   trigger: CheckpointTrigger;
   /** code, file, decision, error_fix, task_complete, periodic, pre_compaction */
   auto_tags: string[];

@@ -21,6 +21,8 @@ export interface AuditEventJson {
   occurred_at: string;
   actor: { type: "user" | "key" | "system"; id: string | null; name: string | null };
   target: { type: string | null; id: string | null };
+  /** The session the event concerns (its target, or where it happened), while it exists. */
+  session: { id: string; title: string } | null;
   request_id: string | null;
   ip: string | null;
   user_agent: string | null;
@@ -40,6 +42,8 @@ interface Row {
   ip: string | null;
   user_agent: string | null;
   metadata: Record<string, unknown>;
+  session_id: string | null;
+  session_title: string | null;
 }
 
 /** The position after an event: its time (to the microsecond, as text) and id. */
@@ -66,15 +70,21 @@ export async function auditEvents(
   const prefix = q.action?.endsWith(".*") ? `${q.action.slice(0, -1)}%` : null;
   const rows = await withUser(userId, (tx) =>
     tx.query<Row & { at: string }>(
-      `select id, action, occurred_at, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
-         actor_type, actor_id, actor_name, target_type, target_id, request_id, ip, user_agent, metadata
-       from audit_log
-       where user_id = $1
+      `select a.id, action, occurred_at, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
+         actor_type, actor_id, actor_name, target_type, target_id, request_id, ip, user_agent, metadata,
+         s.id as session_id, s.title as session_title
+       from audit_log a
+       -- Named by its session's title, not an id; a deleted session names nothing.
+       left join lateral (
+         select s.id, s.title from sessions s, coalesce(case when a.target_type = 'session' then a.target_id end, a.metadata->>'session_id') ref
+         where s.user_id = a.user_id and s.id = case when ref ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then ref::uuid end
+       ) s on true
+       where a.user_id = $1
          and ($2::text is null or action = $2) and ($3::text is null or action like $3)
          and ($4::text is null or target_id = $4)
          and ($5::timestamptz is null or occurred_at >= $5) and ($6::timestamptz is null or occurred_at < $6)
-         and ($7::timestamptz is null or (occurred_at, id) < ($7::timestamptz, $8::uuid))
-       order by occurred_at desc, id desc
+         and ($7::timestamptz is null or (occurred_at, a.id) < ($7::timestamptz, $8::uuid))
+       order by occurred_at desc, a.id desc
        limit $9`,
       [userId, exact, prefix, q.target_id ?? null, q.from ?? null, q.to ?? null, after?.at ?? null, after?.id ?? null, q.limit + 1],
     ),
@@ -88,6 +98,7 @@ export async function auditEvents(
       occurred_at: r.occurred_at.toISOString(),
       actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
       target: { type: r.target_type, id: r.target_id },
+      session: r.session_id && r.session_title !== null ? { id: r.session_id, title: r.session_title } : null,
       request_id: r.request_id,
       ip: r.ip,
       user_agent: r.user_agent,

@@ -58,3 +58,22 @@ export function heuristicTitle(firstUserText: string): string {
   const atWord = cut.lastIndexOf(" ") > TITLE_MAX / 2 ? cut.slice(0, cut.lastIndexOf(" ")) : cut;
   return `${atWord[0].toUpperCase()}${atWord.slice(1)}…`;
 }
+
+const NAME_PREFIX: Partial<Record<string, string>> = {
+  error_fix: "Fixed",
+  task_complete: "Done",
+  decision: "Decided",
+  pre_compaction: "Before condensing",
+};
+
+/**
+ * What an automatic checkpoint is called: what its turn was about (the last thing the user
+ * asked), led by what happened in it ("Fixed: …", "Done: …") when that is known.
+ */
+export function checkpointName(label: string | null, tags: readonly string[], lastUserText: string | null): string {
+  if (label) return label;
+  const topic = lastUserText ? heuristicTitle(lastUserText) : FALLBACK;
+  const prefix = tags.map((t) => NAME_PREFIX[t]).find((p) => p !== undefined);
+  if (topic === FALLBACK) return prefix ?? (tags.includes("code") ? "Code written" : "Automatic checkpoint");
+  return prefix ? `${prefix}: ${topic}` : topic;
+}

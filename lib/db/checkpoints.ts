@@ -3,6 +3,7 @@ import type { Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
 import { qualify, type Tx } from "./driver";
 import { messagePreview, PREVIEW_READ_CHARS } from "./messages";
+import { checkpointName } from "@/lib/context/titles";
 
 export interface CheckpointRow {
   id: string;
@@ -124,6 +125,7 @@ export function checkpointJson(r: CheckpointRow): CheckpointJson {
     id: r.id,
     session_id: r.session_id,
     label: r.label,
+    name: checkpointName(r.label, r.auto_tags, (r.metadata.preview ?? []).findLast((p) => p.role === "user")?.text ?? null),
     trigger: r.trigger,
     auto_tags: r.auto_tags,
     through_seq: r.through_seq,

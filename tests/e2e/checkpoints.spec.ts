@@ -77,7 +77,8 @@ test("/save-progress saves a labelled checkpoint; Resume from here forks the ses
   await expect(feedback).toContainText(/Checkpoint saved · [0-9a-f]{8}(?! ·)/);
   const newId = /saved · ([0-9a-f]{8})/.exec((await feedback.textContent()) ?? "")![1];
   const unlabelled = panel.locator(`[data-testid="checkpoint-item"][data-checkpoint-id^="${newId}"]`);
-  await expect(unlabelled.getByTestId("checkpoint-label")).toHaveText("auto");
+  // Named after its turn, not "auto".
+  await expect(unlabelled.getByTestId("checkpoint-label")).toHaveText(/^Now start on billing/);
   await unlabelled.getByTestId("checkpoint-delete").click();
   await expect(unlabelled).toHaveCount(0);
   await expect(panel.getByTestId("checkpoint-item").filter({ hasText: "completed auth feature" })).toHaveCount(1);

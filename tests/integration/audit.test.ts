@@ -25,6 +25,19 @@ async function events(query = ""): Promise<{ events: AuditEventJson[]; next_curs
 const CLIENT = { "x-forwarded-for": "203.0.113.7, 10.0.0.1", "user-agent": "audit-test/1.0", "x-request-id": "req-audit-1" };
 
 describe("the audit log", () => {
+  it("names the session an event concerns by its title while it exists", async () => {
+    const s = await newSession({ title: "Audit naming" });
+    const saved = await saveRoute.POST(req("POST", "/api/checkpoint/save", { session_id: s.id, label: "named" }), undefined);
+    expect(saved.status).toBe(201);
+    const first = (await events("?limit=5")).events;
+    expect(first.find((e) => e.action === "checkpoint.created")?.session).toEqual({ id: s.id, title: "Audit naming" });
+    expect(first.find((e) => e.action === "session.created" && e.target.id === s.id)?.session).toEqual({ id: s.id, title: "Audit naming" });
+    expect((await oneSession.DELETE(req("DELETE", `/api/session/${s.id}`), params({ id: s.id }))).status).toBe(204);
+    const after = (await events("?limit=10")).events.filter((e) => e.target.id === s.id || e.metadata.session_id === s.id);
+    expect(after.length).toBeGreaterThan(1);
+    for (const e of after) expect(e.session).toBeNull();
+  });
+
   it("records each context operation with its actor, target, request, IP and user agent", async () => {
     const s = await newSession({ settings: { output_reservation: 0.5, safety_buffer: 0.3 } });
     for (let i = 0; i < 3; i++) await sendJson(s.id, `Turn ${i} edits src/db/schema.ts: ${prose(9_000, i)}`);

@@ -1,6 +1,6 @@
 // Offline session titles: what the first message asks, not its greeting, command or paste.
 import { describe, expect, it } from "vitest";
-import { heuristicTitle } from "@/lib/context/titles";
+import { checkpointName, heuristicTitle } from "@/lib/context/titles";
 
 describe("heuristic titles", () => {
   it("uses the first sentence, capitalized, without trailing punctuation", () => {
@@ -32,5 +32,16 @@ describe("heuristic titles", () => {
     expect(heuristicTitle(log)).toBe("Why does the upload worker keep dropping connections");
     expect(heuristicTitle("```ts\nconst x = 1;\n```")).toBe("New session");
     expect(heuristicTitle("[2023-05-08 13:56] Ann: we should move the offsite to Porto")).toBe("We should move the offsite to Porto");
+  });
+});
+
+describe("checkpoint names", () => {
+  it("keeps a label; otherwise names the turn by what was asked, led by what happened", () => {
+    expect(checkpointName("completed auth feature", ["task_complete"], "anything")).toBe("completed auth feature");
+    expect(checkpointName(null, ["error_fix", "code"], "the upload test still fails. Can you look?")).toBe("Fixed: The upload test still fails");
+    expect(checkpointName(null, ["periodic"], "Hi! How do I rotate the staging password?")).toBe("How do I rotate the staging password");
+    expect(checkpointName(null, ["code"], "```ts\nconst x = 1;\n```")).toBe("Code written");
+    expect(checkpointName(null, ["periodic"], null)).toBe("Automatic checkpoint");
+    expect(checkpointName(null, ["pre_compaction"], null)).toBe("Before condensing");
   });
 });

@@ -8,6 +8,7 @@ export const checkpoint = named(
     id: uuidString(),
     session_id: uuidString(),
     label: z.string().nullable(),
+    name: described(z.string(), "The label, or for an automatic checkpoint what its turn was about (\"Fixed: the upload test\")."),
     trigger: z.enum(["auto", "manual", "pre_compaction"]),
     auto_tags: described(z.array(z.string()), "Why it was saved: code, file, decision, error_fix, task_complete, periodic, pre_compaction."),
     through_seq: described(count(), "The checkpoint covers the session's messages up to this seq."),

@@ -9,6 +9,10 @@ export const auditEvent = named(
     occurred_at: timestamp(),
     actor: z.object({ type: z.enum(["user", "key", "system"]), id: z.string().nullable(), name: z.string().nullable() }),
     target: z.object({ type: z.string().nullable(), id: z.string().nullable() }),
+    session: described(
+      z.object({ id: uuidString(), title: z.string() }).nullable(),
+      "The session the event concerns (its target, or where it happened), while it exists.",
+    ),
     request_id: z.string().nullable(),
     ip: z.string().nullable(),
     user_agent: z.string().nullable(),
