@@ -43,6 +43,11 @@ function facts(e: AuditEventJson): string {
   return parts.join(" · ");
 }
 
+/** What the event was about beyond its session: the kind of target and its facts. */
+function detail(e: AuditEventJson): string {
+  return [e.target.type !== "session" && e.target.type, facts(e)].filter(Boolean).join(" · ");
+}
+
 function ActorIcon({ type }: { type: AuditEventJson["actor"]["type"] }) {
   const Icon = type === "key" ? KeyRound : type === "system" ? Cpu : User;
   return <Icon aria-hidden className="h-3.5 w-3.5 shrink-0" />;
@@ -127,18 +132,16 @@ export function ActivityLog() {
               <p className="text-sm font-medium">{actionLabel(e.action)}</p>
               <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={[e.target.type && `${e.target.type} ${e.target.id ?? ""}`, JSON.stringify(e.metadata)].filter(Boolean).join("\n")}>
                 {e.session && (
-                  <>
-                    <Link
-                      href={`/?session=${encodeURIComponent(e.session.id)}`}
-                      data-testid="activity-session"
-                      className="font-medium text-sky-700 hover:underline dark:text-sky-400"
-                    >
-                      {e.session.title || "Untitled session"}
-                    </Link>
-                    {" · "}
-                  </>
+                  <Link
+                    href={`/?session=${encodeURIComponent(e.session.id)}`}
+                    data-testid="activity-session"
+                    className="font-medium text-sky-700 hover:underline dark:text-sky-400"
+                  >
+                    {e.session.title || "Untitled session"}
+                  </Link>
                 )}
-                {[e.target.type && e.target.type !== "session" && e.target.type, facts(e)].filter(Boolean).join(" · ")}
+                {e.session && detail(e) && " · "}
+                {detail(e)}
               </p>
             </div>
             <p
