@@ -8,7 +8,7 @@ import { Check, Copy } from "lucide-react";
 
 const FEEDBACK_MS = 2_000;
 
-export function CopyButton({ text, label, className = "" }: { text: string; label: string; className?: string }) {
+export function CopyButton({ text, label, className = "", testId = "copy-button" }: { text: string; label: string; className?: string; testId?: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
 
   useEffect(() => {
@@ -29,7 +29,7 @@ export function CopyButton({ text, label, className = "" }: { text: string; labe
     <button
       type="button"
       onClick={copy}
-      data-testid="copy-button"
+      data-testid={testId}
       data-state={state}
       aria-label={state === "idle" ? label : word}
       title={label}

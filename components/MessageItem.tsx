@@ -12,6 +12,7 @@ import { isCanvasTool } from "@/lib/canvas/tools";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
 import { typedText } from "@/lib/context/text";
 import { CollapsibleText } from "@/components/CollapsibleText";
+import { CopyButton } from "@/components/CopyButton";
 import { EditMessageForm } from "@/components/EditMessageForm";
 import { ProtectToggle } from "@/components/ProtectToggle";
 
@@ -183,15 +184,16 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
         )}
       </div>
       )}
-      {versions && !editing && (
-        <div className={`flex gap-1 ${isUser ? "justify-end" : ""}`}>
-          {versions.onEdit && (
+      {!editing && (hasText || versions) && (
+        <div className={`flex gap-1 ${isUser ? "justify-end" : ""} ${versions ? "" : "md:opacity-0 md:group-hover:opacity-100 md:focus-within:opacity-100"}`}>
+          {hasText && <CopyButton text={words} label={isUser ? "Copy message" : "Copy reply"} testId="copy-message" className={ACTION} />}
+          {versions?.onEdit && (
             <button type="button" data-testid="edit-message" className={ACTION} disabled={versions.disabled} onClick={() => setEditing(true)}>
               <Pencil aria-hidden className="h-3 w-3" />
               Edit
             </button>
           )}
-          {versions.onRegenerate && (
+          {versions?.onRegenerate && (
             <button type="button" data-testid="regenerate" className={ACTION} disabled={versions.disabled} onClick={versions.onRegenerate}>
               <RefreshCw aria-hidden className="h-3 w-3" />
               Regenerate

@@ -20,7 +20,9 @@ export function CanvasToasts() {
       aria-live="polite"
       aria-label="Notifications"
       role="region"
-      className="pointer-events-none fixed inset-x-3 top-16 z-50 flex flex-col items-stretch gap-2 sm:left-auto sm:right-4 sm:w-80"
+      // Over the chat, just above the composer, never over the canvas it reports on (the panel
+      // is on the right; the sidebar is 16rem wide from md up).
+      className="pointer-events-none fixed inset-x-3 bottom-24 z-50 flex flex-col-reverse items-stretch gap-2 sm:right-auto sm:w-80 md:left-[calc(16rem+1rem)]"
     >
       {notifications.map((n) => (
         <Toast key={n.id} notification={n} />

@@ -96,7 +96,7 @@ export function Dashboard() {
         </p>
         {summary.status === "error" && <ErrorNotice message={summary.error} onRetry={summary.reload} />}
         {!data && summary.status === "loading" && <Loading />}
-        {data && !data.has_usage && <EmptyState />}
+        {data && !data.has_usage && <EmptyState offline={data.offline} />}
         {data && data.has_usage && (
           <div className={`space-y-4 transition-opacity ${summary.status === "loading" ? "opacity-60" : ""}`} aria-busy={summary.status === "loading"}>
             <SummaryCards totals={data.totals} />

@@ -1,6 +1,7 @@
 // Usage and cost for the dashboard and API clients: GET /api/usage (grouped rows, JSON or CSV)
 // and GET /api/usage/summary (what the dashboard's first screen needs, in one transaction).
 import { withUser, type Tx } from "@/lib/db";
+import { env } from "@/lib/env";
 import { badRequest, notFound } from "@/lib/errors";
 import { compactionPoints } from "./compactions";
 import { groupedUsage, topGroups } from "./groups";
@@ -86,6 +87,7 @@ export async function usageSummary(userId: string, q: SummaryQuery): Promise<Usa
     return {
       ...bounds(range),
       has_usage: inRange || (await hasAnyUsage(tx, userId)),
+      offline: !env().ANTHROPIC_API_KEY,
       totals: days.totals,
       days: days.rows,
       top_sessions: top,

@@ -115,6 +115,8 @@ export interface UsageSummaryJson {
   to: string | null;
   /** Whether this user has any recorded call or compaction at all (the empty state's question). */
   has_usage: boolean;
+  /** No API key on this server: the offline responder answers, and its replies are not billed. */
+  offline: boolean;
   totals: UsageMetrics;
   days: DayRowJson[];
   /** The most expensive sessions of the range, most expensive first. */

@@ -43,6 +43,7 @@ test("focus: the composer on open, dialogs keep it and give it back, Ctrl K reop
   await page.goto(`/?session=${id}`);
   const composer = page.getByTestId("composer-input");
   await expect(composer).toBeFocused();
+  await expect(page.getByTestId("message")).toHaveCount(2);
   await sendAndWait(page, "And the narwhal ledger? [[reply:In Oslo.]]");
   await expect(composer).toBeFocused();
 

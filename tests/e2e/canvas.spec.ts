@@ -164,6 +164,9 @@ test("a notification is a toast read out politely; a theme switch darkens the pa
   await sendAndWait(page, 'Tell me [[tool_use:canvas_show_notification {"message":"Forecast updated","level":"success"}]]');
   const toast = page.getByTestId("canvas-toast");
   await expect(toast).toHaveText("Forecast updated");
+  // Over the chat, not over the canvas it reports on.
+  const [toastBox, panelBox] = [await toast.boundingBox(), await panel(page).boundingBox()];
+  expect(toastBox!.x + toastBox!.width).toBeLessThanOrEqual(panelBox!.x);
   await expect(page.getByRole("region", { name: "Notifications" })).toHaveAttribute("aria-live", "polite");
   await toast.getByRole("button", { name: "Dismiss notification" }).click();
   await expect(toast).toHaveCount(0);

@@ -41,3 +41,18 @@ for (const size of [
     expect((await documentFits(page)).scrollY).toBe(0);
   });
 }
+
+test("on a phone every button of the chat is at least 40 px tall and wide", async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const sessionId = await seedSession(request, "Tap targets", ["A reply with code:\n\n```ts\nconst x = 1;\n```"]);
+  await page.goto(`/?session=${sessionId}`);
+  await expect(page.getByTestId("copy-message").first()).toBeAttached();
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("button, select, summary")]
+      .filter((el) => el.offsetParent !== null)
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && (box.height < 40 || box.width < 40))
+      .map(({ el, box }) => `${el.getAttribute("aria-label") ?? el.textContent?.trim()} ${Math.round(box.width)}×${Math.round(box.height)}`),
+  );
+  expect(small).toEqual([]);
+});

@@ -510,9 +510,17 @@ describe("the summary", () => {
     const fresh = randomUUID();
     await h.db.transaction((tx) => tx.query("insert into auth.users (id, email) values ($1, 'fresh@example.com')", [fresh]));
     const empty = await usageSummary(fresh, { limit: 10, compaction_limit: 200 });
-    expect(empty).toMatchObject({ has_usage: false, days: [], top_sessions: [], compactions: [], totals: { requests: 0, cost_usd: 0 } });
+    expect(empty).toMatchObject({ has_usage: false, offline: false, days: [], top_sessions: [], compactions: [], totals: { requests: 0, cost_usd: 0 } });
     const old = await summary("?from=2001-01-01&to=2001-02-01");
     expect(old).toMatchObject({ has_usage: true, days: [] });
+    // Without an API key the empty state can say why: offline replies are not billed.
+    const key = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      expect((await usageSummary(fresh, { limit: 10, compaction_limit: 200 })).offline).toBe(true);
+    } finally {
+      process.env.ANTHROPIC_API_KEY = key;
+    }
   });
 });
 

@@ -95,6 +95,7 @@ export const usageSummary = named(
     from: timestamp(),
     to: timestamp().nullable(),
     has_usage: z.boolean(),
+    offline: described(z.boolean(), "No API key on this server: the offline responder answers, and its replies are not billed."),
     totals: usageMetrics,
     days: z.array(dayRow),
     top_sessions: z.array(sessionRow),
