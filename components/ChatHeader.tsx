@@ -1,5 +1,5 @@
 "use client";
-// Title, model and the token bar of the open session, plus the way into its settings.
+// Title, model (a picker) and the token bar of the open session, plus the way into its settings.
 // Where the chat is narrow (a phone, or beside the checkpoint panel) the controls regroup
 // into two rows, title and buttons, then the token bar and the project: the right-hand group
 // dissolves into the header's own flex rows. The width is the chat column's (a container
@@ -8,6 +8,8 @@ import { Menu, Settings } from "lucide-react";
 import { getModel } from "@/lib/llm/models";
 import { useCurrentSession } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
+import { useConversationStore } from "@/lib/client/conversation-store";
+import { ModelPicker } from "@/components/ModelPicker";
 import { TokenBar } from "@/components/TokenBar";
 import { MemoryButton } from "@/components/MemoryButton";
 import { CanvasButton } from "@/components/canvas/CanvasButton";
@@ -19,6 +21,8 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
   const statusError = useStatusStore((s) => s.error);
   const modelId = status?.model ?? session?.model ?? null;
   const modelLabel = modelId ? (getModel(modelId)?.label ?? modelId) : null;
+  // The next reply's model; not switched under one being written.
+  const sending = useConversationStore((s) => s.phase !== "idle");
 
   return (
     <header className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-zinc-200 bg-white px-3 py-2 sm:px-4 sm:py-2.5 @4xl:gap-x-4 dark:border-zinc-800 dark:bg-zinc-900">
@@ -34,10 +38,14 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
         <h1 className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100" data-testid="session-title">
           {session ? session.title || "Untitled session" : "New conversation"}
         </h1>
-        {modelLabel && (
-          <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" data-testid="session-model">
-            {modelLabel}
-          </p>
+        {session && modelId ? (
+          <ModelPicker sessionId={session.id} model={modelId} disabled={sending} />
+        ) : (
+          modelLabel && (
+            <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" data-testid="session-model">
+              {modelLabel}
+            </p>
+          )
         )}
         <ForkedFromLink />
       </div>

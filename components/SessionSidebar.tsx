@@ -6,6 +6,7 @@ import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { useHistorySearch } from "@/lib/client/history-search-store";
 import { useLaunchStore } from "@/lib/client/launch-store";
+import { useSettingsPanel } from "@/lib/client/settings-panel-store";
 import { searchShortcutLabel } from "@/lib/client/shortcut";
 import { AccountFooter } from "@/components/AccountFooter";
 import { DeletedSessionNotice, SessionList } from "@/components/sessions/SessionList";
@@ -91,7 +92,12 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
         <span className="text-xs text-zinc-500 dark:text-zinc-400">Theme</span>
         <ThemeToggle />
       </div>
-      <DashboardLink />
+      <DashboardLink
+        onAccountSettings={() => {
+          useSettingsPanel.getState().show("account");
+          onNavigate?.();
+        }}
+      />
       <AccountFooter />
     </nav>
   );

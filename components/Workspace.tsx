@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { sessionIdFromUrl, useSessionsStore } from "@/lib/client/sessions-store";
+import { useSettingsPanel } from "@/lib/client/settings-panel-store";
 import { ChatHeader } from "@/components/ChatHeader";
 import { Composer } from "@/components/Composer";
 import { MessageList } from "@/components/MessageList";
@@ -17,7 +18,6 @@ import { HistorySearch } from "@/components/HistorySearch";
 
 export function Workspace() {
   const currentId = useSessionsStore((s) => s.currentId);
-  const [settingsOpen, setSettingsOpen] = useState(false);
   const [sidebarOpen, setSidebarOpen] = useState(false);
 
   useEffect(() => {
@@ -33,10 +33,9 @@ export function Workspace() {
     void useConversationStore.getState().open(currentId);
     // A linked session may be missing from the list (not loaded yet, or older than its page).
     if (currentId) void useSessionsStore.getState().refresh(currentId);
-    setSettingsOpen(false);
+    if (useSettingsPanel.getState().open === "session") useSettingsPanel.getState().close();
   }, [currentId]);
 
-  const closeSettings = useCallback(() => setSettingsOpen(false), []);
   const closeSidebar = useCallback(() => setSidebarOpen(false), []);
 
   return (
@@ -55,13 +54,13 @@ export function Workspace() {
         </div>
       )}
       <main className="@container flex min-h-0 min-w-0 flex-1 flex-col">
-        <ChatHeader onOpenSettings={() => setSettingsOpen(true)} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
+        <ChatHeader onOpenSettings={() => useSettingsPanel.getState().show("session")} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
         <MessageList />
         <Composer />
       </main>
       <CanvasPanel />
       <CheckpointPanel />
-      {settingsOpen && currentId && <SettingsPanel sessionId={currentId} onClose={closeSettings} />}
+      <SettingsPanel />
       <MemoryPanel />
       <LaunchLayer />
       <HistorySearch />

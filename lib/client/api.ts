@@ -145,12 +145,13 @@ export async function getStatus(sessionId: string): Promise<ContextStatusJson> {
   return json<ContextStatusJson>(`/api/context/status?session_id=${enc(sessionId)}`);
 }
 
-export async function getSettings(sessionId: string): Promise<SettingsJson> {
-  return json<SettingsJson>(`/api/context/settings?session_id=${enc(sessionId)}`);
+/** A session's settings, or with null the account's defaults for new sessions. */
+export async function getSettings(sessionId: string | null): Promise<SettingsJson> {
+  return json<SettingsJson>(`/api/context/settings${sessionId ? `?session_id=${enc(sessionId)}` : ""}`);
 }
 
-export async function putSettings(sessionId: string, settings: Partial<ContextSettings>): Promise<SettingsJson> {
-  return json<SettingsJson>(`/api/context/settings?session_id=${enc(sessionId)}`, withBody("PUT", settings));
+export async function putSettings(sessionId: string | null, settings: Partial<ContextSettings>): Promise<SettingsJson> {
+  return json<SettingsJson>(`/api/context/settings${sessionId ? `?session_id=${enc(sessionId)}` : ""}`, withBody("PUT", settings));
 }
 
 export async function setProtected(sessionId: string, messageId: string, value: boolean): Promise<MessageJson> {

@@ -325,6 +325,21 @@ test("settings pick the summary template, automatic compaction, target and summa
 }) => {
   await openNewConversation(page);
   await sendAndWait(page, "Hello [[reply:Hi.]]");
+  // A template of one's own, in the account's settings.
+  await page.getByTestId("account-settings-link").click();
+  const account = page.getByTestId("account-settings-panel");
+  const name = `Migration notes ${Date.now()}`;
+  await account.getByTestId("template-name").fill(name);
+  await account
+    .getByTestId("template-body")
+    .fill("Summarize for a database migration: keep table names, row counts, failed queries and the rollback plan.");
+  await account.getByTestId("template-save").click();
+  const item = account.getByTestId("template-item").filter({ hasText: name });
+  await expect(item).toBeVisible();
+  await expect(account.getByTestId("template-name")).toHaveValue("");
+  await page.keyboard.press("Escape");
+
+  // The session's own settings use it.
   await page.getByTestId("open-settings").click();
   const panel = page.getByTestId("settings-panel");
   await expect(panel.getByTestId("settings-auto-compact")).toBeChecked();
@@ -333,17 +348,6 @@ test("settings pick the summary template, automatic compaction, target and summa
   for (const preset of ["general", "debugging", "code_review", "architecture"]) {
     await expect(panel.locator(`[data-testid="settings-template"] option[value="${preset}"]`)).toHaveCount(1);
   }
-
-  // A template of one's own.
-  const name = `Migration notes ${Date.now()}`;
-  await panel.getByTestId("template-name").fill(name);
-  await panel
-    .getByTestId("template-body")
-    .fill("Summarize for a database migration: keep table names, row counts, failed queries and the rollback plan.");
-  await panel.getByTestId("template-save").click();
-  const item = panel.getByTestId("template-item").filter({ hasText: name });
-  await expect(item).toBeVisible();
-  await expect(panel.getByTestId("template-name")).toHaveValue("");
 
   await panel.getByTestId("settings-template").selectOption({ label: name });
   await panel.getByTestId("settings-auto-compact").uncheck();
@@ -377,8 +381,12 @@ test("settings pick the summary template, automatic compaction, target and summa
   await panel.getByTestId("settings-target").fill("30");
 
   // Deleting the chosen template falls back to the default.
+  await page.keyboard.press("Escape");
+  await page.getByTestId("account-settings-link").click();
   await item.getByTestId("template-delete").click();
-  await expect(panel.getByTestId("template-item").filter({ hasText: name })).toHaveCount(0);
+  await expect(account.getByTestId("template-item").filter({ hasText: name })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await page.getByTestId("open-settings").click();
   await expect(panel.getByTestId("settings-template")).toHaveValue("general");
   const list = await request.get("/api/context/templates");
   const { templates } = (await list.json()) as { templates: { id: string }[] };

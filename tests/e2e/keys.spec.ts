@@ -13,8 +13,8 @@ test("create a key, copy it once, use it within its scopes, revoke it", async ({
   await openNewConversation(page);
   await sendAndWait(page, "Hello [[reply:Hi.]]");
 
-  await page.getByTestId("open-settings").click();
-  const panel = page.getByTestId("settings-panel");
+  await page.getByTestId("account-settings-link").click();
+  const panel = page.getByTestId("account-settings-panel");
   const section = panel.getByTestId("api-keys-section");
   await expect(section).toBeVisible();
 
@@ -54,8 +54,8 @@ test("create a key, copy it once, use it within its scopes, revoke it", async ({
   await section.getByTestId("api-key-secret-done").click();
   await expect(section.getByTestId("api-key-new")).toHaveCount(0);
   await page.keyboard.press("Escape");
-  await page.getByTestId("open-settings").click();
-  const reopened = page.getByTestId("settings-panel").getByTestId("api-keys-section");
+  await page.getByTestId("account-settings-link").click();
+  const reopened = page.getByTestId("account-settings-panel").getByTestId("api-keys-section");
   const again = reopened.getByTestId("api-key-item").filter({ hasText: name });
   await expect(again).toContainText("last used just now");
   expect(await page.content()).not.toContain(secret.slice(16));

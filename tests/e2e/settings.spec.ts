@@ -1,0 +1,50 @@
+// Settings where people look for them: the model under the title, the session's settings
+// apart from the account's (defaults, templates, API keys), and "Save as my default".
+import { expect, test } from "@playwright/test";
+import { fakeRequests, resetFake, seedSession, sendAndWait } from "./support";
+
+test.beforeEach(async ({ request }) => {
+  await resetFake(request);
+});
+
+test("the model picker under the title switches the session's model for the next reply", async ({ page, request }) => {
+  const id = await seedSession(request, "Model switch", ["First question"]);
+  await page.goto(`/?session=${id}`);
+  const picker = page.getByTestId("model-picker");
+  await expect(picker).toHaveAccessibleName("Model");
+  await picker.selectOption("claude-opus-4-5");
+  await expect.poll(async () => ((await (await request.get(`/api/context/settings?session_id=${id}`)).json()) as { effective: { model: string } }).effective.model).toBe("claude-opus-4-5");
+  await expect(picker).toHaveValue("claude-opus-4-5");
+  await sendAndWait(page, "Second question [[reply:Answered by Opus.]]");
+  const chats = (await fakeRequests(request)).filter((r) => r.path === "/v1/messages" && r.body?.stream);
+  expect(chats.at(-1)?.body?.model).toBe("claude-opus-4-5");
+});
+
+test("session settings are apart from the account's; Save as my default makes new sessions start with them", async ({ page, request }) => {
+  const id = await seedSession(request, "Defaults", ["Hello"]);
+  await page.goto(`/?session=${id}`);
+  try {
+    await page.getByTestId("open-settings").click();
+    const panel = page.getByTestId("settings-panel");
+    await expect(panel.getByRole("heading", { name: "Session settings" })).toBeVisible();
+    await expect(panel.getByTestId("api-keys-section")).toHaveCount(0);
+    await panel.getByTestId("settings-threshold").fill("70");
+    await panel.getByTestId("settings-save-default").click();
+    await expect(panel.getByRole("status")).toHaveText("Saved as your default for new sessions.");
+
+    // The account's settings show it, with the templates and the API keys.
+    await panel.getByTestId("open-account-settings").click();
+    const account = page.getByTestId("account-settings-panel");
+    await expect(account.getByTestId("settings-threshold")).toHaveValue("70");
+    await expect(account.getByTestId("api-keys-section")).toBeVisible();
+    await expect(account.getByTestId("template-name")).toBeVisible();
+
+    const fresh = await request.post("/api/session", { data: {} });
+    const { session } = (await fresh.json()) as { session: { id: string } };
+    const settings = await (await request.get(`/api/context/settings?session_id=${session.id}`)).json();
+    expect((settings as { effective: { compaction_threshold: number } }).effective.compaction_threshold).toBeCloseTo(0.7);
+  } finally {
+    // Other tests expect the stock defaults.
+    expect((await request.put("/api/context/settings", { data: { compaction_threshold: 0.8 } })).ok()).toBe(true);
+  }
+});
