@@ -6,8 +6,9 @@
 // Memoized: while a reply streams the list re-renders on every delta, and saved messages
 // must not (their markdown would be parsed again each time).
 import { memo, useState, type ReactNode } from "react";
-import { History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
+import { ChevronLeft, ChevronRight, History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
+import type { VersionSwitcher } from "@/lib/client/versions";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
 import { typedText } from "@/lib/context/text";
@@ -45,6 +46,10 @@ export interface MessageItemProps {
   /** Offered on an interrupted reply when nothing newer has been sent; null otherwise. */
   retry: { disabled: boolean; onRetry(): void } | null;
   versions: VersionActions | null;
+  /** On the first message of a version shown behind a ‹ 1/2 › switcher; null elsewhere. */
+  switcher?: VersionSwitcher | null;
+  /** Shows another version of a slot; one stable function serves every item. */
+  onPickVersion?(slot: string, index: number, count: number): void;
 }
 
 /**
@@ -64,7 +69,11 @@ export function sameMessageItemProps(a: MessageItemProps, b: MessageItemProps): 
     a.retry?.onRetry === b.retry?.onRetry &&
     a.versions?.disabled === b.versions?.disabled &&
     a.versions?.onEdit === b.versions?.onEdit &&
-    a.versions?.onRegenerate === b.versions?.onRegenerate
+    a.versions?.onRegenerate === b.versions?.onRegenerate &&
+    a.switcher?.slot === b.switcher?.slot &&
+    a.switcher?.index === b.switcher?.index &&
+    a.switcher?.count === b.switcher?.count &&
+    a.onPickVersion === b.onPickVersion
   );
 }
 
@@ -97,7 +106,16 @@ function toolSummary(message: MessageJson): string {
 const ACTION =
   "inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 disabled:opacity-50 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-200";
 
-export const MessageItem = memo(function MessageItem({ message, placement, protecting, onToggleProtect, retry, versions }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({
+  message,
+  placement,
+  protecting,
+  onToggleProtect,
+  retry,
+  versions,
+  switcher,
+  onPickVersion,
+}: MessageItemProps) {
   const [editing, setEditing] = useState(false);
   const isUser = message.role === "user";
   const outOfView = !message.in_window || Boolean(placement.replaced);
@@ -184,8 +202,11 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
         )}
       </div>
       )}
-      {!editing && (hasText || versions) && (
-        <div className={`flex gap-1 ${isUser ? "justify-end" : ""} ${versions ? "" : "md:opacity-0 md:group-hover:opacity-100 md:focus-within:opacity-100"}`}>
+      {!editing && (hasText || versions || switcher) && (
+        <div
+          className={`flex items-center gap-1 ${isUser ? "justify-end" : ""} ${versions || switcher ? "" : "md:opacity-0 md:group-hover:opacity-100 md:focus-within:opacity-100"}`}
+        >
+          {switcher && onPickVersion && <VersionSwitch switcher={switcher} onPick={onPickVersion} />}
           {hasText && <CopyButton text={words} label={isUser ? "Copy message" : "Copy reply"} testId="copy-message" className={ACTION} />}
           {versions?.onEdit && (
             <button type="button" data-testid="edit-message" className={ACTION} disabled={versions.disabled} onClick={() => setEditing(true)}>
@@ -220,3 +241,20 @@ export const MessageItem = memo(function MessageItem({ message, placement, prote
     </article>
   );
 }, sameMessageItemProps);
+
+/** ‹ 2 / 3 ›: which version of this message (or reply) is shown, and the way to the others. */
+function VersionSwitch({ switcher: { slot, index, count }, onPick }: { switcher: VersionSwitcher; onPick(slot: string, index: number, count: number): void }) {
+  return (
+    <span role="group" aria-label="Versions" data-testid="version-switch" className="inline-flex items-center text-xs text-zinc-500 dark:text-zinc-400">
+      <button type="button" aria-label="Previous version" data-testid="version-prev" disabled={index === 0} onClick={() => onPick(slot, index - 1, count)} className={ACTION}>
+        <ChevronLeft aria-hidden className="h-3.5 w-3.5" />
+      </button>
+      <span data-testid="version-position" aria-live="polite" className="tabular-nums">
+        {index + 1} / {count}
+      </span>
+      <button type="button" aria-label="Next version" data-testid="version-next" disabled={index === count - 1} onClick={() => onPick(slot, index + 1, count)} className={ACTION}>
+        <ChevronRight aria-hidden className="h-3.5 w-3.5" />
+      </button>
+    </span>
+  );
+}

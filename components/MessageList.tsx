@@ -2,12 +2,13 @@
 // The conversation: saved messages (with the cutoff marker where Claude's view begins and
 // a divider where each compaction happened), then the message being sent and the reply
 // streaming in.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { MessagesSquare } from "lucide-react";
 import type { CompactionJson, MessageJson, WindowJson } from "@/lib/api/types";
 import { FIRST_TURN_SEQ } from "@/lib/context/turns";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
 import { replacedIds } from "@/lib/client/conversation-helpers";
+import { versionView, type VersionPicks } from "@/lib/client/versions";
 import { templateNames, useTemplatesStore } from "@/lib/client/templates-store";
 import { CompactionDivider } from "@/components/CompactionDivider";
 import { CompactionProgress } from "@/components/CompactionProgress";
@@ -102,6 +103,13 @@ export function MessageList() {
   const protecting = useConversationStore((s) => s.protecting);
   const protectError = useConversationStore((s) => s.protectError);
   const sessionId = useConversationStore((s) => s.sessionId);
+  // Which version of an edited or regenerated turn is shown, per session.
+  const [chosen, setChosen] = useState<{ session: string | null; picks: VersionPicks }>({ session: null, picks: NO_PICKS });
+  const pickVersion = useCallback(
+    (slot: string, index: number, count: number) =>
+      setChosen((c) => ({ session: sessionId, picks: { ...(c.session === sessionId ? c.picks : NO_PICKS), [slot]: { index, count } } })),
+    [sessionId],
+  );
   const loadOlder = useConversationStore((s) => s.loadOlder);
   const retry = useConversationStore((s) => s.retry);
   const toggleProtect = useConversationStore((s) => s.toggleProtect);
@@ -189,6 +197,8 @@ export function MessageList() {
   // The first message is what loaded memories of earlier sessions (only when it is on the page).
   const firstUserId = !hasMore ? messages.find((m) => m.role === "user")?.id : undefined;
   const replaced = useMemo(() => replacedIds(messages), [messages]);
+  const picks = chosen.session === sessionId ? chosen.picks : NO_PICKS;
+  const view = useMemo(() => versionView(messages, picks), [messages, picks]);
   const versionsFor = lastVersions(messages, replaced);
   const versionsDisabled = !idle || compacting;
   const empty = !loading && messages.length === 0 && pendingText === null && phase === "idle";
@@ -227,7 +237,7 @@ export function MessageList() {
             {/* One compaction, one marker: its divider says where it happened and the condensed
                 turns are dimmed, so only turns that slid out get a "view begins here" line. */}
             {i === cutoffAt && cutoffReason === "slid" && <CutoffMarker />}
-            {isToolResults(m) ? (
+            {view.hidden.has(m.id) ? null : isToolResults(m) ? (
               <ToolResultsItem message={m} uses={toolUsesOf(messages[i - 1])} />
             ) : (
               <MessageItem
@@ -243,6 +253,8 @@ export function MessageList() {
                       ? { disabled: versionsDisabled, onRegenerate }
                       : null
                 }
+                switcher={view.switchers.get(m.id) ?? null}
+                onPickVersion={pickVersion}
               />
             )}
             {m.id === firstUserId && sessionId && <LoadedMemoriesLine sessionId={sessionId} />}
@@ -287,6 +299,8 @@ function lastVersions(messages: MessageJson[], replaced: Set<string>): { edit: s
   }
   return { edit, regenerate };
 }
+
+const NO_PICKS: VersionPicks = {};
 
 function EmptyConversation() {
   return (

@@ -39,7 +39,7 @@ export function ModelPicker({ sessionId, model, disabled }: { sessionId: string;
           value={model}
           disabled={disabled || saving}
           onChange={(e) => void choose(e.target.value)}
-          className="min-w-0 max-w-full cursor-pointer appearance-none truncate rounded bg-transparent py-0.5 pl-0 pr-5 text-xs text-zinc-500 hover:text-zinc-900 disabled:cursor-default disabled:opacity-60 dark:text-zinc-400 dark:hover:text-zinc-100"
+          className="min-w-0 max-w-full cursor-pointer appearance-none truncate [field-sizing:content] rounded bg-transparent py-0.5 pl-0 pr-5 text-xs text-zinc-500 hover:text-zinc-900 disabled:cursor-default disabled:opacity-60 dark:text-zinc-400 dark:hover:text-zinc-100"
         >
           {!known && <option value={model}>{model}</option>}
           {MODELS.map((m) => (

@@ -25,24 +25,31 @@ test("Stop ends the reply mid-way and keeps what was written; Esc stops too", as
   await expect(assistantMessages(page).last()).toHaveAttribute("data-status", "interrupted");
 });
 
-test("Regenerate keeps the first answer as an earlier version; Edit resends your last message changed", async ({ page, request }) => {
+test("Regenerate and Edit keep the earlier versions behind a ‹ 1/2 › switcher instead of stacking them", async ({ page, request }) => {
   await openNewConversation(page);
   await sendAndWait(page, "Name a colour [[reply:Blue.]]");
   await page.getByTestId("regenerate").click();
-  await expect(assistantMessages(page)).toHaveCount(2);
-  const [first, second] = [assistantMessages(page).first(), assistantMessages(page).last()];
-  await expect(first).toHaveAttribute("data-replaced", "true");
-  await expect(first.getByTestId("earlier-version-label")).toBeVisible();
-  await expect(second).toHaveAttribute("data-replaced", "false");
+  // One reply shown, the new one; the first is one click away.
+  await expect(assistantMessages(page)).toHaveCount(1);
   await expect(page.getByTestId("composer-input")).toBeEnabled();
+  const reply = assistantMessages(page);
+  await expect(reply).toHaveAttribute("data-replaced", "false");
+  await expect(reply.getByTestId("version-position")).toHaveText("2 / 2");
+  await reply.getByRole("button", { name: "Previous version" }).click();
+  await expect(reply).toHaveAttribute("data-replaced", "true");
+  await expect(reply.getByTestId("earlier-version-label")).toBeVisible();
+  await expect(reply.getByTestId("version-position")).toHaveText("1 / 2");
+  await reply.getByRole("button", { name: "Next version" }).click();
+  await expect(reply).toHaveAttribute("data-replaced", "false");
 
   await page.getByTestId("edit-message").click();
   const form = page.getByTestId("edit-message-form");
   await form.locator("textarea").fill("Name a fruit [[reply:Mango.]]");
   await form.locator("textarea").press("Enter");
   await expect(assistantMessages(page).last()).toContainText("Mango.");
-  await expect(userMessages(page)).toHaveCount(2);
-  await expect(userMessages(page).first()).toHaveAttribute("data-replaced", "true");
+  await expect(userMessages(page)).toHaveCount(1);
+  await expect(userMessages(page)).toContainText("Name a fruit");
+  await expect(userMessages(page).getByTestId("version-position")).toHaveText("2 / 2");
 
   // Claude was sent only the edited message.
   const last = (await fakeRequests(request)).filter((r) => r.path === "/v1/messages" && r.body?.stream).at(-1);
@@ -50,10 +57,14 @@ test("Regenerate keeps the first answer as an earlier version; Edit resends your
   expect(sent).toContain("Name a fruit");
   expect(sent).not.toContain("Name a colour");
 
-  // After a reload the versions are still there, marked the same way.
+  // The earlier message shows with its own replies (and their switcher); after a reload too.
   await page.reload();
-  await expect(userMessages(page).first()).toHaveAttribute("data-replaced", "true");
-  await expect(assistantMessages(page)).toHaveCount(3);
+  await expect(userMessages(page)).toHaveCount(1);
+  await userMessages(page).getByRole("button", { name: "Previous version" }).click();
+  await expect(userMessages(page)).toContainText("Name a colour");
+  await expect(userMessages(page)).toHaveAttribute("data-replaced", "true");
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(assistantMessages(page).getByTestId("version-position")).toHaveText("2 / 2");
 });
 
 test("a reload mid-reply shows the reply still being written and follows it to its end", async ({ page }) => {

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import type { MessageJson } from "@/lib/api/types";
+import { versionView } from "@/lib/client/versions";
+
+let seq = 0;
+function msg(id: string, turn: number, role: "user" | "assistant", extra: Partial<MessageJson> = {}): MessageJson {
+  seq += 1;
+  return {
+    id, session_id: "s", seq, turn_seq: turn, role, content: [], text: id, token_count: 1, protected: false, status: "complete",
+    in_window: true, supersedes_turn: null, restarts_turn: false, created_at: "2026-11-26T00:00:00Z", ...extra,
+  };
+}
+
+describe("versions", () => {
+  const messages = [
+    msg("q1", 1, "user"),
+    msg("a1", 1, "assistant"),
+    msg("a1b", 1, "assistant", { restarts_turn: true }),
+    msg("q1-edit", 2, "user", { supersedes_turn: 1 }),
+    msg("a2", 2, "assistant"),
+    msg("q1-edit2", 3, "user", { supersedes_turn: 2 }),
+    msg("a3", 3, "assistant"),
+  ];
+
+  it("shows the latest version of each, with its switcher on its first message", () => {
+    const view = versionView(messages, {});
+    expect([...view.hidden].sort()).toEqual(["a1", "a1b", "a2", "q1", "q1-edit"]);
+    expect(view.switchers.get("q1-edit2")).toEqual({ slot: "edit:1", index: 2, count: 3 });
+  });
+
+  it("shows a picked version with its own regenerated replies; a pick lapses when a newer version arrives", () => {
+    const view = versionView(messages, { "edit:1": { index: 0, count: 3 } });
+    expect(view.hidden.has("q1")).toBe(false);
+    expect(view.hidden.has("a1b")).toBe(false);
+    expect(view.hidden.has("a1")).toBe(true);
+    expect(view.switchers.get("a1b")).toEqual({ slot: "regen:1", index: 1, count: 2 });
+    expect(versionView(messages, { "edit:1": { index: 0, count: 2 } }).hidden.has("q1")).toBe(true);
+  });
+});
