@@ -7,6 +7,8 @@ import { X } from "lucide-react";
 import type { MessageJson } from "@/lib/api/types";
 import { matchCommands, parseCommandLine, type CommandContext, type ComposerCommand } from "@/lib/client/commands";
 import { useConversationStore, type CommandFeedback } from "@/lib/client/conversation-store";
+import { composeMessage, isLargePaste, type PastedText } from "@/lib/client/paste";
+import { PasteChips } from "@/components/PasteChips";
 import { SendButton } from "@/components/SendButton";
 
 const OFFLINE_PREFIX = "[Offline responder";
@@ -23,6 +25,9 @@ export function Composer() {
   // The text for which the menu was closed with Esc; typing anything else opens it again.
   const [dismissedFor, setDismissedFor] = useState<string | null>(null);
   const [highlight, setHighlight] = useState(0);
+  // Large pastes wait as chips and are sent after the typed text.
+  const [pastes, setPastes] = useState<PastedText[]>([]);
+  const nextPaste = useRef(0);
   const phase = useConversationStore((s) => s.phase);
   const compacting = useConversationStore((s) => s.compacting);
   const feedback = useConversationStore((s) => s.commandFeedback);
@@ -72,8 +77,8 @@ export function Composer() {
 
   function submit() {
     const value = text.trim();
-    if (!value || busy) return;
-    const invoked = parseCommandLine(value);
+    if ((!value && pastes.length === 0) || busy) return;
+    const invoked = pastes.length === 0 ? parseCommandLine(value) : null;
     if (invoked) {
       const outcome = invoked.command.run(invoked.args, context());
       if (!outcome.ok) {
@@ -84,7 +89,8 @@ export function Composer() {
       return;
     }
     change("");
-    void send(value);
+    setPastes([]);
+    void send(composeMessage(value, pastes));
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
@@ -131,6 +137,7 @@ export function Composer() {
           <CommandMenu id={menuId} commands={suggestions} active={active} onHover={setHighlight} onPick={pick} />
         )}
         {feedback && <CommandFeedbackLine feedback={feedback} />}
+        <PasteChips pastes={pastes} onRemove={(id) => setPastes((p) => p.filter((x) => x.id !== id))} />
         <label htmlFor={inputId} className="sr-only">
           Message (Enter sends, Shift+Enter adds a line)
         </label>
@@ -142,6 +149,12 @@ export function Composer() {
             value={text}
             onChange={(e) => change(e.target.value)}
             onKeyDown={onKeyDown}
+            onPaste={(e) => {
+              const pasted = e.clipboardData.getData("text/plain");
+              if (!isLargePaste(pasted)) return;
+              e.preventDefault();
+              setPastes((p) => [...p, { id: nextPaste.current++, text: pasted }]);
+            }}
             disabled={busy}
             rows={1}
             aria-controls={menuOpen ? menuId : undefined}
@@ -156,7 +169,7 @@ export function Composer() {
             }
             className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent py-1.5 text-sm text-zinc-900 dark:text-zinc-100 outline-none [field-sizing:content] placeholder:text-zinc-400 dark:placeholder:text-zinc-500 disabled:cursor-not-allowed"
           />
-          <SendButton canSend={text.trim() !== ""} />
+          <SendButton canSend={text.trim() !== "" || pastes.length > 0} />
         </div>
         {offline && (
           <p data-testid="offline-label" className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">

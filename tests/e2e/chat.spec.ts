@@ -3,6 +3,7 @@ import {
   assistantMessages,
   currentSessionId,
   enqueueFake,
+  fakeRequests,
   filler,
   messages,
   putSessionSettings,
@@ -230,4 +231,34 @@ test("settings change the threshold marker, and bad values are refused", async (
   await expect.poll(() => marker.getAttribute("style")).not.toBe(before);
   await page.getByTestId("token-bar").hover();
   await expect(page.getByTestId("token-bar-tooltip")).toContainText(/Compaction at\s*90%/);
+});
+
+test("a large paste becomes a chip that can be looked into or removed, and is sent after the typed text", async ({ page, request }) => {
+  await openNewConversation(page);
+  const log = Array.from({ length: 60 }, (_, i) => `2026-11-26 10:00:${String(i).padStart(2, "0")} worker ${i} ok`).join("\n");
+  const input = page.getByTestId("composer-input");
+  const paste = (text: string) =>
+    input.evaluate((el, t) => {
+      const data = new DataTransfer();
+      data.setData("text/plain", t);
+      el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    }, text);
+  await paste(log);
+  await expect(input).toHaveValue("");
+  const chip = page.getByTestId("paste-chip");
+  await expect(chip).toContainText("60 lines");
+  await chip.getByRole("button", { name: /Pasted text/ }).click();
+  await expect(page.getByTestId("paste-preview")).toContainText("worker 59 ok");
+  await chip.getByTestId("paste-remove").click();
+  await expect(chip).toHaveCount(0);
+
+  await paste(log);
+  await input.fill("Why does worker 12 restart? [[reply:It does not.]]");
+  await input.press("Enter");
+  await expect(page.getByTestId("paste-chip")).toHaveCount(0);
+  await expect(assistantMessages(page)).toContainText("It does not.");
+  const sent = (await fakeRequests(request)).filter((r) => r.path === "/v1/messages" && r.body?.stream).at(-1);
+  const body = JSON.stringify(sent?.body?.messages);
+  expect(body).toContain("Why does worker 12 restart?");
+  expect(body).toContain("worker 59 ok");
 });
