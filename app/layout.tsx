@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { ThemeProvider } from "next-themes";
 import { accountInfo } from "@/lib/auth/account";
-import { AccountProvider } from "@/components/AccountProvider";
+import { AccountProvider } from "@/components/auth/AccountProvider";
 import "./globals.css";
 
 export const metadata: Metadata = {

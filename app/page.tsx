@@ -1,4 +1,4 @@
-import { Workspace } from "@/components/Workspace";
+import { Workspace } from "@/components/chat/Workspace";
 
 export default function HomePage() {
   return <Workspace />;

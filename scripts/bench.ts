@@ -1,4 +1,4 @@
-// `npm run bench`: performance figures against the DESIGN.md targets, on an in-memory PGlite
+// `npm run bench`: performance figures against the docs/architecture.md targets, on an in-memory PGlite
 // with seeded long sessions. Prints tables and, last, one JSON line. Benchmarks are separate
 // modules under scripts/bench/: context, compaction, sessions (checkpoints, resume, picker), memory,
 // recall (issue 11: facts kept through compaction, memory and history search), locomo (issue 18: the

@@ -4,7 +4,7 @@
 import { useCallback, useState } from "react";
 import { Eraser } from "lucide-react";
 import { useCanvasStore } from "@/lib/client/canvas-store";
-import { useEscapeKey } from "@/components/useEscapeKey";
+import { useEscapeKey } from "@/components/ui/useEscapeKey";
 
 export function ClearCanvasButton({ count }: { count: number }) {
   const [asking, setAsking] = useState(false);

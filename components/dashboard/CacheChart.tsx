@@ -7,7 +7,7 @@ import { showDots, type DayPoint } from "./days";
 import { compactTokens, percent } from "./format";
 import { Card, NothingYet } from "./Card";
 
-/** DESIGN.md: at least 70 % of input read from the cache in a long session. */
+/** docs/architecture.md: at least 70 % of input read from the cache in a long session. */
 const TARGET = 70;
 
 export function CacheChart({ days, overall }: { days: DayPoint[]; overall: number | null }) {

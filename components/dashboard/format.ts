@@ -1,14 +1,7 @@
 // Figures as the dashboard shows them.
-import { compactTokens } from "@/lib/client/format";
+import { compactTokens, usd } from "@/lib/client/format";
 
-export { compactTokens };
-
-export function usd(n: number): string {
-  if (n === 0) return "$0";
-  if (Math.abs(n) < 0.01) return `$${n.toFixed(4)}`;
-  if (Math.abs(n) < 100) return `$${n.toFixed(2)}`;
-  return `$${Math.round(n).toLocaleString("en-US")}`;
-}
+export { compactTokens, usd };
 
 /** Axis ticks: short. */
 export function usdTick(n: number): string {

@@ -6,7 +6,7 @@
 import type { ComponentProps } from "react";
 import type { Components, ExtraProps } from "react-markdown";
 import { ImageIcon } from "lucide-react";
-import { CodeBlock } from "@/components/CodeBlock";
+import { CodeBlock } from "@/components/markdown/CodeBlock";
 import { childElement, codeLanguage, hastText } from "@/components/markdown/hast";
 
 const EXTERNAL = { target: "_blank", rel: "noopener noreferrer nofollow" } as const;

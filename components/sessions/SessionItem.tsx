@@ -6,7 +6,7 @@ import { Archive, ArchiveRestore, GitBranch, Pencil, Pin, PinOff, Trash2 } from 
 import type { SessionNode } from "@/lib/client/session-groups";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { relativeTime } from "@/lib/client/format";
-import { MenuButton, type MenuItem } from "@/components/MenuButton";
+import { MenuButton, type MenuItem } from "@/components/ui/MenuButton";
 
 const ICON = "h-4 w-4 shrink-0";
 

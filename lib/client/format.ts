@@ -40,9 +40,13 @@ export function relativeTime(iso: string | null, now: number = Date.now()): stri
   return new Date(t).toLocaleDateString();
 }
 
-/** $0 → "$0.00", 0.0042 → "$0.0042", 1.234 → "$1.23": small costs keep two significant digits. */
+/**
+ * The one money format: 0 → "$0.00", 0.0042 → "$0.0042" (small costs keep two significant
+ * digits), 1.234 → "$1.23", 1234.5 → "$1,235".
+ */
 export function usd(x: number): string {
   if (x === 0) return "$0.00";
   if (Math.abs(x) < 0.01) return `$${x.toPrecision(2)}`;
-  return `$${x.toFixed(2)}`;
+  if (Math.abs(x) < 100) return `$${x.toFixed(2)}`;
+  return `$${Math.round(x).toLocaleString("en-US")}`;
 }

@@ -52,6 +52,9 @@ interface MemoryState {
   archive(): Promise<void>;
 }
 
+/** Counts the loaded lists a send reported, so a slower read does not put back an older one. */
+let acceptedLoads = 0;
+
 function replaceLoaded(list: LoadedMemoryJson[], memory: MemoryJson): LoadedMemoryJson[] {
   return list.map((l) => (l.memory.id === memory.id ? { ...l, memory } : l));
 }
@@ -106,9 +109,12 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
     async load(sessionId) {
       get().track(sessionId);
       set({ loading: true, error: null });
+      const accepted = acceptedLoads;
       try {
         const res = await memoryApi.sessionMemories(sessionId);
-        if (isTracked(sessionId)) set({ loaded: res.loaded, saved: res.memories, facts: res.facts, listed: true, loading: false });
+        // A first message's loaded memories that arrived while this read was on its way are newer.
+        const loaded = acceptedLoads === accepted ? res.loaded : get().loaded;
+        if (isTracked(sessionId)) set({ loaded, saved: res.memories, facts: res.facts, listed: true, loading: false });
       } catch (err) {
         if (isTracked(sessionId)) set({ loading: false, error: describeError(err).message });
       }
@@ -116,6 +122,7 @@ export const useMemoryStore = create<MemoryState>()((set, get) => {
 
     acceptLoaded(sessionId, loaded) {
       get().track(sessionId);
+      acceptedLoads += 1;
       if (loaded.length > 0 || get().loaded.length === 0) set({ loaded });
     },
 

@@ -25,7 +25,7 @@ import { assistantText, int, pick, rng, userText } from "./corpus";
 import { fmtMs, table } from "./report";
 import { measure, median, summarize, type MeasureOptions, type Stat } from "./stats";
 
-/** PRD FR-001 / FR-006 and DESIGN.md "Performance targets". */
+/** PRD FR-001 / FR-006 and docs/architecture.md "Performance targets". */
 const COMPACTION_TARGETS = {
   reductionMin: 60,
   reductionMax: 75,

@@ -13,7 +13,7 @@ import { naiveCountNewMessage, naiveStatus, naiveWindow } from "./naive";
 import type { SeededSession } from "./seed";
 import { measure, timeOnce, type MeasureOptions, type Stat } from "./stats";
 
-/** DESIGN.md "Performance targets" (medians). */
+/** docs/architecture.md "Performance targets" (medians). */
 const TARGETS = {
   status: { ms: 10, text: "< 10 ms" },
   window: { ms: 50, text: "< 50 ms, indep. of history" },

@@ -59,7 +59,7 @@ const PATHS = [
   "lib/context/window.ts",
   "lib/db/messages.ts",
   "app/api/session/[id]/messages/route.ts",
-  "components/TokenBar.tsx",
+  "components/context/TokenBar.tsx",
   "supabase/migrations/20261122000001_spine.sql",
   "tests/integration/chat.test.ts",
   "lib/tokens/calibration.ts",

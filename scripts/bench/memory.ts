@@ -2,7 +2,7 @@
 // embedded by the local lexical embedder (the one used without VOYAGE_API_KEY).
 //
 //   1. hybrid search latency: `searchMemories` (embed the query, exact per-user vector scan,
-//      full-text, fusion), against DESIGN.md's < 50 ms p95;
+//      full-text, fusion), against docs/architecture.md's < 50 ms p95;
 //   2. HNSW vs the shipped exact scan, for the vector-only, user-filtered query: latency and
 //      recall@10, without and with pgvector 0.8 iterative scans (the index is dropped after);
 //   3. recall@10 of the vector list of hybrid search against a brute-force ranking in JS;
@@ -25,7 +25,7 @@ import { memoryText, PLANTED_FACTS, plantedConversations, queryText } from "./me
 import { fmtInt, fmtMs, round3, statJson, table } from "./report";
 import { intEnv, measure, summarize, type MeasureOptions, type Stat } from "./stats";
 
-/** DESIGN.md "Performance targets" and the PRD. */
+/** docs/architecture.md "Performance targets" and the PRD. */
 const MEMORY_TARGETS = { searchP95Ms: 50, firstMessagePrdMs: 500, firstMessageAimMs: 50 } as const;
 
 const SEED = 0x3e3e;

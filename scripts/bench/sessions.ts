@@ -1,4 +1,4 @@
-// Sessions benchmarks: resume and checkpoint restore of a 10,000-message session (DESIGN.md:
+// Sessions benchmarks: resume and checkpoint restore of a 10,000-message session (docs/architecture.md:
 // "Session resume and restore: under 200 ms for 10,000 messages"), checkpoint saving and the
 // auto-checkpoint decision, and the session picker over 1,000 sessions of one user.
 //
@@ -20,7 +20,7 @@ import { fmtInt, fmtMs, round3, statJson, table } from "./report";
 import { seedSession, type TextPool } from "./seed";
 import { measure, median, summarize, timeOnce, type MeasureOptions, type Stat } from "./stats";
 
-/** DESIGN.md "Performance targets" (medians). */
+/** docs/architecture.md "Performance targets" (medians). */
 const TARGET_MS = 200;
 const LONG_SESSION = 10_000;
 const PICKER_SESSIONS = 1_000;
@@ -572,7 +572,7 @@ export function printSessions(r: SessionsBenchResult): void {
   );
   console.log(
     `  picker: ${fmtInt(f.userSessions)} sessions and ${fmtInt(f.userMessages)} messages of the user; pages returned: ` +
-      `${f.pickerHits.default} / ${f.pickerHits.rare} / ${f.pickerHits.common} / ${f.pickerHits.project}. No target in DESIGN.md.`,
+      `${f.pickerHits.default} / ${f.pickerHits.rare} / ${f.pickerHits.common} / ${f.pickerHits.project}. No target in docs/architecture.md.`,
   );
   console.log(
     `  auto-checkpoint: ${f.autoCheckpointSaved} of the timed and warm-up calls saved one; a typical turn's tags: [${f.autoCheckpointTags.join(", ")}]`,

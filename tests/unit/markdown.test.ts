@@ -4,7 +4,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { MarkdownText } from "@/components/markdown/MarkdownText";
-import { PlainText } from "@/components/PlainText";
+import { PlainText } from "@/components/chat/PlainText";
 
 const render = (text: string, streaming = false) => renderToStaticMarkup(createElement(MarkdownText, { text, streaming }));
 

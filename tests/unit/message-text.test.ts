@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { inlineCode, messagePreview, openFence, previewText } from "@/lib/client/message-text";
 import { summarySections, verbatimDetails } from "@/lib/client/summary-sections";
-import { sameMessageItemProps, type MessageItemProps } from "@/components/MessageItem";
+import { sameMessageItemProps, type MessageItemProps } from "@/components/chat/MessageItem";
 import type { MessageJson } from "@/lib/api/types";
 
 describe("openFence", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatRecall, parseRecall, type RecallExcerpt } from "@/lib/context/recall";
 import { offeredTools, RECALL_TOOL, toolsRawTokens } from "@/lib/context/tools";
 import { offlineToolUse, recallQuery } from "@/lib/llm/offline-recall";
-import { recalledFrom } from "@/components/ToolResultsItem";
+import { recalledFrom } from "@/components/chat/ToolResultsItem";
 
 const HERE = "11111111-1111-4111-8111-111111111111";
 const THERE = "22222222-2222-4222-8222-222222222222";
