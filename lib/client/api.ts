@@ -12,10 +12,13 @@ import type {
   RecoveryJson,
   SendEvent,
   SessionJson,
+  SessionDetailJson,
   SessionSummaryJson,
   SettingsJson,
   TemplateJson,
 } from "@/lib/api/types";
+import type { z } from "zod";
+import type { patchSessionSchema } from "@/lib/chat/sessions";
 import { currentAccount, refreshSession, signInAgainPath } from "@/lib/client/account";
 import { readSseFrames, toSendEvent } from "@/lib/client/sse";
 
@@ -243,13 +246,6 @@ export function describeError(err: unknown): ApiErrorJson["error"] {
 // --- Checkpoints, resume, recovery and projects ---
 
 /** GET /api/session/{id}: the session with its checkpoints (newest first) and fork relations. */
-export interface SessionDetailJson {
-  session: SessionJson;
-  checkpoints: CheckpointJson[];
-  parent: { id: string; title: string } | null;
-  forks: { id: string; title: string; forked_from_checkpoint_id: string | null }[];
-}
-
 export async function sessionDetail(id: string): Promise<SessionDetailJson> {
   return json<SessionDetailJson>(`/api/session/${enc(id)}`);
 }
@@ -291,7 +287,8 @@ export async function recover(body: { dismiss_session_id?: string } = {}): Promi
   return json<RecoveryJson>("/api/session/recover", withBody("POST", body));
 }
 
-export type SessionPatch = { title?: string; project_id?: string | null; pinned?: boolean; archived?: false };
+/** What PATCH /api/session/{id} accepts: its schema's type (a type-only import, nothing of the server is bundled). */
+export type SessionPatch = z.input<typeof patchSessionSchema>;
 
 export async function patchSession(id: string, patch: SessionPatch): Promise<SessionJson> {
   return (await json<{ session: SessionJson }>(`/api/session/${enc(id)}`, withBody("PATCH", patch))).session;

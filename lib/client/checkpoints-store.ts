@@ -2,13 +2,13 @@
 // panel is showing. Reloaded when the session changes, when a checkpoint is saved
 // (by /save-progress or by the server during a reply) and after a delete.
 import { create } from "zustand";
-import type { CheckpointJson } from "@/lib/api/types";
+import type { CheckpointJson, SessionDetailJson } from "@/lib/api/types";
 import * as api from "@/lib/client/api";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 
 interface CheckpointsState {
   sessionId: string | null;
-  detail: api.SessionDetailJson | null;
+  detail: SessionDetailJson | null;
   loading: boolean;
   error: string | null;
   panelOpen: boolean;
