@@ -46,7 +46,7 @@ function AccountSettings() {
         </h3>
         <SettingsForm sessionId={null} />
       </section>
-      <TemplatesSection templates={templates} loadError={templatesError} onDeleted={() => undefined} />
+      <TemplatesSection templates={templates} loadError={templatesError} />
       <ApiKeysSection />
     </SidePanel>
   );

@@ -8,11 +8,9 @@ import { useTemplatesStore } from "@/lib/client/templates-store";
 export function TemplatesSection({
   templates,
   loadError,
-  onDeleted,
 }: {
   templates: TemplateJson[];
   loadError: string | null;
-  onDeleted(id: string): void;
 }) {
   const [name, setName] = useState("");
   const [body, setBody] = useState("");
@@ -51,7 +49,6 @@ export function TemplatesSection({
     setNotice(null);
     try {
       await useTemplatesStore.getState().remove(t.id);
-      onDeleted(t.id);
       setNotice(`Deleted "${t.name}".`);
     } catch (err) {
       setError(api.describeError(err).message);

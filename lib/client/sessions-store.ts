@@ -4,6 +4,7 @@ import { create } from "zustand";
 import type { SessionJson } from "@/lib/api/types";
 import * as api from "@/lib/client/api";
 import { archiveSession } from "@/lib/client/memory-api";
+import { lastUsed } from "@/lib/client/session-groups";
 
 /** How long a deleted session can be brought back before it is deleted on the server. */
 export const UNDO_DELETE_MS = 6000;
@@ -35,12 +36,8 @@ interface SessionsState {
 
 let deleteTimer: ReturnType<typeof setTimeout> | null = null;
 
-function recency(s: SessionJson): string {
-  return s.last_message_at ?? s.updated_at ?? s.created_at;
-}
-
 function sortByRecency(list: SessionJson[]): SessionJson[] {
-  return [...list].sort((a, b) => recency(b).localeCompare(recency(a)));
+  return [...list].sort((a, b) => lastUsed(b).localeCompare(lastUsed(a)));
 }
 
 export function sessionIdFromUrl(): string | null {

@@ -1,9 +1,7 @@
 // What the token bar says, in words: its accessible name, and the level named as well as
 // coloured (a colour alone tells nothing to a screen reader or to someone who cannot see it).
-import type { ContextStatusJson, ContextStatusLevel } from "@/lib/api/types";
+import type { ContextStatusJson } from "@/lib/api/types";
 import { compactTokens, percentLabel } from "@/lib/client/format";
-
-export const LEVEL_WORD: Record<ContextStatusLevel, string> = { normal: "normal", warning: "warning", critical: "critical" };
 
 /** "33% used, 25K of 76K tokens, compaction at 80%, warning". */
 export function tokenBarSummary(status: ContextStatusJson | null): string {
@@ -12,6 +10,6 @@ export function tokenBarSummary(status: ContextStatusJson | null): string {
     `${percentLabel(status.usage_percent)} used`,
     `${compactTokens(status.current_tokens)} of ${compactTokens(status.capacity_tokens)} tokens`,
     `compaction at ${percentLabel(status.threshold_percent)}`,
-    LEVEL_WORD[status.status],
+    status.status,
   ].join(", ");
 }

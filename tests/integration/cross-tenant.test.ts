@@ -53,6 +53,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]", method: "GET", expect: "not_found", params: sid },
   { route: "/api/session/[id]", method: "PATCH", expect: "not_found", params: sid, body: () => ({ title: "taken over" }) },
   { route: "/api/session/[id]", method: "PATCH", expect: "not_found", params: (i) => ({ id: i.bSession }), body: (i) => ({ project_id: i.project }) },
+  { route: "/api/session/[id]", method: "PATCH", expect: "not_found", params: sid, body: () => ({ pinned: true }) },
+  { route: "/api/session/[id]", method: "PATCH", expect: "not_found", params: sid, body: () => ({ archived: false }) },
   { route: "/api/session/[id]", method: "DELETE", expect: "not_found", params: sid },
   { route: "/api/session/[id]/archive", method: "POST", expect: "not_found", params: sid },
   { route: "/api/session/[id]/memories/[memory_id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.session, memory_id: i.memory }) },
