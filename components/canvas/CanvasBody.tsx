@@ -4,7 +4,7 @@
 // with a retry, or an empty canvas that says what the canvas is for).
 import { useEffect, useRef } from "react";
 import { LayoutGrid, PanelRightClose, RotateCw, X } from "lucide-react";
-import type { CanvasElement } from "@/lib/canvas/elements";
+import type { CanvasElement } from "@/lib/contract/canvas-elements";
 import { useCanvasStore } from "@/lib/client/canvas-store";
 import { CanvasElementView } from "@/components/canvas/CanvasElementView";
 import { ClearCanvasButton } from "@/components/canvas/ClearCanvasButton";

@@ -18,7 +18,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { ChartElement } from "@/lib/canvas/elements";
+import type { ChartElement } from "@/lib/contract/canvas-elements";
 import { contentSummary } from "@/lib/canvas/describe";
 import { compactNumber, formatValue, hasValues, pieSlices, seriesColor } from "@/lib/client/canvas-chart";
 import { AXIS, GRID, TooltipBox, TooltipRow } from "@/components/dashboard/chart";

@@ -3,7 +3,7 @@
 // Claude's view of the canvas says what was chosen) and sends it as the user's next message;
 // once chosen, the options stay visible with the choice marked, and none can be pressed.
 import { Check } from "lucide-react";
-import type { ConfirmationElement } from "@/lib/canvas/elements";
+import type { ConfirmationElement } from "@/lib/contract/canvas-elements";
 import { useCanvasStore } from "@/lib/client/canvas-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 

@@ -4,7 +4,7 @@
 // content, and an optional footer line.
 import type { ReactNode } from "react";
 import { X } from "lucide-react";
-import type { CanvasElement } from "@/lib/canvas/elements";
+import type { CanvasElement } from "@/lib/contract/canvas-elements";
 import { elementLabel } from "@/lib/canvas/describe";
 import { useCanvasStore } from "@/lib/client/canvas-store";
 

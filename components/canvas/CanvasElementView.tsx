@@ -2,7 +2,7 @@
 // One canvas element, by type. Claude's markdown (card bodies, text) goes through the same
 // safe renderer as its replies.
 import { memo } from "react";
-import type { CanvasElement } from "@/lib/canvas/elements";
+import type { CanvasElement } from "@/lib/contract/canvas-elements";
 import { MarkdownText } from "@/components/markdown/MarkdownText";
 import { CanvasElementFrame } from "@/components/canvas/CanvasElementFrame";
 import { CanvasChart } from "@/components/canvas/CanvasChart";

@@ -8,7 +8,7 @@
 // so instead of leaving an empty box.
 import { useState } from "react";
 import { ExternalLink, Eye, ImageOff } from "lucide-react";
-import type { MediaElement } from "@/lib/canvas/elements";
+import type { MediaElement } from "@/lib/contract/canvas-elements";
 import { useMediaHosts } from "@/lib/client/media-hosts";
 
 export function CanvasMedia({ media }: { media: MediaElement }) {

@@ -1,6 +1,6 @@
 // A table Claude put on the canvas. Wide tables scroll sideways inside their box (the panel
 // never scrolls sideways); the heading row stays in view while the rows scroll.
-import type { TableElement } from "@/lib/canvas/elements";
+import type { TableElement } from "@/lib/contract/canvas-elements";
 
 type Cell = TableElement["rows"][number][number];
 

@@ -5,7 +5,7 @@
 // dissolves into the header's own flex rows. The width is the chat column's (a container
 // query on <main>), not the window's.
 import { Menu, Settings } from "lucide-react";
-import { getModel } from "@/lib/llm/models";
+import { getModel } from "@/lib/models";
 import { useCurrentSession } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { useConversationStore } from "@/lib/client/conversation-store";

@@ -4,7 +4,7 @@
 // command runs instead of being sent, and answers on a line above the input.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { X } from "lucide-react";
-import type { MessageJson } from "@/lib/api/types";
+import type { MessageJson } from "@/lib/contract";
 import { matchCommands, parseCommandLine, type CommandContext, type ComposerCommand } from "@/lib/client/commands";
 import { useConversationStore, type CommandFeedback } from "@/lib/client/conversation-store";
 import { composeMessage, isLargePaste, type PastedText } from "@/lib/client/paste";

@@ -4,7 +4,7 @@
 // opens it; arrows move, Enter opens, Escape closes.
 import { useEffect, useRef } from "react";
 import { Search, X } from "lucide-react";
-import type { HistoryHitJson } from "@/lib/api/types";
+import type { HistoryHitJson } from "@/lib/contract";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
 import { useHistorySearch } from "@/lib/client/history-search-store";

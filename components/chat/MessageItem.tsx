@@ -7,7 +7,7 @@
 // must not (their markdown would be parsed again each time).
 import { memo, useState, type ReactNode } from "react";
 import { ChevronLeft, ChevronRight, History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
-import type { MessageJson } from "@/lib/api/types";
+import type { MessageJson } from "@/lib/contract";
 import type { VersionSwitcher } from "@/lib/client/versions";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";

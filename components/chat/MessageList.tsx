@@ -4,7 +4,7 @@
 // streaming in.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { MessagesSquare } from "lucide-react";
-import type { CompactionJson, MessageJson, WindowJson } from "@/lib/api/types";
+import type { CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
 import { FIRST_TURN_SEQ } from "@/lib/context/turns";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
 import { replacedIds } from "@/lib/client/conversation-helpers";

@@ -3,7 +3,7 @@
 // session's setting (the next reply uses it); the bar follows because capacity depends on it.
 import { useId, useState } from "react";
 import { ChevronDown } from "lucide-react";
-import { MODELS } from "@/lib/llm/models";
+import { MODELS } from "@/lib/models";
 import * as api from "@/lib/client/api";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";

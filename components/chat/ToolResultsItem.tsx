@@ -3,7 +3,7 @@
 // as a collapsible "Recalled from …" block with the excerpts Claude was given; a canvas call
 // as one line saying what changed on the canvas.
 import { History, TriangleAlert, Wrench } from "lucide-react";
-import type { MessageJson } from "@/lib/api/types";
+import type { MessageJson } from "@/lib/contract";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import { parseRecall, RECALL_TOOL_NAME, type ParsedExcerpt } from "@/lib/context/recall";
 import { toolResultText } from "@/lib/context/text";

@@ -4,7 +4,7 @@
 // session at the checkpoint) and Delete. Forks made from this session are listed below.
 import { useEffect, useState } from "react";
 import { CornerDownRight, X } from "lucide-react";
-import type { CheckpointJson } from "@/lib/api/types";
+import type { CheckpointJson } from "@/lib/contract";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { compactTokens, relativeTime } from "@/lib/client/format";

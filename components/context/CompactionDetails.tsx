@@ -2,7 +2,7 @@
 // What a compaction divider opens onto: the summary's sections (markdown, with preserved
 // details shown verbatim), what was kept or left out, and how the compaction ran.
 import { useEffect, useRef } from "react";
-import type { CompactionJson, PreservedItemJson } from "@/lib/api/types";
+import type { CompactionJson, PreservedItemJson } from "@/lib/contract";
 import { exactTokens, usd } from "@/lib/client/format";
 import { isPreservedHeading, summarySections } from "@/lib/client/summary-sections";
 import { MarkdownText } from "@/components/markdown/MarkdownText";

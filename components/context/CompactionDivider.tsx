@@ -4,7 +4,7 @@
 // is the latest compaction. An undone compaction stays as a muted line in the history.
 import { useId, useState } from "react";
 import { ChevronRight } from "lucide-react";
-import type { CompactionJson } from "@/lib/api/types";
+import type { CompactionJson } from "@/lib/contract";
 import { exactTokens } from "@/lib/client/format";
 import { CompactionDetails, reductionLabel } from "@/components/context/CompactionDetails";
 

@@ -4,7 +4,7 @@
 // normal level an icon says so too, not the colour alone.
 import { useId, useState } from "react";
 import { AlertOctagon, AlertTriangle } from "lucide-react";
-import type { ContextStatusJson, ContextStatusLevel } from "@/lib/api/types";
+import type { ContextStatusJson, ContextStatusLevel } from "@/lib/contract";
 import { compactTokens, percentLabel } from "@/lib/client/format";
 import { tokenBarSummary } from "@/lib/client/token-bar-text";
 import { TokenBarTooltip } from "@/components/context/TokenBarTooltip";

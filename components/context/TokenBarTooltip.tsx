@@ -1,6 +1,6 @@
 "use client";
 // Exact figures behind the token bar, and how much of "used" the API actually measured.
-import type { ContextBreakdown, ContextStatusJson } from "@/lib/api/types";
+import type { ContextBreakdown, ContextStatusJson } from "@/lib/contract";
 import { compactTokens, exactTokens, percentLabel, usd } from "@/lib/client/format";
 
 const CATEGORIES: { key: keyof ContextBreakdown; label: string }[] = [

@@ -1,7 +1,7 @@
 "use client";
 // Compactions over time: each bar spans the window's tokens before and after, coloured by method.
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis } from "recharts";
-import type { CompactionPointJson } from "@/lib/usage/types";
+import type { CompactionPointJson } from "@/lib/contract";
 import { AXIS, CHART_BOX, chartStyle, GRID, Legend, TooltipBox, TooltipRow } from "./chart";
 import { METHOD_COLORS } from "./colors";
 import { compactTokens, timeLabel } from "./format";

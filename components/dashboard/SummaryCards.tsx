@@ -1,5 +1,5 @@
 // The range at a glance.
-import type { UsageMetrics } from "@/lib/usage/types";
+import type { UsageMetrics } from "@/lib/contract";
 import { compactTokens, percent, usd } from "./format";
 
 export function SummaryCards({ totals }: { totals: UsageMetrics }) {

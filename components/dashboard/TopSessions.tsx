@@ -1,7 +1,7 @@
 "use client";
 // The range's most expensive sessions, each with a way into its turn-by-turn view.
 import { useState } from "react";
-import type { SessionRowJson } from "@/lib/usage/types";
+import type { SessionRowJson } from "@/lib/contract";
 import { compactTokens, percent, sessionName, usd } from "./format";
 import { Card, NothingYet } from "./Card";
 

@@ -3,7 +3,7 @@
 // against our estimate, with compactions and slides marked where they happened.
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { csvHref, sessionTurns } from "@/lib/client/usage-api";
-import type { SessionRowJson, TurnRowJson } from "@/lib/usage/types";
+import type { SessionRowJson, TurnRowJson } from "@/lib/contract";
 import { AXIS, CHART_BOX, chartStyle, GRID, Legend, TooltipBox, TooltipRow } from "./chart";
 import { COMPACTION_COLOR, ESTIMATE_COLOR, MEASURED_COLOR, SLIDE_COLOR } from "./colors";
 import { compactTokens, percent, sessionName, usd } from "./format";

@@ -1,6 +1,6 @@
 // The summary's days as charts want them: every day of the range present (quiet days as
 // zeros, not gaps in the axis), with per-kind figures flattened for stacking.
-import type { DayRowJson } from "@/lib/usage/types";
+import type { DayRowJson } from "@/lib/contract";
 import { dayLabel } from "./format";
 
 const DAY_MS = 86_400_000;

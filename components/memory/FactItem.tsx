@@ -3,7 +3,7 @@
 // often, and where (a link to the message, in this session or another). A replaced fact is
 // dimmed and says what replaced it.
 import { useEffect, useState } from "react";
-import type { MemoryJson } from "@/lib/api/types";
+import type { MemoryJson } from "@/lib/contract";
 import { relativeTime } from "@/lib/client/format";
 import { factKinds, messagesLabel, seenLabel, type FactWithDetails } from "@/lib/client/facts";
 import { jumpToMessage } from "@/lib/client/jump-to-message";

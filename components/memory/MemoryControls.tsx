@@ -2,7 +2,7 @@
 // The small controls every memory card shares: pin, delete (with a confirmation), the pinned
 // badge and the line of small print under a memory.
 import { useState } from "react";
-import type { MemoryJson } from "@/lib/api/types";
+import type { MemoryJson } from "@/lib/contract";
 import { useMemoryStore } from "@/lib/client/memory-store";
 
 export function PinButton({ memory, busy }: { memory: MemoryJson; busy: boolean }) {

@@ -2,7 +2,7 @@
 // One memory as the memory panel lists it: loaded into this session (with drop/restore),
 // or a search hit (with its relevance and delete).
 import { useState } from "react";
-import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/contract";
 import { compactTokens, exactTokens, relativeTime } from "@/lib/client/format";
 import { useMemoryStore } from "@/lib/client/memory-store";
 import { isFact } from "@/lib/client/facts";

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { compactTokens } from "@/lib/client/format";
 import { useMemoryStore } from "@/lib/client/memory-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
-import type { MemoryKind } from "@/lib/api/types";
+import type { MemoryKind } from "@/lib/contract";
 import { FactsSection } from "@/components/memory/FactsSection";
 import { LoadedMemoryItem, MemoryHitItem, SavedMemoryItem } from "@/components/memory/MemoryItems";
 import { SidePanel } from "@/components/ui/SidePanel";

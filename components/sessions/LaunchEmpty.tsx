@@ -3,7 +3,7 @@
 // up where they left off. It takes the place of a dialog at launch, so a first visit (nothing to
 // resume) and every later one open straight onto a conversation ready to start.
 import { History, MessagesSquare } from "lucide-react";
-import type { SessionSummaryJson } from "@/lib/api/types";
+import type { SessionSummaryJson } from "@/lib/contract";
 import { relativeTime } from "@/lib/client/format";
 import { previewText } from "@/lib/client/message-text";
 import { useLaunchStore } from "@/lib/client/launch-store";

@@ -2,7 +2,7 @@
 // After a crash: offer to resume the cut-off session from its latest checkpoint. Resume
 // reopens it and has the cut-off message answered again; the partial reply stays.
 import { useRef } from "react";
-import type { RecoveryJson } from "@/lib/api/types";
+import type { RecoveryJson } from "@/lib/contract";
 import { useLaunchStore } from "@/lib/client/launch-store";
 import { useDialogFocus } from "@/components/ui/useDialogFocus";
 import { relativeTime } from "@/lib/client/format";

@@ -4,7 +4,7 @@
 // here too.
 import { useEffect, useRef, useState } from "react";
 import { Clock, Folder, X } from "lucide-react";
-import type { SessionSummaryJson } from "@/lib/api/types";
+import type { SessionSummaryJson } from "@/lib/contract";
 import { compactTokens, relativeTime } from "@/lib/client/format";
 import { previewText } from "@/lib/client/message-text";
 import { PICKER_LIMIT, useLaunchStore } from "@/lib/client/launch-store";

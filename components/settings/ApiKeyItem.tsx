@@ -3,7 +3,7 @@
 // and revoking it after a confirmation (integrations using it stop at once).
 import { useState } from "react";
 import { Trash2 } from "lucide-react";
-import type { ApiKeyJson } from "@/lib/api/types";
+import type { ApiKeyJson } from "@/lib/contract";
 import { relativeTime } from "@/lib/client/format";
 
 /** "in 29 d", "in 3 h": how long until a future moment. */

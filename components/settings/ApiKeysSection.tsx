@@ -4,7 +4,7 @@
 // Keys belong to the user, not to the open session.
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { KeyRound } from "lucide-react";
-import type { ApiKeyJson, ApiKeyScope } from "@/lib/api/types";
+import type { ApiKeyJson, ApiKeyScope } from "@/lib/contract";
 import { describeError } from "@/lib/client/api";
 import * as keysApi from "@/lib/client/keys-api";
 import { ApiKeyItem } from "./ApiKeyItem";

@@ -1,8 +1,8 @@
 "use client";
 // The settings form's fields: percents, models, checkboxes and the summary template.
 import { useId } from "react";
-import type { TemplateJson } from "@/lib/api/types";
-import { MODELS } from "@/lib/llm/models";
+import type { TemplateJson } from "@/lib/contract";
+import { MODELS } from "@/lib/models";
 import { PERCENT_FIELDS, type PercentKey } from "@/lib/client/settings-draft";
 
 export function PercentField({ name, value, onChange }: { name: PercentKey; value: string; onChange(value: string): void }) {

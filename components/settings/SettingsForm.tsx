@@ -2,7 +2,7 @@
 // The context settings form, for a session or (sessionId null) for the account's defaults,
 // which new sessions start from. A session's form can also make its values the defaults.
 import { useEffect, useState, type FormEvent } from "react";
-import type { SettingsJson } from "@/lib/api/types";
+import type { SettingsJson } from "@/lib/contract";
 import * as api from "@/lib/client/api";
 import { DEFAULT_TEMPLATE, fromDraft, toDraft, validate, type Draft } from "@/lib/client/settings-draft";
 import { useSessionsStore } from "@/lib/client/sessions-store";

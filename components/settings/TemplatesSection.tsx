@@ -1,7 +1,7 @@
 "use client";
 // The user's own summary templates: add one, delete one.
 import { useId, useState, type FormEvent } from "react";
-import type { TemplateJson } from "@/lib/api/types";
+import type { TemplateJson } from "@/lib/contract";
 import * as api from "@/lib/client/api";
 import { useTemplatesStore } from "@/lib/client/templates-store";
 

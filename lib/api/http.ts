@@ -12,7 +12,7 @@ import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { requestContextOf, runWithRequest, type Actor } from "./request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
-import type { ApiErrorJson } from "./types";
+import type { ApiErrorJson } from "@/lib/contract";
 
 export function json<T>(body: T, status = 200, headers?: Record<string, string>): NextResponse<T> {
   return NextResponse.json(body, { status, headers });
@@ -136,4 +136,4 @@ export function parseParams<S extends z.ZodType>(params: unknown, schema: S): z.
   return result.data;
 }
 
-export const uuid = z.string().uuid();
+export { uuid } from "@/lib/contract/meta";

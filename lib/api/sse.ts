@@ -1,4 +1,4 @@
-import type { SendEvent } from "./types";
+import type { SendEvent } from "@/lib/contract";
 import type { PreparedSend } from "@/lib/chat/send";
 
 /**

@@ -1,6 +1,7 @@
 // Reading the audit log: newest first, filtered, paged by an opaque keyset cursor so a page
 // costs the same however long the log is.
 import { z } from "zod";
+import type { AuditEventJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { badRequest } from "@/lib/errors";
 
@@ -14,20 +15,6 @@ export const auditQuery = z
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();
-
-export interface AuditEventJson {
-  id: string;
-  action: string;
-  occurred_at: string;
-  actor: { type: "user" | "key" | "system"; id: string | null; name: string | null };
-  target: { type: string | null; id: string | null };
-  /** The session the event concerns (its target, or where it happened), while it exists. */
-  session: { id: string; title: string } | null;
-  request_id: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  metadata: Record<string, unknown>;
-}
 
 interface Row {
   id: string;

@@ -10,22 +10,10 @@ import {
   type CanvasLayout,
   type CanvasState,
   type ConfirmationElement,
-} from "./elements";
+} from "@/lib/contract/canvas-elements";
+import type { CanvasEvent } from "@/lib/contract/canvas";
 
-/**
- * One change to the canvas. `add` with an id already on the canvas replaces that element in
- * place (Claude re-showing "weather" means the new weather). `update` merges fields into an
- * element and re-checks the result; `choose` records the user's answer to a confirmation.
- */
-export type CanvasEvent =
-  | { op: "add"; element: CanvasElement }
-  | { op: "update"; id: string; fields: Record<string, unknown> }
-  | { op: "remove"; id: string }
-  | { op: "clear" }
-  | { op: "layout"; layout: CanvasLayout }
-  | { op: "choose"; id: string; choice: string }
-  /** The whole canvas at once: a fork's base event, the canvas its checkpoint saw. */
-  | { op: "reset"; state: CanvasState };
+export type { CanvasEvent };
 
 export type CanvasOp = CanvasEvent["op"];
 export const CANVAS_OPS = ["add", "update", "remove", "clear", "layout", "choose", "reset"] as const satisfies readonly CanvasOp[];

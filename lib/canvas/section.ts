@@ -3,7 +3,7 @@
 // past even that, counted). Pure: the token counter is passed in, and counted per line so a
 // memoizing counter (memoCounter) makes a rebuild after one change cost one line's count.
 import { elementLine } from "./describe";
-import type { CanvasState } from "./elements";
+import type { CanvasState } from "@/lib/contract/canvas-elements";
 
 export const CANVAS_HEADING = "## What is currently on the canvas";
 

@@ -3,17 +3,14 @@
 // Claude can read. Definitions are generated from the same zod schemas the input is checked
 // with, so the two cannot drift. Pure.
 import { z } from "zod";
-import { elementId, FIELDS, issuesText, LAYOUTS, type CanvasElement, type ElementType } from "./elements";
-import type { CanvasEvent } from "./reducer";
+import { elementId, FIELDS, issuesText, LAYOUTS, type CanvasElement, type ElementType } from "@/lib/contract/canvas-elements";
+import { CANVAS_THEMES, NOTIFICATION_LEVELS, type CanvasEffect, type CanvasEvent } from "@/lib/contract/canvas";
 
 export interface ToolDefinition {
   name: string;
   description: string;
   input_schema: Record<string, unknown>;
 }
-
-export const NOTIFICATION_LEVELS = ["info", "success", "warning", "error"] as const;
-export const CANVAS_THEMES = ["light", "dark", "system"] as const;
 
 const notificationInput = z.object({
   message: z.string().trim().min(1).max(500),
@@ -23,11 +20,6 @@ const themeInput = z.object({ theme: z.enum(CANVAS_THEMES) });
 const updateInput = z.object({ id: elementId }).catchall(z.unknown());
 const removeInput = z.object({ id: elementId });
 const modeInput = z.object({ mode: z.enum(["clear", ...LAYOUTS]) });
-
-/** Shown, never kept: the screen reacts, the canvas's history does not change. */
-export type CanvasEffect =
-  | { kind: "notification"; message: string; level: (typeof NOTIFICATION_LEVELS)[number] }
-  | { kind: "theme"; theme: (typeof CANVAS_THEMES)[number] };
 
 export type CanvasCall =
   | { kind: "event"; event: CanvasEvent }

@@ -1,4 +1,4 @@
-import type { MemoryJson } from "@/lib/api/types";
+import type { MemoryJson } from "@/lib/contract";
 import { conflict } from "@/lib/errors";
 import { summarizeSession } from "./summary-writer";
 import { log } from "@/lib/log";

@@ -2,14 +2,15 @@
 // tool_result message's transaction), the section Claude's requests carry, the user's own
 // changes through the API, and the canvas a checkpoint's fork starts from.
 import { z } from "zod";
-import type { ContextSettings } from "@/lib/api/types";
+import type { ContextSettings } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { describeEffect, describeEvent } from "@/lib/canvas/describe";
-import type { CanvasElement, CanvasState } from "@/lib/canvas/elements";
+import type { CanvasElement, CanvasState } from "@/lib/contract/canvas-elements";
 import { applyEvent, replay, targetId, type CanvasEvent } from "@/lib/canvas/reducer";
 import { canvasSection, memoCounter, userChangesNote, type CanvasSection } from "@/lib/canvas/section";
-import { canvasCall, type CanvasEffect } from "@/lib/canvas/tools";
-import type { CanvasJson, CanvasStreamEvent } from "@/lib/canvas/wire";
+import { canvasCall } from "@/lib/canvas/tools";
+import type { CanvasEffect } from "@/lib/contract";
+import type { CanvasJson, CanvasStreamEvent } from "@/lib/contract";
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
@@ -31,7 +32,7 @@ import { getCheckpoint, type CheckpointRow } from "@/lib/db/checkpoints";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { getUserSettings } from "@/lib/db/settings";
 import { AppError, notFound } from "@/lib/errors";
-import { requireModel } from "@/lib/llm/models";
+import { requireModel } from "@/lib/models";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
 import { defaultModelId } from "./context";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/api/types";
+import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/contract";
 import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
 import { audit } from "@/lib/audit/record";
 import { redactSecrets } from "@/lib/context/redact";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
-import type { CompactionJson, CompactionTrigger, ContextStatusJson } from "@/lib/api/types";
+import type { CompactionJson, CompactionTrigger, ContextStatusJson } from "@/lib/contract";
 import {
   compactionBudgets,
   detailsBudget,
@@ -30,7 +30,7 @@ import { tailMessages } from "@/lib/db/messages";
 import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { conflict } from "@/lib/errors";
 import { recordLlmCall } from "@/lib/db/llm-calls";
-import { costUsd, requireModel } from "@/lib/llm/models";
+import { costUsd, requireModel } from "@/lib/models";
 import { log } from "@/lib/log";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";

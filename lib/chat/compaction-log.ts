@@ -1,5 +1,5 @@
 // The compaction log as the API shows it, and undo.
-import type { CompactionJson, ContextStatusJson } from "@/lib/api/types";
+import type { CompactionJson, ContextStatusJson } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { withUser } from "@/lib/db";
 import { getCompaction, installSummary, listCompactions, setCompactionStatus, type CompactionRow } from "@/lib/db/compactions";

@@ -1,4 +1,4 @@
-import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/api/types";
+import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/contract";
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";
 import { breakdownOf, computeStatus, measuredOf } from "@/lib/context/status";
@@ -14,7 +14,7 @@ import { updateWindow, type SessionRow } from "@/lib/db/sessions";
 import { getCalibration, getUserSettings } from "@/lib/db/settings";
 import { env } from "@/lib/env";
 import { usageToday, type DailyUsage } from "@/lib/limits/budget";
-import { DEFAULT_MODEL, requireModel, type ModelInfo } from "@/lib/llm/models";
+import { DEFAULT_MODEL, requireModel, type ModelInfo } from "@/lib/models";
 import { initialFactor } from "@/lib/tokens/calibration";
 
 export interface SessionContext {

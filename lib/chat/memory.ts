@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
-import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/contract";
 import { extractMustKeep, type MustKeepItem, type TranscriptTurn } from "@/lib/context/compaction";
 import { redactDeep, redactSecrets } from "@/lib/context/redact";
 import { resolveSettings } from "@/lib/context/settings";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ProjectJson } from "@/lib/api/types";
+import type { ProjectJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { deleteProject, insertProject, listProjects, renameProject } from "@/lib/db/projects";
 

@@ -1,4 +1,4 @@
-import type { MessageJson } from "@/lib/api/types";
+import type { MessageJson } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { withUser } from "@/lib/db";
 import { messageJson, setProtected } from "@/lib/db/messages";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import { enqueueEvent } from "@/lib/webhooks/events";
-import type { ContextStatusJson, MessageJson, RecoveryJson, SessionJson } from "@/lib/api/types";
+import type { ContextStatusJson, MessageJson, RecoveryJson, SessionJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { checkpointJson, latestCheckpoint } from "@/lib/db/checkpoints";
 import { listMessages, messageJson } from "@/lib/db/messages";

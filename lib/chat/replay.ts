@@ -1,4 +1,4 @@
-import type { SendEvent } from "@/lib/api/types";
+import type { SendEvent } from "@/lib/contract";
 import { withUser, type Tx } from "@/lib/db";
 import { findByIdempotencyKey, messageJson, turnMessages } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SendEvent, SendResultJson } from "@/lib/api/types";
+import type { SendEvent, SendResultJson } from "@/lib/contract";
 import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/overflow";
 import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";

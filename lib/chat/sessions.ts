@@ -1,7 +1,8 @@
 import { refreshCanvasTokens } from "./canvas";
 import { z } from "zod";
+import { modelId, settingsSchema } from "@/lib/contract/settings";
 import { audit } from "@/lib/audit/record";
-import type { ContextSettings, MessagesPageJson, SessionDetailJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/api/types";
+import type { ContextSettings, MessagesPageJson, SessionDetailJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/contract";
 import { checkpointJson, listCheckpoints } from "@/lib/db/checkpoints";
 import { getProject } from "@/lib/db/projects";
 import { recentSessionSummaries } from "@/lib/db/session-picker";
@@ -15,33 +16,8 @@ import { handOverToForks } from "@/lib/db/forks";
 import { deleteSession, forksOf, getSession, insertSession, listSessions, patchSession, sessionJson, updateSessionSettings } from "@/lib/db/sessions";
 import { getUserSettings, putUserSettings } from "@/lib/db/settings";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
-import { getModel, MODELS } from "@/lib/llm/models";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, defaultModelId, loadContext, windowJson } from "./context";
-
-const modelId = z.string().refine((id) => getModel(id) !== undefined, {
-  message: `Unknown model. Known models: ${MODELS.map((m) => m.id).join(", ")}`,
-});
-
-/** The validated ranges of every context setting. */
-export const settingsSchema = z
-  .object({
-    compaction_threshold: z.number().min(0.5).max(0.95),
-    output_reservation: z.number().min(0.05).max(0.5),
-    safety_buffer: z.number().min(0).max(0.3),
-    model: modelId,
-    auto_compact: z.boolean(),
-    compaction_target: z.number().min(0.1).max(0.7),
-    summary_model: modelId,
-    compaction_template: z.string().min(1).max(100),
-    memory_budget: z.number().min(0).max(0.3),
-    memory_ttl_days: z.number().int().min(1).max(3650),
-    recall_tool: z.boolean(),
-    canvas_tools: z.boolean(),
-    canvas_budget: z.number().min(0.01).max(0.3),
-  })
-  .partial()
-  .strict();
 
 export const createSessionSchema = z
   .object({

@@ -11,7 +11,7 @@ import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { getTemplate } from "@/lib/db/templates";
 import { env } from "@/lib/env";
 import { anthropicClient, type LlmUsage } from "@/lib/llm/client";
-import { requireModel } from "@/lib/llm/models";
+import { requireModel } from "@/lib/models";
 import { summarize, SummarizeError } from "@/lib/llm/summarizer";
 import { log } from "@/lib/log";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
-import type { TemplateJson } from "@/lib/api/types";
+import type { TemplateJson } from "@/lib/contract";
 import { PRESETS } from "@/lib/context/compaction/templates";
 import { withUser } from "@/lib/db";
 import { deleteTemplate, insertTemplate, listTemplates } from "@/lib/db/templates";

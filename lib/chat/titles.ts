@@ -4,7 +4,7 @@ import { withUser } from "@/lib/db";
 import { setTitle } from "@/lib/db/sessions";
 import { anthropicClient } from "@/lib/llm/client";
 import { recordLlmCall } from "@/lib/db/llm-calls";
-import { DEFAULT_SUMMARY_MODEL, type TokenUsage } from "@/lib/llm/models";
+import { DEFAULT_SUMMARY_MODEL, type TokenUsage } from "@/lib/models";
 import { log } from "@/lib/log";
 
 const TITLE_TIMEOUT_MS = 5_000;

@@ -1,7 +1,7 @@
 // The tools' executors. Which tools a request offers is data (lib/context/tools.ts); a tool
 // Claude calls that was not offered is an error result, like an unknown one.
 import { isCanvasTool } from "@/lib/canvas/tools";
-import type { CanvasStreamEvent } from "@/lib/canvas/wire";
+import type { CanvasStreamEvent } from "@/lib/contract";
 import { blocksToText } from "@/lib/context/text";
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";

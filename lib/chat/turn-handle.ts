@@ -1,4 +1,4 @@
-import type { SendEvent } from "@/lib/api/types";
+import type { SendEvent } from "@/lib/contract";
 import type { MessageRow } from "@/lib/db/messages";
 
 export type Emit = (e: SendEvent) => void;

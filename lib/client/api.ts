@@ -16,7 +16,7 @@ import type {
   SessionSummaryJson,
   SettingsJson,
   TemplateJson,
-} from "@/lib/api/types";
+} from "@/lib/contract";
 import type { z } from "zod";
 import type { patchSessionSchema } from "@/lib/chat/sessions";
 import { currentAccount, refreshSession, signInAgainPath } from "@/lib/client/account";

@@ -1,5 +1,5 @@
 // The audit log as the activity page reads it.
-import type { AuditEventJson } from "@/lib/audit/query";
+import type { AuditEventJson } from "@/lib/contract";
 import { json } from "@/lib/client/api";
 
 export type { AuditEventJson };

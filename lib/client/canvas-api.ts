@@ -1,6 +1,6 @@
 // Browser-side client for the open session's canvas: read it, remove one element, clear it,
 // record the answer to a confirmation. Each change answers the canvas as it now is.
-import type { CanvasJson } from "@/lib/canvas/wire";
+import type { CanvasJson } from "@/lib/contract";
 import { json, withBody } from "@/lib/client/api";
 
 const enc = encodeURIComponent;

@@ -1,7 +1,7 @@
 // Shaping a canvas chart for recharts: series colours that read on light and dark panels,
 // axis numbers that fit a narrow panel, and pie slices (which cannot show nulls or negatives).
 // Pure.
-import type { ChartElement } from "@/lib/canvas/elements";
+import type { ChartElement } from "@/lib/contract/canvas-elements";
 
 /** Mid-tone colours, distinguishable from each other and legible on white and on zinc-900. */
 export const SERIES_COLORS = ["#0ea5e9", "#f59e0b", "#10b981", "#8b5cf6", "#ef4444", "#14b8a6", "#ec4899", "#84cc16"] as const;

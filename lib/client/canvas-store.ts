@@ -2,8 +2,8 @@
 // changed live by the send stream's `canvas` events, and by the user's removals, clearing and
 // choices. Claude's notifications and theme switches are shown here too, never kept.
 import { create } from "zustand";
-import type { CanvasEffect } from "@/lib/canvas/tools";
-import type { CanvasJson, CanvasStreamEvent } from "@/lib/canvas/wire";
+import type { CanvasEffect } from "@/lib/contract";
+import type { CanvasJson, CanvasStreamEvent } from "@/lib/contract";
 import { describeError } from "@/lib/client/api";
 import * as canvasApi from "@/lib/client/canvas-api";
 import { applyStream, newer } from "@/lib/client/canvas-sync";

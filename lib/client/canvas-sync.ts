@@ -2,7 +2,7 @@
 // with the server's own reducer, and anything that does not fit (no copy yet, an event that
 // does not apply) asks for a fresh read instead of guessing. Pure.
 import { applyEvent } from "@/lib/canvas/reducer";
-import type { CanvasJson, CanvasStreamEvent } from "@/lib/canvas/wire";
+import type { CanvasJson, CanvasStreamEvent } from "@/lib/contract";
 
 export type StreamOutcome =
   /** The copy with the events applied. */

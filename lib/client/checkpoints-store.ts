@@ -2,7 +2,7 @@
 // panel is showing. Reloaded when the session changes, when a checkpoint is saved
 // (by /save-progress or by the server during a reply) and after a delete.
 import { create } from "zustand";
-import type { CheckpointJson, SessionDetailJson } from "@/lib/api/types";
+import type { CheckpointJson, SessionDetailJson } from "@/lib/contract";
 import * as api from "@/lib/client/api";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 

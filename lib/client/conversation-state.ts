@@ -1,6 +1,6 @@
 // The shape of the conversation store (lib/client/conversation-store.ts): the open session's
 // messages and compactions, the send in progress, and what opening a session resets.
-import type { ApiErrorJson, CompactionJson, MessageJson, WindowJson } from "@/lib/api/types";
+import type { ApiErrorJson, CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
 import type * as api from "@/lib/client/api";
 import type { CommandFeedback } from "@/lib/client/conversation-helpers";
 

@@ -3,7 +3,7 @@
 // the reply is saved (the turn's status arrived); the stream is still read after that,
 // because an automatic compaction may follow in the background and report its divider.
 import { create } from "zustand";
-import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/api/types";
+import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/contract";
 export { activeCompaction } from "@/lib/client/conversation-helpers";
 import * as api from "@/lib/client/api";
 import { useCanvasStore } from "@/lib/client/canvas-store";

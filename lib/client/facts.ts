@@ -1,6 +1,6 @@
 // How the memory panel words a fact memory: its kinds, where it was said, how often.
 // Pure, so the wording is unit-tested apart from the components.
-import type { MemoryFactJson, MemoryJson } from "@/lib/api/types";
+import type { MemoryFactJson, MemoryJson } from "@/lib/contract";
 
 /**
  * Fact tags (the must-keep kinds its sentence holds) as a reader would name them, most

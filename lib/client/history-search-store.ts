@@ -2,7 +2,7 @@
 // query, its hits, and which one the keyboard is on. A newer query supersedes an older one
 // still on its way, so fast typing never shows stale hits.
 import { create } from "zustand";
-import type { HistoryHitJson } from "@/lib/api/types";
+import type { HistoryHitJson } from "@/lib/contract";
 import { ApiError, json } from "@/lib/client/api";
 
 /** Hits shown for one query. */

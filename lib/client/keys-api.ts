@@ -1,5 +1,5 @@
 // Browser-side client for the user's API keys. Failures are ApiErrors like the rest of the client.
-import type { ApiKeyJson, ApiKeyScope, CreatedApiKeyJson } from "@/lib/api/types";
+import type { ApiKeyJson, ApiKeyScope, CreatedApiKeyJson } from "@/lib/contract";
 import { json, send, withBody } from "@/lib/client/api";
 
 export async function listKeys(): Promise<ApiKeyJson[]> {

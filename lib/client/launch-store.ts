@@ -4,7 +4,7 @@
 // from the sidebar or the empty state. Projects live here too: the picker filters by them and the header
 // assigns the open session to one.
 import { create } from "zustand";
-import type { ProjectJson, RecoveryJson, SessionSummaryJson } from "@/lib/api/types";
+import type { ProjectJson, RecoveryJson, SessionSummaryJson } from "@/lib/contract";
 import * as api from "@/lib/client/api";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { useConversationStore } from "@/lib/client/conversation-store";

@@ -2,7 +2,7 @@
 // the memory search and the memory panel's open state. Dropping, restoring and pinning
 // change what the next request holds, so the token bar's status is refetched after them.
 import { create } from "zustand";
-import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, MemoryKind } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, MemoryKind } from "@/lib/contract";
 import { describeError } from "@/lib/client/api";
 import * as memoryApi from "@/lib/client/memory-api";
 import { useStatusStore } from "@/lib/client/status-store";

@@ -2,7 +2,7 @@
 // mid-reply): shown as in progress and followed until the server has finished it. The server
 // saves a streaming reply every second, so reading the newest messages that often shows it grow
 // on whichever instance writes it.
-import type { MessageJson, WindowJson } from "@/lib/api/types";
+import type { MessageJson, WindowJson } from "@/lib/contract";
 import * as api from "@/lib/client/api";
 
 const POLL_MS = 1_000;

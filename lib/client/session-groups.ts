@@ -1,7 +1,7 @@
 // The session list as people scan it: pinned first, then by when they were last used (Today,
 // Yesterday, Previous 7 days, …), archived ones apart; a fork sits under the session it came
 // from, and the tree is listed by its most recent use. Pure.
-import type { SessionJson } from "@/lib/api/types";
+import type { SessionJson } from "@/lib/contract";
 
 export interface SessionNode {
   session: SessionJson;

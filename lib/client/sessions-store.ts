@@ -1,7 +1,7 @@
 // The session list and which session is open. The open session also lives in the URL
 // (?session=<id>) so a reload or a shared link lands on the same conversation.
 import { create } from "zustand";
-import type { SessionJson } from "@/lib/api/types";
+import type { SessionJson } from "@/lib/contract";
 import * as api from "@/lib/client/api";
 import { archiveSession } from "@/lib/client/memory-api";
 import { lastUsed } from "@/lib/client/session-groups";

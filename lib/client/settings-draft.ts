@@ -1,6 +1,6 @@
 // The settings form's draft: fractions edited as percents (how the token bar speaks about
 // them), checked before the round trip with the bounds the server enforces.
-import type { ContextSettings } from "@/lib/api/types";
+import { SETTINGS, type ContextSettings, type FractionName } from "@/lib/contract/settings";
 
 export interface Draft {
   threshold: string;
@@ -18,36 +18,23 @@ export interface Draft {
 
 export type PercentKey = "threshold" | "reservation" | "safety" | "target" | "canvasBudget";
 
-/** The settings edited as percents, with the bounds the server enforces. */
-export const PERCENT_FIELDS: Record<PercentKey, { label: string; hint: string; min: number; max: number }> = {
-  threshold: {
-    label: "Compaction threshold",
-    hint: "Condense older turns when usage reaches this share of capacity.",
-    min: 50,
-    max: 95,
-  },
-  reservation: {
-    label: "Output reservation",
-    hint: "Share of the window kept for Claude's reply (capped at the model's output limit).",
-    min: 5,
-    max: 50,
-  },
-  safety: { label: "Safety buffer", hint: "Share of the window left free for estimation error.", min: 0, max: 30 },
-  target: {
-    label: "Compaction target",
-    hint: "Usage a compaction aims for; well below the threshold so it does not run again soon.",
-    min: 10,
-    max: 70,
-  },
-  canvasBudget: {
-    label: "Canvas budget",
-    hint: "Share of capacity the list of what is on the canvas may take in Claude's view; beyond it, older elements are listed by type and id only.",
-    min: 1,
-    max: 30,
-  },
+const PERCENT_SETTING: Record<PercentKey, FractionName> = {
+  threshold: "compaction_threshold",
+  reservation: "output_reservation",
+  safety: "safety_buffer",
+  target: "compaction_target",
+  canvasBudget: "canvas_budget",
 };
 
-export const DEFAULT_TEMPLATE = "general";
+/** The settings edited as percents, with the bounds the server enforces (lib/contract/settings.ts). */
+export const PERCENT_FIELDS = Object.fromEntries(
+  (Object.keys(PERCENT_SETTING) as PercentKey[]).map((key) => {
+    const { label, hint, min, max } = SETTINGS[PERCENT_SETTING[key]];
+    return [key, { label, hint, min: min * 100, max: max * 100 }];
+  }),
+) as Record<PercentKey, { label: string; hint: string; min: number; max: number }>;
+
+export const DEFAULT_TEMPLATE = SETTINGS.compaction_template.fallback;
 
 function toPercent(fraction: number): string {
   return String(Math.round(fraction * 1000) / 10);

@@ -1,6 +1,6 @@
 // Server-Sent Events over a fetch body. EventSource cannot POST, and sending a message
 // must be a POST, so the frames are parsed here by hand.
-import type { SendEvent } from "@/lib/api/types";
+import type { SendEvent } from "@/lib/contract";
 
 export interface SseFrame {
   event: string;

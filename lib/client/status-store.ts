@@ -1,6 +1,6 @@
 // Context status of the open session: what the token bar draws.
 import { create } from "zustand";
-import type { ContextStatusJson } from "@/lib/api/types";
+import type { ContextStatusJson } from "@/lib/contract";
 import * as api from "@/lib/client/api";
 
 interface StatusState {

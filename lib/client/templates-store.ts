@@ -1,7 +1,7 @@
 // Summary templates: the presets plus the user's own, shared by the settings panel (pick,
 // save, delete) and the compaction dividers (which name the template a summary used).
 import { create } from "zustand";
-import type { TemplateJson } from "@/lib/api/types";
+import type { TemplateJson } from "@/lib/contract";
 import * as api from "@/lib/client/api";
 
 interface TemplatesState {

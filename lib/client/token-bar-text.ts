@@ -1,6 +1,6 @@
 // What the token bar says, in words: its accessible name, and the level named as well as
 // coloured (a colour alone tells nothing to a screen reader or to someone who cannot see it).
-import type { ContextStatusJson } from "@/lib/api/types";
+import type { ContextStatusJson } from "@/lib/contract";
 import { compactTokens, percentLabel } from "@/lib/client/format";
 
 /** "33% used, 25K of 76K tokens, compaction at 80%, warning". */

@@ -1,5 +1,5 @@
 // Browser client for the usage API (GET /api/usage, /api/usage/summary), for the dashboard.
-import type { TurnRowJson, UsageReportJson, UsageSummaryJson } from "@/lib/usage/types";
+import type { TurnRowJson, UsageReportJson, UsageSummaryJson } from "@/lib/contract";
 import { json } from "./api";
 
 const DAY_MS = 86_400_000;

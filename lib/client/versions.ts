@@ -1,7 +1,7 @@
 // The versions of a turn, shown one at a time behind a ‹ 1/2 › switcher instead of stacked:
 // an edited message's turns (each edit names the turn it replaces) and a turn's regenerated
 // replies (each regeneration restarts the turn's replies). Pure.
-import type { MessageJson } from "@/lib/api/types";
+import type { MessageJson } from "@/lib/contract";
 
 export interface VersionSwitcher {
   slot: string;

@@ -1,7 +1,7 @@
 // The capacity model: C = W − R − S is the most input ever sent, so a reply always has
 // room (R) and estimation error has somewhere to land (S).
-import type { ModelInfo } from "@/lib/llm/models";
-import type { ContextStatusLevel } from "@/lib/api/types";
+import type { ModelInfo } from "@/lib/models";
+import type { ContextStatusLevel } from "@/lib/contract";
 
 export interface Capacity {
   window: number;

@@ -3,6 +3,7 @@
 // reads the longest cached prefix at a breakpoint or up to 20 blocks before one. A long
 // conversation resends everything each turn, so nearly all of it can be read at a tenth of
 // the price instead of paid in full.
+import type { CacheBreak } from "@/lib/contract/context";
 import type { ApiMessage, ContentBlock } from "./types";
 
 /** The API accepts at most four breakpoints per request. */
@@ -136,20 +137,6 @@ export interface CacheBreakInput {
   preTokens: number;
   postTokens: number;
   price: CachePrices;
-}
-
-/** What a compaction (or slide) does to the prompt cache: stored with the compaction. */
-export interface CacheBreak {
-  /** The cache held the current prefix, so changing it throws a paid-for entry away. */
-  warm: boolean;
-  /** Tokens the next request writes to the cache again. */
-  rewrite_tokens: number;
-  /** Extra cost of the next request compared with not compacting (negative: it saves at once). */
-  break_cost_usd: number;
-  /** Saved on every later request, which reads the shorter prefix. */
-  saving_per_turn_usd: number;
-  /** Requests until the savings repay the break; 0 when it pays at once. */
-  payback_turns: number;
 }
 
 export function isCacheWarm(lastRequestAt: Date | null, now: Date): boolean {

@@ -1,7 +1,7 @@
 // Context status: how full the next request is, and how much of that figure the API
 // actually measured versus what we estimated on top of the last measurement.
-import type { ModelInfo } from "@/lib/llm/models";
-import type { ContextBreakdown, ContextSettings, ContextStatusJson } from "@/lib/api/types";
+import type { ModelInfo } from "@/lib/models";
+import type { ContextBreakdown, ContextSettings, ContextStatusJson } from "@/lib/contract";
 import { calibrate } from "@/lib/tokens/calibration";
 import { computeCapacity, statusLevel } from "@/lib/context/capacity";
 

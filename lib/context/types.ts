@@ -1,21 +1,8 @@
-// Anthropic content blocks as we store them (jsonb) and send them. Kept minimal and
-// SDK-independent so the engine stays pure; the shapes match the Messages API.
-export type TextBlock = { type: "text"; text: string };
-export type ToolUseBlock = { type: "tool_use"; id: string; name: string; input: unknown };
-export type ToolResultBlock = {
-  type: "tool_result";
-  tool_use_id: string;
-  content: string | TextBlock[];
-  is_error?: boolean;
-};
-export type ImageBlock = {
-  type: "image";
-  source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string };
-};
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ImageBlock;
+// The engine's view of a message. Content blocks are the contract's (lib/contract/messages.ts):
+// stored as jsonb and sent as they are, SDK-independent so the engine stays pure.
+import type { ContentBlock, MessageStatus, Role } from "@/lib/contract/messages";
 
-export type Role = "user" | "assistant";
-export type MessageStatus = "streaming" | "complete" | "interrupted";
+export type { ContentBlock, ImageBlock, MessageStatus, Role, TextBlock, ToolResultBlock, ToolUseBlock } from "@/lib/contract/messages";
 
 /** A stored message as the engine sees it. */
 export interface EngineMessage {

@@ -1,4 +1,4 @@
-import type { CheckpointJson, CheckpointTrigger } from "@/lib/api/types";
+import type { CheckpointJson, CheckpointTrigger } from "@/lib/contract";
 import type { Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
 import { qualify, type Tx } from "./driver";

@@ -1,5 +1,4 @@
-import type { CacheBreak } from "@/lib/context/prompt-cache";
-import type { CompactionMethod, CompactionStatus, CompactionTrigger, PreservedItemJson } from "@/lib/api/types";
+import type { CacheBreak, CompactionMethod, CompactionStatus, CompactionTrigger, PreservedItemJson } from "@/lib/contract";
 import { AppError, notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
 import { pinnedTurnSeqs } from "./messages";

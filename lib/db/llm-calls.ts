@@ -1,5 +1,5 @@
 import type { Tx } from "./driver";
-import { billedInputTokens, costUsd, requireModel, type TokenUsage } from "@/lib/llm/models";
+import { billedInputTokens, costUsd, requireModel, type TokenUsage } from "@/lib/models";
 
 export type LlmCallKind = "chat" | "summary" | "title";
 

@@ -1,4 +1,4 @@
-import type { LoadedMemoryJson, MemoryJson, MemoryKind, MemorySource } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryJson, MemoryKind, MemorySource } from "@/lib/contract";
 import { notFound } from "@/lib/errors";
 import { standaloneScores } from "@/lib/context/bm25";
 import { qualify, type Tx } from "./driver";

@@ -1,4 +1,4 @@
-import type { ProjectJson } from "@/lib/api/types";
+import type { ProjectJson } from "@/lib/contract";
 import { conflict, notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
 

@@ -1,8 +1,8 @@
-import type { SessionSummaryJson } from "@/lib/api/types";
-import { DEFAULT_SETTINGS } from "@/lib/context/settings";
+import type { SessionSummaryJson } from "@/lib/contract";
+import { DEFAULT_SETTINGS } from "@/lib/contract/settings";
 import { sessionTokens } from "@/lib/context/status";
 import { toolsRawTokens } from "@/lib/context/tools";
-import { getModel } from "@/lib/llm/models";
+import { getModel } from "@/lib/models";
 import { initialFactor } from "@/lib/tokens/calibration";
 import { qualify, type Tx } from "./driver";
 import { KEYWORD_MATCH_CAP } from "./history-search";

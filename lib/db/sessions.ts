@@ -1,4 +1,4 @@
-import type { ContextSettings, SessionJson } from "@/lib/api/types";
+import type { ContextSettings, SessionJson } from "@/lib/contract";
 import { notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
 

@@ -1,4 +1,4 @@
-import type { ContextSettings } from "@/lib/api/types";
+import type { ContextSettings } from "@/lib/contract";
 import type { Tx } from "./driver";
 
 type StoredSettings = Partial<ContextSettings>;

@@ -2,7 +2,7 @@
 // request by key is lib/auth/api-keys.ts.
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
-import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/api/types";
+import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from "@/lib/db/api-keys";
 import { notFound } from "@/lib/errors";

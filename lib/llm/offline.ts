@@ -3,7 +3,7 @@
 // deterministic so tests and demos give the same output every time.
 import { toolResultText, typedText } from "@/lib/context/text";
 import type { ApiMessage, ContentBlock } from "@/lib/context/types";
-import { getModel, type TokenizerFamily } from "@/lib/llm/models";
+import { getModel, type TokenizerFamily } from "@/lib/models";
 
 export const OFFLINE_BANNER = "[Offline responder — set ANTHROPIC_API_KEY to talk to Claude]";
 const ECHO_CHARS = 300;

@@ -1,6 +1,6 @@
 // Calibration turns our cl100k estimates into Claude tokens: factor = what the API
 // measured for a request / what we estimated for that exact request, kept per model.
-import type { TokenizerFamily } from "@/lib/llm/models";
+import type { TokenizerFamily } from "@/lib/models";
 
 export interface CalibrationState {
   factor: number;

@@ -2,7 +2,7 @@
 // retention, with the session they ran in.
 import type { Tx } from "@/lib/db";
 import type { Interval } from "./range";
-import type { CompactionPointJson } from "./types";
+import type { CompactionPointJson } from "@/lib/contract/usage";
 
 /** The latest `limit` compactions of the range, oldest first. */
 export async function compactionPoints(tx: Tx, userId: string, range: Interval, limit: number): Promise<CompactionPointJson[]> {

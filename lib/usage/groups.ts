@@ -5,7 +5,7 @@
 import type { Tx } from "@/lib/db";
 import { CALL_ERROR_SQL, LIST_SQL, metricsOf, pricesParam, pricesSql, SUM_COLUMNS, sumsFromArray } from "./metrics";
 import type { RangeSplit } from "./range";
-import type { DayRowJson, ModelRowJson, SessionRowJson, UsageMetrics } from "./types";
+import type { DayRowJson, ModelRowJson, SessionRowJson, UsageMetrics } from "@/lib/contract/usage";
 
 export type Grouping = "day" | "session" | "model";
 

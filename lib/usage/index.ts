@@ -8,7 +8,7 @@ import { groupedUsage, topGroups } from "./groups";
 import type { SummaryQuery, UsageQuery } from "./params";
 import { OPEN_END, resolveRange, splitRange, type Interval } from "./range";
 import { turnUsage } from "./turns";
-import type { UsageReportJson, UsageSummaryJson } from "./types";
+import type { UsageReportJson, UsageSummaryJson } from "@/lib/contract/usage";
 
 export { csvResponse, wantsCsv } from "./csv";
 export { summaryQuery, usageQuery } from "./params";

@@ -2,7 +2,7 @@
 // first turn moving forward between two measured turns by more than the compactions run in
 // between account for: whole old turns dropped out of Claude's view without a summary.
 import { ZERO_SUMS, type MetricSums } from "./metrics";
-import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "./types";
+import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "@/lib/contract/usage";
 
 /** One turn's calls, summed, with the fields of its last chat call. */
 export interface TurnCall {

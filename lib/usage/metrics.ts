@@ -1,7 +1,7 @@
 // The figures every usage row carries, from the sums the queries return. Sums come back as
 // float8 (cast in SQL): bigint would arrive as a string (postgres.js) or a BigInt (PGlite).
-import { MODELS } from "@/lib/llm/models";
-import type { UsageMetrics } from "./types";
+import { MODELS } from "@/lib/models";
+import type { UsageMetrics } from "@/lib/contract/usage";
 
 /** Column sums as every usage query names them. */
 export interface MetricSums {

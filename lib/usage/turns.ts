@@ -5,7 +5,7 @@ import { groupedUsage } from "./groups";
 import { markTurns, type TurnCall } from "./marks";
 import { CALL_ERROR_SQL, metricsOf, SUM_COLUMNS, sumsFromArray } from "./metrics";
 import { OPEN_END, splitRange } from "./range";
-import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "./types";
+import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "@/lib/contract/usage";
 
 /** A turn as the statement writes it: turn_seq, its last chat call, then SUM_COLUMNS in order. */
 type RawTurn = [turnSeq: number | null, lastChat: LastChat | null, ...sums: number[]];

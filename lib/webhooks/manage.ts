@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { z } from "zod";
+import type { DeliveryJson, WebhookJson } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { authMode } from "@/lib/auth/config";
 import { withUser } from "@/lib/db";
@@ -20,28 +21,6 @@ export const createWebhookSchema = z
 export const deliveriesQuery = z
   .object({ status: z.enum(["pending", "delivering", "delivered", "failed"]).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) })
   .strict();
-
-export interface WebhookJson {
-  id: string;
-  url: string;
-  events: string[];
-  created_at: string;
-}
-
-export interface DeliveryJson {
-  id: string;
-  webhook_id: string;
-  event: string;
-  status: "pending" | "delivering" | "delivered" | "failed";
-  attempts: number;
-  next_attempt_at: string;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: string;
-  delivered_at: string | null;
-  /** The body as sent (or to be sent). */
-  payload: { id: string; event: string; created_at: string; data: Record<string, unknown> };
-}
 
 /**
  * In SaaS mode the server posts to whatever a user names, so only https to a public host: no

@@ -5,7 +5,7 @@
 // changes after it).
 import { canvasSection, memoCounter } from "@/lib/canvas/section";
 import { replay, type CanvasEvent } from "@/lib/canvas/reducer";
-import type { CanvasState } from "@/lib/canvas/elements";
+import type { CanvasState } from "@/lib/contract/canvas-elements";
 import { checkpointCanvas, forkCanvas, runCanvasCalls, sectionOf } from "@/lib/chat/canvas";
 import { createSession } from "@/lib/chat/sessions";
 import { LOCAL_USER_ID, withUser, type Database } from "@/lib/db";

@@ -14,7 +14,7 @@
 // BENCH_MEMORY_HNSW_ROWS [20000: HNSW over a separate table of about that many rows sampled
 // evenly across the users; 0 = over the whole table, which takes 3–8+ minutes to build here].
 import { performance } from "node:perf_hooks";
-import type { MemoryHitJson } from "@/lib/api/types";
+import type { MemoryHitJson } from "@/lib/contract";
 import { loadMemoriesForSession, searchMemories } from "@/lib/chat/memory";
 import { createSession } from "@/lib/chat/sessions";
 import { openEmbedded, setDb, withUser, type Database, type Tx } from "@/lib/db";

@@ -1,6 +1,6 @@
 // The naive way, for comparison: recount the whole history from the stored text on every
 // request, as a design without stored per-message counts and session counters would.
-import type { ContextStatusJson } from "@/lib/api/types";
+import type { ContextStatusJson } from "@/lib/contract";
 import { contextStatus, fixedRawTokens, loadContext, slideLimits } from "@/lib/chat/context";
 import { groupTurns, type Turn } from "@/lib/context/turns";
 import { withUser } from "@/lib/db";

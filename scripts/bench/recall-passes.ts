@@ -4,7 +4,7 @@
 // assembleWindow + buildRequest, memories by archiveSession / saveMemory /
 // loadMemoriesForSession, search by searchMemories and (when the build has it) searchHistory.
 import { performance } from "node:perf_hooks";
-import type { MemoryHitJson } from "@/lib/api/types";
+import type { MemoryHitJson } from "@/lib/contract";
 import { archiveSession } from "@/lib/chat/archive";
 import { compactSession } from "@/lib/chat/compact";
 import { assembleWindow, fixedRawTokens, loadContext } from "@/lib/chat/context";

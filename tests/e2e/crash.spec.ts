@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import type { RecoveryJson, SessionJson } from "@/lib/api/types";
+import type { RecoveryJson, SessionJson } from "@/lib/contract";
 import { CRASH_URL, crashDataDir, startApp } from "./crash-server";
 import { assistantMessages, enqueueFake, resetFake } from "./support";
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
 import * as sessionRoute from "@/app/api/session/route";
-import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/api/types";
+import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/contract";
 import { req, useHarness } from "./harness";
 import { sessionCookie, signUp, useSaas } from "./saas";
 

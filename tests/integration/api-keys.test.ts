@@ -12,7 +12,7 @@ import * as settingsRoute from "@/app/api/context/settings/route";
 import * as statusRoute from "@/app/api/context/status/route";
 import * as templatesRoute from "@/app/api/context/templates/route";
 import * as unknownRoute from "@/app/api/[...path]/route";
-import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/api/types";
+import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/contract";
 import { LOCAL_USER_ID } from "@/lib/db";
 import { history, idle, newSession, params, postMessage, req, sendJson, useHarness } from "./harness";
 

@@ -10,7 +10,7 @@ import * as undoRoute from "@/app/api/context/compact/[compaction_id]/undo/route
 import * as protectRoute from "@/app/api/context/protect/[message_id]/route";
 import * as settingsRoute from "@/app/api/context/settings/route";
 import * as oneSession from "@/app/api/session/[id]/route";
-import type { AuditEventJson } from "@/lib/audit/query";
+import type { AuditEventJson } from "@/lib/contract";
 import { LOCAL_USER_ID } from "@/lib/db";
 import { history, idle, newSession, params, prose, req, sendJson, useHarness } from "./harness";
 

@@ -3,7 +3,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import * as oneSession from "@/app/api/session/[id]/route";
 import * as messagesRoute from "@/app/api/session/[id]/messages/route";
 import * as statusRoute from "@/app/api/context/status/route";
-import type { SessionJson } from "@/lib/api/types";
+import type { SessionJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { contextStatus, history, newSession, ofType, params, postMessage, readSse, req, sendJson, useHarness } from "./harness";
 

@@ -10,7 +10,7 @@ import * as resumeRoute from "@/app/api/session/[id]/resume/route";
 import * as recoverRoute from "@/app/api/session/recover/route";
 import * as projectsRoute from "@/app/api/projects/route";
 import * as projectRoute from "@/app/api/projects/[id]/route";
-import type { CheckpointJson, ContextStatusJson, MessageJson, ProjectJson, RecoveryJson, SessionJson, SessionSummaryJson } from "@/lib/api/types";
+import type { CheckpointJson, ContextStatusJson, MessageJson, ProjectJson, RecoveryJson, SessionJson, SessionSummaryJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { sweepStaleStreams } from "@/lib/db/maintenance";
 import { contextStatus, history, idle, newSession, params, postMessage, prose, readSse, ofType, req, sendJson, useHarness } from "./harness";

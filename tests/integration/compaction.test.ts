@@ -5,7 +5,7 @@ import * as historyRoute from "@/app/api/context/history/[session_id]/route";
 import * as settingsRoute from "@/app/api/context/settings/route";
 import * as templatesRoute from "@/app/api/context/templates/route";
 import * as templateRoute from "@/app/api/context/templates/[id]/route";
-import type { CompactionJson, ContextStatusJson, TemplateJson } from "@/lib/api/types";
+import type { CompactionJson, ContextStatusJson, TemplateJson } from "@/lib/contract";
 import { compactSession } from "@/lib/chat/compact";
 import { LOCAL_USER_ID } from "@/lib/db";
 import { contextStatus, history, idle, newSession, ofType, params, postMessage, prose, readSse, req, sendJson, useHarness } from "./harness";

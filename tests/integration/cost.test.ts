@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import * as saveRoute from "@/app/api/checkpoint/save/route";
 import * as compactRoute from "@/app/api/context/compact/route";
 import * as recentRoute from "@/app/api/session/recent/route";
-import type { SessionSummaryJson } from "@/lib/api/types";
-import { costUsd, requireModel } from "@/lib/llm/models";
+import type { SessionSummaryJson } from "@/lib/contract";
+import { costUsd, requireModel } from "@/lib/models";
 import { contextStatus, idle, newSession, prose, req, sendJson, useHarness } from "./harness";
 
 const MODEL = "claude-sonnet-4-5";

@@ -7,7 +7,7 @@ import * as saveRoute from "@/app/api/checkpoint/save/route";
 import * as restoreRoute from "@/app/api/checkpoint/[id]/restore/route";
 import * as recentRoute from "@/app/api/session/recent/route";
 import * as sessionRoute from "@/app/api/session/[id]/route";
-import type { CheckpointJson, MessageJson, SessionJson, SessionSummaryJson } from "@/lib/api/types";
+import type { CheckpointJson, MessageJson, SessionJson, SessionSummaryJson } from "@/lib/contract";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { appendMessage, finishMessage } from "@/lib/db/messages";
 

@@ -1,13 +1,13 @@
 // Shared set-up for route-level integration tests: an in-memory PGlite (the real database)
 // and the fake Anthropic HTTP server (the real SDK talks to it). Nothing of ours is mocked.
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import type { SendEvent } from "@/lib/api/types";
+import type { SendEvent } from "@/lib/contract";
 import { openEmbedded, setDb, type Database } from "@/lib/db";
 import { startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";
 import * as sessionRoute from "@/app/api/session/route";
 import * as messagesRoute from "@/app/api/session/[id]/messages/route";
 import * as statusRoute from "@/app/api/context/status/route";
-import type { ContextStatusJson, MessagesPageJson, SendResultJson, SessionJson } from "@/lib/api/types";
+import type { ContextStatusJson, MessagesPageJson, SendResultJson, SessionJson } from "@/lib/contract";
 
 export interface Harness {
   db: Database;

@@ -4,7 +4,7 @@ import * as searchRoute from "@/app/api/memory/search/route";
 import * as memoryRoute from "@/app/api/memory/[memory_id]/route";
 import * as archiveRoute from "@/app/api/session/[id]/archive/route";
 import * as compactRoute from "@/app/api/context/compact/route";
-import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/contract";
 import { rememberFacts } from "@/lib/chat/facts";
 import { searchMemories } from "@/lib/chat/memory";
 import { withUser } from "@/lib/db";

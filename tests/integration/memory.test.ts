@@ -8,7 +8,7 @@ import * as archiveRoute from "@/app/api/session/[id]/archive/route";
 import * as loadedRoute from "@/app/api/session/[id]/memories/[memory_id]/route";
 import * as compactRoute from "@/app/api/context/compact/route";
 import * as projectsRoute from "@/app/api/projects/route";
-import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, ProjectJson } from "@/lib/api/types";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, ProjectJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { deleteExpired } from "@/lib/db/memories";
 import { reembedAll } from "@/lib/memory/reembed";

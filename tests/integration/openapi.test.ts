@@ -2,7 +2,7 @@
 // PGlite, the fake Anthropic server), and each answer's status must be one the document lists
 // for that operation and its body must validate against the schema it promises, errors
 // included. The last test checks that every operation was seen succeeding at least once.
-import type { CanvasJson } from "@/lib/canvas/wire";
+import type { CanvasJson } from "@/lib/contract";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openapi/document";
 import type {
@@ -16,7 +16,7 @@ import type {
   SendResultJson,
   SessionJson,
   TemplateJson,
-} from "@/lib/api/types";
+} from "@/lib/contract";
 import { DocumentValidator, type HttpMethod } from "../openapi-validator";
 import { idle, prose, readSse, req, useHarness } from "./harness";
 import { routeFiles, routeOf } from "../api-routes";

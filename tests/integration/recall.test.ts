@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import * as settingsRoute from "@/app/api/context/settings/route";
 import * as recentRoute from "@/app/api/session/recent/route";
-import type { SessionSummaryJson } from "@/lib/api/types";
+import type { SessionSummaryJson } from "@/lib/contract";
 import { recall } from "@/lib/chat/recall";
 import { runToolUses } from "@/lib/chat/tools";
 import { parseRecall, RECALL_TOOL_NAME } from "@/lib/context/recall";

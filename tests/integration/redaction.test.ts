@@ -8,7 +8,7 @@ import * as saveCheckpointRoute from "@/app/api/checkpoint/save/route";
 import * as restoreRoute from "@/app/api/checkpoint/[id]/restore/route";
 import * as saveMemoryRoute from "@/app/api/memory/session/route";
 import * as archiveRoute from "@/app/api/session/[id]/archive/route";
-import type { CheckpointJson, CompactionJson, MemoryJson, SessionJson } from "@/lib/api/types";
+import type { CheckpointJson, CompactionJson, MemoryJson, SessionJson } from "@/lib/contract";
 import type { RecordedRequest } from "../fake-anthropic/types";
 import { idle, newSession, params, prose, req, sendJson, useHarness } from "./harness";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as sessionRoute from "@/app/api/session/route";
 import * as oneRoute from "@/app/api/session/[id]/route";
 import * as archiveRoute from "@/app/api/session/[id]/archive/route";
-import type { SessionJson } from "@/lib/api/types";
+import type { SessionJson } from "@/lib/contract";
 import { idle, newSession, params, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();

@@ -3,7 +3,7 @@ import * as sessionRoute from "@/app/api/session/route";
 import * as settingsRoute from "@/app/api/context/settings/route";
 import * as statusRoute from "@/app/api/context/status/route";
 import * as messagesRoute from "@/app/api/session/[id]/messages/route";
-import type { ContextStatusJson, SendResultJson, SessionJson, SettingsJson } from "@/lib/api/types";
+import type { ContextStatusJson, SendResultJson, SessionJson, SettingsJson } from "@/lib/contract";
 import { params, req, useHarness } from "./harness";
 
 useHarness({ online: false });

@@ -20,7 +20,7 @@ import { applyEmbeddedAuth, migrate } from "@/lib/db/migrate";
 import { recordLlmCall } from "@/lib/db/llm-calls";
 import { usageReport, usageSummary } from "@/lib/usage";
 import { CALL_ERROR_SQL } from "@/lib/usage/metrics";
-import type { DayRowJson, ModelRowJson, SessionRowJson, TurnRowJson, UsageReportJson, UsageSummaryJson } from "@/lib/usage/types";
+import type { DayRowJson, ModelRowJson, SessionRowJson, TurnRowJson, UsageReportJson, UsageSummaryJson } from "@/lib/contract";
 import { idle, newSession, params, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();

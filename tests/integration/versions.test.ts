@@ -3,7 +3,7 @@
 // earlier replies. What is replaced stays in the history and leaves what Claude is sent.
 import { describe, expect, it } from "vitest";
 import * as stopRoute from "@/app/api/session/[id]/stop/route";
-import type { MessageJson } from "@/lib/api/types";
+import type { MessageJson } from "@/lib/contract";
 import { history, idle, newSession, ofType, params, postMessage, readSse, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();

@@ -10,7 +10,7 @@ import * as hookRoute from "@/app/api/webhooks/[id]/route";
 import * as deliveriesRoute from "@/app/api/webhooks/[id]/deliveries/route";
 import * as saveRoute from "@/app/api/checkpoint/save/route";
 import { deliverDue, signature } from "@/lib/webhooks/deliver";
-import type { DeliveryJson } from "@/lib/webhooks/manage";
+import type { DeliveryJson } from "@/lib/contract";
 import { newSession, params, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as protectRoute from "@/app/api/context/protect/[message_id]/route";
-import type { MessageJson, SendResultJson } from "@/lib/api/types";
+import type { MessageJson, SendResultJson } from "@/lib/contract";
 import { countRequestTokens } from "../fake-anthropic/server";
 import { contextStatus, history, newSession, params, postMessage, prose, req, sendJson, useHarness } from "./harness";
 

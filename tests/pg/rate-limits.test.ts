@@ -2,7 +2,7 @@
 // database: a key made on one instance works on the other, a revocation on one holds on the
 // other at once, and one key's requests split between both instances share one limit.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ApiKeyJson, CreatedApiKeyJson, SessionJson } from "@/lib/api/types";
+import type { ApiKeyJson, CreatedApiKeyJson, SessionJson } from "@/lib/contract";
 import { api, startApp, type AppInstance } from "./app";
 import { pgContext, readyPg } from "./context";
 

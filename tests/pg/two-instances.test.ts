@@ -4,7 +4,7 @@
 // Claude is the fake Anthropic server (a real HTTP server the real SDK talks to).
 import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CompactionJson, MessageJson, MessagesPageJson, SendResultJson, SessionJson } from "@/lib/api/types";
+import type { CompactionJson, MessageJson, MessagesPageJson, SendResultJson, SessionJson } from "@/lib/contract";
 import { fromPostgres } from "@/lib/db/driver";
 import { sweepStaleStreams } from "@/lib/db/maintenance";
 import { startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";

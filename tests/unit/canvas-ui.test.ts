@@ -3,8 +3,8 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { CanvasElement, ChartElement, MediaElement, TableElement } from "@/lib/canvas/elements";
-import type { CanvasJson } from "@/lib/canvas/wire";
+import type { CanvasElement, ChartElement, MediaElement, TableElement } from "@/lib/contract/canvas-elements";
+import type { CanvasJson } from "@/lib/contract";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { canvasLine, curlyQuotes } from "@/lib/client/canvas-lines";
 import { compactNumber, formatValue, hasValues, pieSlices, seriesColor, SERIES_COLORS } from "@/lib/client/canvas-chart";

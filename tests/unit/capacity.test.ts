@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { computeCapacity, statusLevel } from "@/lib/context/capacity";
-import { requireModel } from "@/lib/llm/models";
+import { requireModel } from "@/lib/models";
 
 const defaults = { output_reservation: 0.2, safety_buffer: 0.1 };
 

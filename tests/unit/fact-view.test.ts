@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MemoryFactJson, MemoryJson } from "@/lib/api/types";
+import type { MemoryFactJson, MemoryJson } from "@/lib/contract";
 import { factKinds, messagesLabel, seenLabel, splitFacts } from "@/lib/client/facts";
 
 function fact(id: string, over: Partial<MemoryFactJson> = {}, kind: MemoryJson["kind"] = "fact"): MemoryJson {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { inlineCode, messagePreview, openFence, previewText } from "@/lib/client/message-text";
 import { summarySections, verbatimDetails } from "@/lib/client/summary-sections";
 import { sameMessageItemProps, type MessageItemProps } from "@/components/chat/MessageItem";
-import type { MessageJson } from "@/lib/api/types";
+import type { MessageJson } from "@/lib/contract";
 
 describe("openFence", () => {
   it("tracks fences by character and length", () => {

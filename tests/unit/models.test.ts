@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { MODELS, DEFAULT_MODEL, DEFAULT_SUMMARY_MODEL, costUsd, getModel, requireModel } from "@/lib/llm/models";
+import { MODELS, DEFAULT_MODEL, DEFAULT_SUMMARY_MODEL, costUsd, getModel, requireModel } from "@/lib/models";
 
 describe("model registry", () => {
   it("lists every model once", () => {

@@ -3,9 +3,9 @@
 // parameters match their templates, and Ajv compiles every schema in it.
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { idParams } from "@/lib/api/requests";
+import { idParams } from "@/lib/contract/requests";
 import { buildDocument } from "@/lib/api/openapi/builder";
-import { named } from "@/lib/api/openapi/components";
+import { named } from "@/lib/contract/meta";
 import { openApiDocument } from "@/lib/api/openapi/document";
 import { UNDOCUMENTED_ROUTES } from "@/lib/api/openapi/operations";
 import { METHODS, type Operation } from "@/lib/api/openapi/registry";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SessionJson } from "@/lib/api/types";
+import type { SessionJson } from "@/lib/contract";
 import { dateGroup, groupSessions } from "@/lib/client/session-groups";
 
 const NOW = new Date(2026, 10, 26, 15, 0); // local time, as the list shows it

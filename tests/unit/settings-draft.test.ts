@@ -1,8 +1,8 @@
 // The settings form's draft: fractions shown as percents and back, and the bounds checked before
 // the round trip (the canvas fields among them).
 import { describe, expect, it } from "vitest";
-import type { ContextSettings } from "@/lib/api/types";
-import { DEFAULT_SETTINGS } from "@/lib/context/settings";
+import type { ContextSettings } from "@/lib/contract";
+import { DEFAULT_SETTINGS } from "@/lib/contract/settings";
 import { fromDraft, toDraft, validate } from "@/lib/client/settings-draft";
 
 const settings: ContextSettings = { ...DEFAULT_SETTINGS, model: "claude-haiku-4-5" };

@@ -1,8 +1,8 @@
-import { DEFAULT_SETTINGS } from "@/lib/context/settings";
+import { DEFAULT_SETTINGS } from "@/lib/contract/settings";
 import { describe, it, expect } from "vitest";
 import { breakdownOf, computeStatus, sessionTokens, type StatusInput } from "@/lib/context/status";
-import { requireModel } from "@/lib/llm/models";
-import type { ContextBreakdown } from "@/lib/api/types";
+import { requireModel } from "@/lib/models";
+import type { ContextBreakdown } from "@/lib/contract";
 
 const NOW = new Date("2026-03-01T12:00:00.000Z");
 const MEASURED_AT = new Date("2026-03-01T11:59:00.000Z");

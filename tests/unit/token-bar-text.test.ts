@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ContextStatusJson } from "@/lib/api/types";
+import type { ContextStatusJson } from "@/lib/contract";
 import { tokenBarSummary } from "@/lib/client/token-bar-text";
 
 describe("token bar in words", () => {

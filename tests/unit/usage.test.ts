@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { markTurns, type TurnCall } from "@/lib/usage/marks";
 import { ZERO_SUMS } from "@/lib/usage/metrics";
 import { OPEN_END, resolveRange, splitRange } from "@/lib/usage/range";
-import type { CompactionMarkJson } from "@/lib/usage/types";
+import type { CompactionMarkJson } from "@/lib/contract";
 import { usageCsv } from "@/lib/usage/csv";
 
 const d = (iso: string) => new Date(iso);

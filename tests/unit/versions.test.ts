@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { MessageJson } from "@/lib/api/types";
+import type { MessageJson } from "@/lib/contract";
 import { versionView } from "@/lib/client/versions";
 
 let seq = 0;

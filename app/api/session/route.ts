@@ -1,5 +1,5 @@
 import { json, parseBody, parseQuery, route } from "@/lib/api/http";
-import { sessionListQuery as listQuery } from "@/lib/api/requests";
+import { sessionListQuery as listQuery } from "@/lib/contract/requests";
 import { createSession, createSessionSchema, recentSessions } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";

@@ -6,7 +6,7 @@ import { E, EXACT_CODE_STATUSES, type ErrorCase } from "./errors";
 import type { Operation, OperationGroup, SuccessResponse } from "./registry";
 import { SchemaCollector, componentRef } from "./schemas";
 import { SECURITY_SCHEMES, securityOf } from "./security";
-import { apiError } from "./shapes/errors";
+import { apiError } from "@/lib/contract/errors";
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ReferenceObject, ResponseObject } from "./types";
 
 export interface DocumentInfo {

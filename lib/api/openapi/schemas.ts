@@ -1,7 +1,7 @@
 // zod -> JSON Schema for the document: each conversion's named shapes ($defs) move to
 // components/schemas, and what zod writes that helps nobody reading the document goes.
 import { z } from "zod";
-import { components } from "./components";
+import { components } from "@/lib/contract/meta";
 import type { JsonSchema } from "./types";
 
 const COMPONENT_REF = "#/components/schemas/";

@@ -1,5 +1,5 @@
 import { json, parseParams, route } from "@/lib/api/http";
-import { idParams as params } from "@/lib/api/requests";
+import { idParams as params } from "@/lib/contract/requests";
 import { checkpointDetail, removeCheckpoint } from "@/lib/chat/checkpoints";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, parseQuery, route } from "@/lib/api/http";
-import { recentCheckpointsQuery } from "@/lib/api/requests";
+import { recentCheckpointsQuery } from "@/lib/contract/requests";
 import { recentCheckpointList } from "@/lib/chat/checkpoints";
 
 export const dynamic = "force-dynamic";

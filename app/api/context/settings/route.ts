@@ -1,5 +1,5 @@
 import { json, parseBody, parseQuery, route } from "@/lib/api/http";
-import { putSettingsSchema, sessionScopeQuery as scope } from "@/lib/api/requests";
+import { putSettingsSchema, sessionScopeQuery as scope } from "@/lib/contract/requests";
 import { getSettings, putSettings } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, parseQuery, route } from "@/lib/api/http";
-import { statusQuery } from "@/lib/api/requests";
+import { statusQuery } from "@/lib/contract/requests";
 import { getStatus } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, parseBody, parseParams, route } from "@/lib/api/http";
-import { memoryIdParams as params, pinSchema } from "@/lib/api/requests";
+import { memoryIdParams as params, pinSchema } from "@/lib/contract/requests";
 import { memories } from "@/lib/chat/memory";
 
 export const dynamic = "force-dynamic";

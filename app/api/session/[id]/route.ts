@@ -1,5 +1,5 @@
 import { json, parseBody, parseParams, route } from "@/lib/api/http";
-import { idParams as params } from "@/lib/api/requests";
+import { idParams as params } from "@/lib/contract/requests";
 import { patchSessionSchema, removeSession, sessionDetail, updateSession } from "@/lib/chat/sessions";
 
 export const dynamic = "force-dynamic";

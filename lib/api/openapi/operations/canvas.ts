@@ -1,8 +1,8 @@
-import { canvasElementParams, canvasQuery, idParams } from "@/lib/api/requests";
+import { canvasElementParams, canvasQuery, idParams } from "@/lib/contract/requests";
 import { choiceSchema } from "@/lib/chat/canvas";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { canvas } from "../shapes/canvas";
+import { canvas } from "@/lib/contract/canvas";
 
 export const canvasOperations: OperationGroup = {
   tag: "Canvas",

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { idParams, recentCheckpointsQuery, sessionIdParams } from "@/lib/api/requests";
+import { idParams, recentCheckpointsQuery, sessionIdParams } from "@/lib/contract/requests";
 import { saveSchema } from "@/lib/chat/checkpoints";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { checkpoint, recentCheckpoint } from "../shapes/checkpoints";
-import { message } from "../shapes/messages";
-import { session } from "../shapes/sessions";
+import { checkpoint, recentCheckpoint } from "@/lib/contract/checkpoints";
+import { message } from "@/lib/contract/messages";
+import { session } from "@/lib/contract/sessions";
 
 const checkpointList = z.object({ checkpoints: z.array(checkpoint) });
 

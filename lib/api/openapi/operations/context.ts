@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { compactionIdParams, idParams, messageIdParams, putSettingsSchema, sessionIdParams, sessionScopeQuery, statusQuery } from "@/lib/api/requests";
+import { compactionIdParams, idParams, messageIdParams, putSettingsSchema, sessionIdParams, sessionScopeQuery, statusQuery } from "@/lib/contract/requests";
 import { compactSchema } from "@/lib/chat/compact";
 import { templateSchema } from "@/lib/chat/templates";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { compaction, compactionOutcome, contextStatus, settingsView, template } from "../shapes/context";
-import { message } from "../shapes/messages";
+import { compaction, compactionOutcome, contextStatus, settingsView, template } from "@/lib/contract/context";
+import { message } from "@/lib/contract/messages";
 
 export const context: OperationGroup = {
   tag: "Context",

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { idParams } from "@/lib/api/requests";
+import { idParams } from "@/lib/contract/requests";
 import { auditQuery } from "@/lib/audit/query";
 import { createKeySchema } from "@/lib/keys";
 import { createWebhookSchema, deliveriesQuery } from "@/lib/webhooks/manage";
 import type { OperationGroup } from "../registry";
-import { apiKey, auditPage, createdApiKey, createdWebhook, delivery, webhook } from "../shapes/integrations";
+import { apiKey, auditPage, createdApiKey, createdWebhook, delivery, webhook } from "@/lib/contract/integrations";
 
 export const audit: OperationGroup = {
   tag: "Audit",

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { memoryIdParams, pinSchema, projectIdParams, sessionIdParams } from "@/lib/api/requests";
+import { memoryIdParams, pinSchema, projectIdParams, sessionIdParams } from "@/lib/contract/requests";
 import { saveMemorySchema, searchSchema } from "@/lib/chat/memory";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { loadedMemory, memory, memoryHit } from "../shapes/memory";
+import { loadedMemory, memory, memoryHit } from "@/lib/contract/memory";
 
 const oneMemory = z.object({ memory });
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { idParams, messagesPageQuery } from "@/lib/api/requests";
+import { idParams, messagesPageQuery } from "@/lib/contract/requests";
 import { sendSchema } from "@/lib/chat/send";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { messagesPage } from "../shapes/messages";
-import { sendEvent, sendResult } from "../shapes/send";
+import { messagesPage } from "@/lib/contract/messages";
+import { sendEvent, sendResult } from "@/lib/contract/send";
 
 export const messages: OperationGroup = {
   tag: "Messages",

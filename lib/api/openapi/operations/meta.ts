@@ -1,5 +1,5 @@
 import type { OperationGroup } from "../registry";
-import { openApiDocumentShape } from "../shapes/document";
+import { openApiDocumentShape } from "@/lib/contract/document";
 
 export const meta: OperationGroup = {
   tag: "API",

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { idParams } from "@/lib/api/requests";
+import { idParams } from "@/lib/contract/requests";
 import { projectSchema } from "@/lib/chat/projects";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { project } from "../shapes/sessions";
+import { project } from "@/lib/contract/sessions";
 
 const oneProject = z.object({ project });
 

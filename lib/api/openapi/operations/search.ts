@@ -2,7 +2,7 @@ import { z } from "zod";
 import { historySearchQuery } from "@/lib/search/api";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { historyHit } from "../shapes/search";
+import { historyHit } from "@/lib/contract/search";
 
 export const search: OperationGroup = {
   tag: "Search",

@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { idParams, sessionListQuery, sessionMemoryParams } from "@/lib/api/requests";
+import { idParams, sessionListQuery, sessionMemoryParams } from "@/lib/contract/requests";
 import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/chat/sessions";
 import { recoverSchema } from "@/lib/chat/recovery";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { contextStatus } from "../shapes/context";
-import { loadedMemory, memory } from "../shapes/memory";
-import { message } from "../shapes/messages";
-import { recovery, session, sessionDetail, sessionSummary } from "../shapes/sessions";
+import { contextStatus } from "@/lib/contract/context";
+import { loadedMemory, memory } from "@/lib/contract/memory";
+import { message } from "@/lib/contract/messages";
+import { recovery, session, sessionDetail, sessionSummary } from "@/lib/contract/sessions";
 
 const oneSession = z.object({ session });
 

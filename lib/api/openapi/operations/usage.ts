@@ -1,7 +1,7 @@
 import { summaryQuery, usageQuery } from "@/lib/usage";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
-import { usageReport, usageSummary } from "../shapes/usage";
+import { usageReport, usageSummary } from "@/lib/contract/usage";
 
 export const usage: OperationGroup = {
   tag: "Usage",

@@ -1,5 +1,5 @@
 import { json, parseParams, route } from "@/lib/api/http";
-import { sessionIdParams } from "@/lib/api/requests";
+import { sessionIdParams } from "@/lib/contract/requests";
 import { compactionHistory } from "@/lib/chat/compaction-log";
 
 export const dynamic = "force-dynamic";

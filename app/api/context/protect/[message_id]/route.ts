@@ -1,5 +1,5 @@
 import { json, parseParams, parseQuery, route } from "@/lib/api/http";
-import { messageIdParams as params, sessionScopeQuery as scope } from "@/lib/api/requests";
+import { messageIdParams as params, sessionScopeQuery as scope } from "@/lib/contract/requests";
 import { protectMessage } from "@/lib/chat/protect";
 
 export const dynamic = "force-dynamic";

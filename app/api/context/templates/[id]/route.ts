@@ -1,5 +1,5 @@
 import { parseParams, route } from "@/lib/api/http";
-import { idParams } from "@/lib/api/requests";
+import { idParams } from "@/lib/contract/requests";
 import { removeTemplate } from "@/lib/chat/templates";
 
 export const dynamic = "force-dynamic";

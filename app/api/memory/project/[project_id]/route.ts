@@ -1,5 +1,5 @@
 import { json, parseParams, route } from "@/lib/api/http";
-import { projectIdParams } from "@/lib/api/requests";
+import { projectIdParams } from "@/lib/contract/requests";
 import { memories } from "@/lib/chat/memory";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, parseParams, parseQuery, route } from "@/lib/api/http";
-import { canvasQuery, idParams } from "@/lib/api/requests";
+import { canvasQuery, idParams } from "@/lib/contract/requests";
 import { clearCanvas, getCanvas } from "@/lib/chat/canvas";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, parseBody, parseParams, parseQuery, route } from "@/lib/api/http";
-import { idParams as params, messagesPageQuery as pageQuery } from "@/lib/api/requests";
+import { idParams as params, messagesPageQuery as pageQuery } from "@/lib/contract/requests";
 import { sseResponse } from "@/lib/api/sse";
 import { maxMessageBytes, prepareSend, sendAndCollect, sendSchema } from "@/lib/chat/send";
 import { messagesPage } from "@/lib/chat/sessions";

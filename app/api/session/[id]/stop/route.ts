@@ -1,5 +1,5 @@
 import { json, parseParams, route } from "@/lib/api/http";
-import { idParams } from "@/lib/api/requests";
+import { idParams } from "@/lib/contract/requests";
 import { requestStop } from "@/lib/chat/stop";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, parseParams, route } from "@/lib/api/http";
-import { compactionIdParams } from "@/lib/api/requests";
+import { compactionIdParams } from "@/lib/contract/requests";
 import { undoCompaction } from "@/lib/chat/compaction-log";
 
 export const dynamic = "force-dynamic";

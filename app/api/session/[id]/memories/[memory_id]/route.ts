@@ -1,5 +1,5 @@
 import { json, parseParams, route } from "@/lib/api/http";
-import { sessionMemoryParams as params } from "@/lib/api/requests";
+import { sessionMemoryParams as params } from "@/lib/contract/requests";
 import { setLoadedDropped } from "@/lib/chat/memory";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { json, parseBody, parseParams, route } from "@/lib/api/http";
-import { canvasElementParams } from "@/lib/api/requests";
+import { canvasElementParams } from "@/lib/contract/requests";
 import { choiceSchema, chooseOption } from "@/lib/chat/canvas";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { count, described, named, timestamp, uuidString } from "../components";
+import { count, described, named, timestamp, uuidString } from "./meta";
 
 const metrics = {
   requests: count(),
@@ -103,3 +103,17 @@ export const usageSummary = named(
   }),
   "What the dashboard shows for a range.",
 );
+
+export const GROUP_BYS = usageReport.shape.group_by.options;
+export type GroupBy = (typeof GROUP_BYS)[number];
+export type UsageMetrics = z.infer<typeof usageMetrics>;
+export type DayRowJson = z.infer<typeof dayRow>;
+export type SessionRowJson = z.infer<typeof sessionRow>;
+export type ModelRowJson = z.infer<typeof modelRow>;
+export type CompactionMarkJson = z.infer<typeof compactionMark>;
+export type TurnRowJson = z.infer<typeof turnRow>;
+export type UsageRowJson = DayRowJson | SessionRowJson | ModelRowJson | TurnRowJson;
+/** Rows of one grouping; `R` narrows them for a caller that asked for one. */
+export type UsageReportJson<R extends UsageRowJson = UsageRowJson> = Omit<z.infer<typeof usageReport>, "rows"> & { rows: R[] };
+export type CompactionPointJson = z.infer<typeof compactionPoint>;
+export type UsageSummaryJson = z.infer<typeof usageSummary>;

@@ -29,3 +29,6 @@ export function described<T extends z.ZodType>(schema: T, description: string): 
 export const uuidString = () => z.uuid();
 export const timestamp = () => z.iso.datetime();
 export const count = () => z.int().nonnegative();
+
+/** A path or query id: a malformed one names nothing that exists. */
+export const uuid = z.string().uuid();

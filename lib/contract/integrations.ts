@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { count, described, named, timestamp, uuidString } from "../components";
+import { count, described, named, timestamp, uuidString } from "./meta";
 
 export const auditEvent = named(
   "AuditEvent",
@@ -75,3 +75,11 @@ export const createdApiKey = named(
   "CreatedApiKey",
   z.object({ key: apiKey, secret: described(z.string(), "The whole key (`tk_live_…`); shown only in this answer.") }),
 );
+
+export type AuditEventJson = z.infer<typeof auditEvent>;
+export type WebhookJson = z.infer<typeof webhook>;
+export type CreatedWebhookJson = z.infer<typeof createdWebhook>;
+export type DeliveryJson = z.infer<typeof delivery>;
+export type ApiKeyJson = z.infer<typeof apiKey>;
+export type ApiKeyScope = ApiKeyJson["scopes"][number];
+export type CreatedApiKeyJson = z.infer<typeof createdApiKey>;

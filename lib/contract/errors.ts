@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { described, named } from "../components";
+import { described, named } from "./meta";
 
 export const apiError = named(
   "ApiError",
@@ -12,3 +12,5 @@ export const apiError = named(
   }),
   "Every error, with the matching HTTP status.",
 );
+
+export type ApiErrorJson = z.infer<typeof apiError>;

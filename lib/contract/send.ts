@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { count, described, named } from "../components";
+import { count, described, named } from "./meta";
 import { canvasStreamEvent } from "./canvas";
 import { checkpoint } from "./checkpoints";
 import { compaction, contextStatus } from "./context";
@@ -47,3 +47,6 @@ export const sendEvent = named(
   ]),
   "One Server-Sent Event of a send: the frame `event: <event>` / `data: <data as JSON>`. In order: user_message; memories (a session's first message); notice and compaction (when the window had to be made to fit); many delta; assistant_message (status complete or interrupted); canvas after a tool round's results when Claude changed the canvas; error on failure; status; then, after the turn, checkpoint, compaction and a fresh status when they ran; done last. A tool-use loop repeats user_message (tool results) and assistant_message within the turn.",
 );
+
+export type SendEvent = z.infer<typeof sendEvent>;
+export type SendResultJson = z.infer<typeof sendResult>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { count, described, named, timestamp, uuidString } from "../components";
+import { count, described, named, timestamp, uuidString } from "./meta";
 
 export const historyHit = named(
   "HistoryHit",
@@ -17,3 +17,5 @@ export const historyHit = named(
   }),
   "A message found by history search.",
 );
+
+export type HistoryHitJson = z.infer<typeof historyHit>;

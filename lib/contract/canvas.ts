@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { FIELDS, LAYOUTS, type ElementType } from "@/lib/canvas/elements";
-import { CANVAS_THEMES, NOTIFICATION_LEVELS } from "@/lib/canvas/tools";
-import { count, described, named } from "../components";
+import { FIELDS, LAYOUTS, type ElementType } from "./canvas-elements";
+import { count, described, named } from "./meta";
+
+export const NOTIFICATION_LEVELS = ["info", "success", "warning", "error"] as const;
+export const CANVAS_THEMES = ["light", "dark", "system"] as const;
 
 // Each element is its type's fields (the same zod schemas Claude's tool input is checked with) plus id and type.
 const element = <T extends ElementType>(type: T) => z.intersection(z.object({ id: z.string(), type: z.literal(type) }), FIELDS[type]);
@@ -64,3 +66,12 @@ export const canvasStreamEvent = named(
   z.object({ events: z.array(canvasEvent), effects: z.array(canvasEffect), version: count() }),
   "A send's canvas changes of one tool round, after their tool results were saved: apply `events` in order.",
 );
+
+/** One change to the canvas, applied by the same reducer on the server and in the browser. */
+export type CanvasEvent = z.infer<typeof canvasEvent>;
+/** Shown, never kept: a toast, or the canvas's theme for this visit. */
+export type CanvasEffect = z.infer<typeof canvasEffect>;
+/** `GET /api/session/{id}/canvas` and the answers of the user's canvas changes. */
+export type CanvasJson = z.infer<typeof canvas>;
+/** The send stream's `canvas` event: apply `events` in order, show `effects`, then it is at `version`. */
+export type CanvasStreamEvent = z.infer<typeof canvasStreamEvent>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { count, described, named, timestamp, uuidString } from "../components";
+import { count, described, named, timestamp, uuidString } from "./meta";
 
 export const memoryFact = named(
   "MemoryFact",
@@ -52,3 +52,11 @@ export const loadedMemory = named(
   z.object({ memory, tokens: count(), score: z.number(), dropped: z.boolean() }),
   "A memory loaded into a session's context (dropped: taken out of it again).",
 );
+
+export type MemoryFactJson = z.infer<typeof memoryFact>;
+export type MemoryJson = z.infer<typeof memory>;
+export type MemorySource = MemoryJson["source"];
+/** A session's summary, or one atomic fact taken from its turns. */
+export type MemoryKind = MemoryJson["kind"];
+export type MemoryHitJson = z.infer<typeof memoryHit>;
+export type LoadedMemoryJson = z.infer<typeof loadedMemory>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { count, described, named, timestamp, uuidString } from "../components";
-import { contextSettings, settingsOverrides } from "./sessions";
+import { count, described, named, timestamp, uuidString } from "./meta";
+import { contextSettings, settingsOverrides } from "./settings";
 
 export const contextBreakdown = named(
   "ContextBreakdown",
@@ -61,7 +61,7 @@ export const cacheBreak = named(
   "What a compaction did to the prompt cache.",
 );
 
-const preservedItem = named("PreservedItem", z.object({ kind: z.string(), text: z.string() }));
+export const preservedItem = named("PreservedItem", z.object({ kind: z.string(), text: z.string() }));
 
 export const compaction = named(
   "Compaction",
@@ -117,3 +117,15 @@ export const template = named(
   }),
   "A summary prompt: a preset or one you saved.",
 );
+
+export type ContextBreakdown = z.infer<typeof contextBreakdown>;
+export type ContextStatusJson = z.infer<typeof contextStatus>;
+export type ContextStatusLevel = ContextStatusJson["status"];
+export type SettingsJson = z.infer<typeof settingsView>;
+export type CacheBreak = z.infer<typeof cacheBreak>;
+export type PreservedItemJson = z.infer<typeof preservedItem>;
+export type CompactionJson = z.infer<typeof compaction>;
+export type CompactionTrigger = CompactionJson["trigger"];
+export type CompactionMethod = CompactionJson["method"];
+export type CompactionStatus = CompactionJson["status"];
+export type TemplateJson = z.infer<typeof template>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { count, described, named, timestamp, uuidString } from "../components";
+import { count, described, named, timestamp, uuidString } from "./meta";
 import { role } from "./messages";
 
 export const checkpoint = named(
@@ -22,3 +22,7 @@ export const checkpoint = named(
 );
 
 export const recentCheckpoint = named("RecentCheckpoint", checkpoint.extend({ session_title: z.string() }));
+
+export type CheckpointJson = z.infer<typeof checkpoint>;
+export type CheckpointTrigger = CheckpointJson["trigger"];
+export type RecentCheckpointJson = z.infer<typeof recentCheckpoint>;

@@ -3,9 +3,9 @@
 // route file may export only handlers, and /api/openapi.json is generated from these very
 // objects: a constraint changed here changes the document too.
 import { z } from "zod";
-import { elementId } from "@/lib/canvas/elements";
-import { settingsSchema } from "@/lib/chat/sessions";
-import { uuid } from "./http";
+import { elementId } from "./canvas-elements";
+import { settingsSchema } from "./settings";
+import { uuid } from "./meta";
 
 // Path parameters, named as the route folders name them.
 export const idParams = z.object({ id: uuid });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { count, described, named, timestamp, uuidString } from "../components";
+import { count, described, named, timestamp, uuidString } from "./meta";
 
 const textBlock = z.object({ type: z.literal("text"), text: z.string() });
 
@@ -63,3 +63,14 @@ export const messagesPage = named(
   z.object({ messages: z.array(message), has_more: z.boolean(), window: windowShape }),
   "A page of the history in ascending order.",
 );
+
+export type ContentBlock = z.infer<typeof contentBlock>;
+export type TextBlock = Extract<ContentBlock, { type: "text" }>;
+export type ToolUseBlock = Extract<ContentBlock, { type: "tool_use" }>;
+export type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
+export type ImageBlock = Extract<ContentBlock, { type: "image" }>;
+export type Role = z.infer<typeof role>;
+export type MessageJson = z.infer<typeof message>;
+export type MessageStatus = MessageJson["status"];
+export type WindowJson = z.infer<typeof windowShape>;
+export type MessagesPageJson = z.infer<typeof messagesPage>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { named } from "../components";
+import { named } from "./meta";
 
 /** Just enough to recognise the document itself; its full grammar is the OpenAPI 3.1 specification's. */
 export const openApiDocumentShape = named(

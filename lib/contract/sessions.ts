@@ -1,21 +1,8 @@
 import { z } from "zod";
-import { settingsSchema } from "@/lib/chat/sessions";
-import { count, described, named, timestamp, uuidString } from "../components";
+import { settingsOverrides } from "./settings";
+import { count, described, named, timestamp, uuidString } from "./meta";
 import { checkpoint } from "./checkpoints";
 import { message } from "./messages";
-
-// The settings a client sends are the settings it reads back: one schema for both.
-export const settingsOverrides = named(
-  "ContextSettingsOverrides",
-  settingsSchema.clone(),
-  "Settings stored at one scope: a session stores only what it overrides.",
-);
-
-export const contextSettings = named(
-  "ContextSettings",
-  settingsSchema.required(),
-  "Every context setting, with defaults filled in: compaction_threshold, output_reservation, safety_buffer, compaction_target and memory_budget are fractions (of capacity, or of the window for the reservation and buffer).",
-);
 
 export const session = named(
   "Session",
@@ -75,3 +62,9 @@ export const recovery = named(
   }),
   "After a crash: the reply that was cut off, and where to resume from.",
 );
+
+export type SessionJson = z.infer<typeof session>;
+export type SessionSummaryJson = z.infer<typeof sessionSummary>;
+export type SessionDetailJson = z.infer<typeof sessionDetail>;
+export type ProjectJson = z.infer<typeof project>;
+export type RecoveryJson = z.infer<typeof recovery>;
