@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { createServerClient } from "@supabase/ssr";
 import { NextResponse, type NextRequest } from "next/server";
 import { cookieUser } from "@/lib/auth/session-cookie";
-import { supabaseAuth, type SupabaseAuthConfig } from "@/lib/auth/config";
+import { supabaseAuth, type SupabaseAuthConfig } from "@/lib/mode";
 import { hostPolicy, isAllowedHost } from "@/lib/api/edge";
 import { BASE_SECURITY_HEADERS, pageCsp } from "@/lib/api/security-headers";
 import { authEnv } from "@/lib/env";

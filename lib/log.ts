@@ -4,7 +4,7 @@
 // `cause` chain carries either. So every argument is redacted on its way to the console,
 // strings, Errors (message, stack, cause and their own fields) and plain data alike.
 // No Node-only imports: this may run wherever the code that logs runs.
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 
 const MAX_DEPTH = 6;
 

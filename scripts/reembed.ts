@@ -1,7 +1,7 @@
 // `npm run memory:reembed`: re-embed stored memories with the configured embedder. Stop the
 // app first when using the embedded database (one process per data folder).
 import { getDb } from "@/lib/db";
-import { reembedAll } from "@/lib/memory/reembed";
+import { reembedAll } from "@/lib/operations/reembed";
 
 async function main(): Promise<void> {
   const db = await getDb();

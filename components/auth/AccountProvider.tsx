@@ -2,7 +2,7 @@
 // Hands the server's view of sign-in (mode, email, how to reach Supabase) to the browser
 // before anything below it renders or calls the API.
 import { createContext, useContext, useState, type ReactNode } from "react";
-import type { AccountInfo } from "@/lib/auth/account";
+import type { AccountInfo } from "@/lib/contract/account";
 import { setAccount } from "@/lib/client/account";
 
 const AccountContext = createContext<AccountInfo>({ mode: "local", email: null, supabase: null });

@@ -2,7 +2,7 @@
 // the neighbouring pages.
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { authMode } from "@/lib/auth/config";
+import { authMode } from "@/lib/mode";
 
 export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: string; children: ReactNode; footer?: ReactNode }) {
   // Local mode has no accounts: the workspace is the only page.

@@ -11,7 +11,7 @@ import { useHistorySearch } from "@/lib/client/history-search-store";
 import { jumpToMessage } from "@/lib/client/jump-to-message";
 import { isSearchShortcut } from "@/lib/client/shortcut";
 import { useSessionsStore } from "@/lib/client/sessions-store";
-import { highlightRuns, queryTerms } from "@/lib/search/snippet";
+import { highlightRuns, queryTerms } from "@/lib/context/snippet";
 import { useDialogFocus } from "@/components/ui/useDialogFocus";
 import { useEscapeKey } from "@/components/ui/useEscapeKey";
 

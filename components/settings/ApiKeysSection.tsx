@@ -4,13 +4,13 @@
 // Keys belong to the user, not to the open session.
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { KeyRound } from "lucide-react";
-import type { ApiKeyJson, ApiKeyScope } from "@/lib/contract";
+import type { ApiKeyJson, Scope } from "@/lib/contract";
 import { describeError } from "@/lib/client/api";
 import * as keysApi from "@/lib/client/keys-api";
 import { ApiKeyItem } from "./ApiKeyItem";
 import { NewKeySecret } from "./NewKeySecret";
 
-const SCOPE_OPTIONS: { scope: ApiKeyScope; label: string; hint: string }[] = [
+const SCOPE_OPTIONS: { scope: Scope; label: string; hint: string }[] = [
   { scope: "read", label: "Read", hint: "GET requests: sessions, messages, status" },
   { scope: "write", label: "Write", hint: "everything that changes data, sends included" },
   { scope: "admin", label: "Admin", hint: "keys and settings; includes read and write" },
@@ -29,7 +29,7 @@ const field =
 export function ApiKeysSection() {
   const [keys, setKeys] = useState<ApiKeyJson[] | null>(null);
   const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<ApiKeyScope[]>(["read", "write"]);
+  const [scopes, setScopes] = useState<Scope[]>(["read", "write"]);
   const [expiryDays, setExpiryDays] = useState(0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -76,7 +76,7 @@ export function ApiKeysSection() {
     }
   }
 
-  const toggle = (scope: ApiKeyScope, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
+  const toggle = (scope: Scope, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
   const current = (keys ?? []).filter((k) => k.status !== "revoked");
   const revoked = (keys ?? []).filter((k) => k.status === "revoked");
 

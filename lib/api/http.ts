@@ -3,14 +3,14 @@ import { z } from "zod";
 import { authenticate, type Caller } from "@/lib/auth";
 import { recordSignIn } from "@/lib/audit/sign-in";
 import type { Admission } from "@/lib/auth/api-keys";
-import { authMode } from "@/lib/auth/config";
+import { authMode } from "@/lib/mode";
 import { authEnv } from "@/lib/env";
 import { AppError, badRequest } from "@/lib/errors";
 import { requireScope, scopeForMethod, type Scope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
-import { requestContextOf, runWithRequest, type Actor } from "./request-context";
+import { requestContextOf, runWithRequest, type Actor } from "@/lib/request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
 import type { ApiErrorJson } from "@/lib/contract";
 

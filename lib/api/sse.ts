@@ -1,5 +1,5 @@
 import type { SendEvent } from "@/lib/contract";
-import type { PreparedSend } from "@/lib/chat/send";
+import type { PreparedSend } from "@/lib/turn/send";
 
 /**
  * Streams a send as Server-Sent Events. The turn runs to the end even if the client goes

@@ -2,7 +2,7 @@
 // token of it arrives. That first sight is the audit event, once per sign-in (the token's
 // session_id), with this process remembering recent ones so it costs nothing per request.
 import { withUser } from "@/lib/db";
-import { currentRequest } from "@/lib/api/request-context";
+import { currentRequest } from "@/lib/request-context";
 
 const seen = new Set<string>();
 const MAX_REMEMBERED = 10_000;

@@ -12,7 +12,7 @@ import { checkKeyFormat, hashKey } from "@/lib/keys/format";
 import { requireScope, type Scope } from "@/lib/keys/scopes";
 import { costMicros, settle, windowMicros } from "@/lib/limits";
 import { quotaOf } from "@/lib/limits/quota";
-import type { Caller } from "./index";
+import type { Caller } from "./caller";
 
 /** What a route asks of a caller before its handler runs. */
 export interface Admission {

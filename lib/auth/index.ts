@@ -1,37 +1,13 @@
 import { getDb, LOCAL_USER_ID } from "@/lib/db";
 import { ensureEmbeddedUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
-import type { Scope } from "@/lib/keys/scopes";
-import type { Quota } from "@/lib/limits/quota";
 import { keyCaller, type Admission } from "./api-keys";
-import { supabaseAuth } from "./config";
+import type { Caller } from "./caller";
+
+export type { AuthMethod, Caller, CallerKey } from "./caller";
+import { supabaseAuth } from "@/lib/mode";
 import { verifyAccessToken } from "./jwt";
 import { accessTokenFromCookies } from "./session-cookie";
-
-/**
- * How the caller proved who they are. A verified bearer token or API key is exempt from the
- * browser CSRF rule: a browser never attaches either on its own.
- */
-export type AuthMethod = "local" | "cookie" | "bearer" | "key";
-
-/** The API key a request came with: it acts as the key's owner, limited to its scopes. */
-export interface CallerKey {
-  id: string;
-  name: string;
-  scopes: Scope[];
-}
-
-export interface Caller {
-  userId: string;
-  email: string | null;
-  via: AuthMethod;
-  /** SaaS mode: the sign-in the token belongs to. */
-  signInId?: string | null;
-  /** Only for `via: "key"`; every other caller holds every scope. */
-  key?: CallerKey;
-  /** A key's requests bucket, already taken by the key lookup itself (see Admission). */
-  requests?: Quota;
-}
 
 const LOCAL_CALLER: Caller = Object.freeze({ userId: LOCAL_USER_ID, email: null, via: "local" });
 

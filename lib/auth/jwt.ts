@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import type { SupabaseAuthConfig } from "./config";
+import type { SupabaseAuthConfig } from "@/lib/mode";
 
 export interface VerifiedToken {
   userId: string;

@@ -1,6 +1,6 @@
 import { combineChunks, parseCookieHeader, stringFromBase64URL } from "@supabase/ssr";
 import { AppError } from "@/lib/errors";
-import type { SupabaseAuthConfig } from "./config";
+import type { SupabaseAuthConfig } from "@/lib/mode";
 import { verifyAccessToken, type VerifiedToken } from "./jwt";
 
 const BASE64_PREFIX = "base64-";

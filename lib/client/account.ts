@@ -2,7 +2,7 @@
 // Supabase client that keeps the session cookie (SaaS mode only).
 import { createBrowserClient } from "@supabase/ssr";
 import type { SupabaseClient } from "@supabase/supabase-js";
-import type { AccountInfo } from "@/lib/auth/account";
+import type { AccountInfo } from "@/lib/contract/account";
 
 let account: AccountInfo = { mode: "local", email: null, supabase: null };
 let client: SupabaseClient | null = null;

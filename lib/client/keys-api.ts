@@ -1,12 +1,12 @@
 // Browser-side client for the user's API keys. Failures are ApiErrors like the rest of the client.
-import type { ApiKeyJson, ApiKeyScope, CreatedApiKeyJson } from "@/lib/contract";
+import type { ApiKeyJson, Scope, CreatedApiKeyJson } from "@/lib/contract";
 import { json, send, withBody } from "@/lib/client/api";
 
 export async function listKeys(): Promise<ApiKeyJson[]> {
   return (await json<{ keys: ApiKeyJson[] }>("/api/keys")).keys;
 }
 
-export async function createKey(input: { name: string; scopes: ApiKeyScope[]; expires_at: string | null }): Promise<CreatedApiKeyJson> {
+export async function createKey(input: { name: string; scopes: Scope[]; expires_at: string | null }): Promise<CreatedApiKeyJson> {
   return json<CreatedApiKeyJson>("/api/keys", withBody("POST", input));
 }
 

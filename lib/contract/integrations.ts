@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { count, described, named, timestamp, uuidString } from "./meta";
 
+/** What an API key may do: `read` for GET, `write` for what changes data, `admin` for keys and settings. */
+export const SCOPES = ["read", "write", "admin"] as const;
+export type Scope = (typeof SCOPES)[number];
+
 export const auditEvent = named(
   "AuditEvent",
   z.object({
@@ -62,7 +66,7 @@ export const apiKey = named(
     id: uuidString(),
     name: z.string(),
     prefix: described(z.string(), "`tk_live_` and the first characters of the key, to tell keys apart."),
-    scopes: z.array(z.enum(["read", "write", "admin"])),
+    scopes: z.array(z.enum(SCOPES)),
     created_at: timestamp(),
     expires_at: timestamp().nullable(),
     last_used_at: timestamp().nullable(),
@@ -81,5 +85,4 @@ export type WebhookJson = z.infer<typeof webhook>;
 export type CreatedWebhookJson = z.infer<typeof createdWebhook>;
 export type DeliveryJson = z.infer<typeof delivery>;
 export type ApiKeyJson = z.infer<typeof apiKey>;
-export type ApiKeyScope = ApiKeyJson["scopes"][number];
 export type CreatedApiKeyJson = z.infer<typeof createdApiKey>;

@@ -1,4 +1,4 @@
-import type { Scope } from "@/lib/keys/scopes";
+import type { Scope } from "@/lib/contract";
 import type { Tx } from "./driver";
 import { onConflictTake } from "./rate-limits";
 

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { authMode } from "@/lib/auth/config";
+import { authMode } from "@/lib/mode";
 import { dataDir, env } from "@/lib/env";
 import { fromPGlite, fromPostgres, type Database, type Tx } from "./driver";
 import { applyEmbeddedAuth, migrate } from "./migrate";

@@ -4,8 +4,9 @@
 // method decides. Browser, access-token and local-mode callers hold every scope. Pure.
 import { AppError } from "@/lib/errors";
 
-export const SCOPES = ["read", "write", "admin"] as const;
-export type Scope = (typeof SCOPES)[number];
+import { SCOPES, type Scope } from "@/lib/contract/integrations";
+
+export { SCOPES, type Scope };
 
 /** The scope a route needs when it does not name one. */
 export function scopeForMethod(method: string): Scope {

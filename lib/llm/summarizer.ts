@@ -3,7 +3,7 @@ import { chunkTurns } from "@/lib/context/compaction/chunk";
 import { buildMergeRequest, buildSummaryRequest } from "@/lib/context/compaction/templates";
 import { renderTranscript } from "@/lib/context/compaction/transcript";
 import type { CountTokens, TranscriptTurn } from "@/lib/context/compaction/types";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import type { LlmUsage } from "./client";
 
 export interface SummarizeInput {

@@ -1,28 +1,13 @@
 // The embedding seam for cross-session memory. Rows record the model that embedded them, and
 // search compares only rows of the current model, so switching providers never mixes vector
 // spaces; `npm run memory:reembed` brings old rows over.
+import { EMBEDDING_DIMENSIONS, type Embedder } from "./embedding";
 import { LocalLexicalEmbedder } from "./local-embedder";
 import { VoyageEmbedder } from "./voyage";
 
-/** Fixed by the `vector(1024)` column; both providers are configured to produce exactly this. */
-export const EMBEDDING_DIMENSIONS = 1024;
+export { EMBEDDING_DIMENSIONS, type EmbedKind, type Embedder } from "./embedding";
 
-/** Voyage prepends a different instruction for each; the local embedder is symmetric and ignores it. */
-export type EmbedKind = "document" | "query";
-
-export interface Embedder {
-  /** Recorded with each row; search compares only rows of the current model. */
-  readonly model: string;
-  /**
-   * One vector per text, in order, each of length EMBEDDING_DIMENSIONS and L2-normalized — except
-   * that a text with nothing to embed (empty, or only stopwords and punctuation for the local
-   * embedder) yields an all-zero vector, which callers store as NULL so vector search skips it.
-   */
-  embed(texts: readonly string[], kind: EmbedKind): Promise<number[][]>;
-}
-
-// Stateless, so one instance serves every call. The provider modules import only types from
-// here and take the dimension as a parameter: no import cycle, whichever module loads first.
+// Stateless, so one instance serves every call.
 const locals = new Map<number, LocalLexicalEmbedder>();
 
 function setting(name: string): string | undefined {

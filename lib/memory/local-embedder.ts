@@ -10,7 +10,7 @@
 // Features are hashed into the vector ("feature hashing"): each feature's 32-bit hash picks a
 // dimension and, from an independent bit, a sign, so colliding features cancel on average
 // instead of always inflating similarity.
-import type { EmbedKind, Embedder } from "./embedder";
+import type { EmbedKind, Embedder } from "./embedding";
 
 export const LOCAL_EMBEDDING_MODEL = "local-lexical-v1";
 

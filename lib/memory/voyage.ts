@@ -1,7 +1,7 @@
 // Voyage AI embeddings (https://docs.voyageai.com/reference/embeddings-api) over plain fetch:
 // one endpoint does not justify an SDK dependency.
 import { z } from "zod";
-import type { EmbedKind, Embedder } from "./embedder";
+import type { EmbedKind, Embedder } from "./embedding";
 
 const VOYAGE_MODEL = "voyage-3.5";
 const VOYAGE_DEFAULT_BASE_URL = "https://api.voyageai.com/v1";

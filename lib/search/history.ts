@@ -2,13 +2,13 @@
 // every message (found the moment it is saved) fused by RRF with the nearest message
 // embeddings (added by the background indexer, lib/search/indexer.ts).
 import type { HistoryHitJson } from "@/lib/contract";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import type { Tx } from "@/lib/db";
 import { hitDetails, vectorCandidates } from "@/lib/db/history-search";
 import { keywordCandidates } from "./keywords";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 import { fusedRank, vectorWeight } from "@/lib/memory/rank";
-import { queryTerms, snippetOf, truncateAround } from "./snippet";
+import { queryTerms, snippetOf, truncateAround } from "@/lib/context/snippet";
 
 /** Width of `message_embeddings.embedding` (halfvec(256)): a quarter of memories', see the migration. */
 export const HISTORY_EMBEDDING_DIMENSIONS = 256;

@@ -4,7 +4,7 @@
 // exponential backoff until MAX_ATTEMPTS, then marked failed. Runs on the app's own role:
 // the queue spans users.
 import { createHmac } from "node:crypto";
-import { authMode } from "@/lib/auth/config";
+import { authMode } from "@/lib/mode";
 import type { Database } from "@/lib/db";
 import { log } from "@/lib/log";
 import { post } from "./send";

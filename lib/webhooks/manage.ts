@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import type { DeliveryJson, WebhookJson } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
-import { authMode } from "@/lib/auth/config";
+import { authMode } from "@/lib/mode";
 import { withUser } from "@/lib/db";
 import { badRequest, notFound } from "@/lib/errors";
 import { isPublicAddress } from "./addresses";

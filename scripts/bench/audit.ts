@@ -2,7 +2,7 @@
 // event write alone, timed inside a transaction, so its share of the save is plain.
 import { performance } from "node:perf_hooks";
 import { audit } from "@/lib/audit/record";
-import { saveCheckpoint } from "@/lib/chat/checkpoints";
+import { saveCheckpoint } from "@/lib/operations/checkpoints";
 import { LOCAL_USER_ID, withUser, type Database } from "@/lib/db";
 import { fmtMs, statJson, table } from "./report";
 import { seedSession, type TextPool } from "./seed";

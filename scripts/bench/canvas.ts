@@ -6,8 +6,8 @@
 import { canvasSection, memoCounter } from "@/lib/canvas/section";
 import { replay, type CanvasEvent } from "@/lib/canvas/reducer";
 import type { CanvasState } from "@/lib/contract/canvas-elements";
-import { checkpointCanvas, forkCanvas, runCanvasCalls, sectionOf } from "@/lib/chat/canvas";
-import { createSession } from "@/lib/chat/sessions";
+import { checkpointCanvas, forkCanvas, runCanvasCalls, sectionOf } from "@/lib/operations/canvas";
+import { createSession } from "@/lib/operations/sessions";
 import { LOCAL_USER_ID, withUser, type Database } from "@/lib/db";
 import { insertCanvasEvents, readCanvas, storeCanvas } from "@/lib/db/canvas";
 import { getCheckpoint, insertCheckpoint } from "@/lib/db/checkpoints";

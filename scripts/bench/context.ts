@@ -1,7 +1,7 @@
 // Context benchmarks: status, window assembly and counting one new message, ours (stored
 // counts, session counters, window-only reads) against the naive recount-everything way.
-import { assembleWindow, fixedRawTokens, loadContext, slideLimits, type AssembledWindow } from "@/lib/chat/context";
-import { getStatus } from "@/lib/chat/sessions";
+import { assembleWindow, fixedRawTokens, loadContext, slideLimits, type AssembledWindow } from "@/lib/operations/session-context";
+import { getStatus } from "@/lib/operations/sessions";
 import { groupTurns } from "@/lib/context/turns";
 import { selectWindow } from "@/lib/context/window";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";

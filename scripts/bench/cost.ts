@@ -2,8 +2,8 @@
 // the fake Anthropic server with its prompt cache) with breakpoints and without, reporting the
 // share of input read from cache and what the session cost each way. The same user texts and
 // replies both times, so the only difference is the breakpoints.
-import { prepareSend, sendAndCollect } from "@/lib/chat/send";
-import { createSession } from "@/lib/chat/sessions";
+import { prepareSend, sendAndCollect } from "@/lib/turn/send";
+import { createSession } from "@/lib/operations/sessions";
 import { LOCAL_USER_ID, withUser, type Database } from "@/lib/db";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { fmtInt, table } from "./report";

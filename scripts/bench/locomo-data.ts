@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 // PostgreSQL's English stop words, as the README's BM25 reference removed them.
-import { STOP } from "@/lib/search/snippet";
+import { STOP } from "@/lib/context/snippet";
 
 export interface LocomoTurn {
   /** "D3:5": session 3, fifth turn. */

@@ -4,10 +4,10 @@
 // POST /api/session/{id}/archive and POST /api/memory/search run), compactSession with
 // assembleWindow + buildRequest for what Claude would be sent.
 import { performance } from "node:perf_hooks";
-import { archiveSession } from "@/lib/chat/archive";
-import { compactSession } from "@/lib/chat/compact";
-import { saveMemory, searchMemories } from "@/lib/chat/memory";
-import { createSession } from "@/lib/chat/sessions";
+import { archiveSession } from "@/lib/operations/archive";
+import { compactSession } from "@/lib/operations/compact";
+import { saveMemory, searchMemories } from "@/lib/operations/memory";
+import { createSession } from "@/lib/operations/sessions";
 import { blocksToText } from "@/lib/context/text";
 import { groupTurns } from "@/lib/context/turns";
 import { withUser, type Database } from "@/lib/db";

@@ -15,8 +15,8 @@
 // evenly across the users; 0 = over the whole table, which takes 3–8+ minutes to build here].
 import { performance } from "node:perf_hooks";
 import type { MemoryHitJson } from "@/lib/contract";
-import { loadMemoriesForSession, searchMemories } from "@/lib/chat/memory";
-import { createSession } from "@/lib/chat/sessions";
+import { loadMemoriesForSession, searchMemories } from "@/lib/operations/memory";
+import { createSession } from "@/lib/operations/sessions";
 import { openEmbedded, setDb, withUser, type Database, type Tx } from "@/lib/db";
 import { searchCandidates } from "@/lib/db/memories";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";

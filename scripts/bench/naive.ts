@@ -1,7 +1,7 @@
 // The naive way, for comparison: recount the whole history from the stored text on every
 // request, as a design without stored per-message counts and session counters would.
 import type { ContextStatusJson } from "@/lib/contract";
-import { contextStatus, fixedRawTokens, loadContext, slideLimits } from "@/lib/chat/context";
+import { contextStatus, fixedRawTokens, loadContext, slideLimits } from "@/lib/operations/session-context";
 import { groupTurns, type Turn } from "@/lib/context/turns";
 import { withUser } from "@/lib/db";
 import { tailMessages } from "@/lib/db/messages";

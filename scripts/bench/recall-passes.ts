@@ -5,12 +5,12 @@
 // loadMemoriesForSession, search by searchMemories and (when the build has it) searchHistory.
 import { performance } from "node:perf_hooks";
 import type { MemoryHitJson } from "@/lib/contract";
-import { archiveSession } from "@/lib/chat/archive";
-import { compactSession } from "@/lib/chat/compact";
-import { assembleWindow, fixedRawTokens, loadContext } from "@/lib/chat/context";
-import { loadMemoriesForSession, saveMemory, searchMemories } from "@/lib/chat/memory";
-import { buildRequest } from "@/lib/chat/request";
-import { createSession } from "@/lib/chat/sessions";
+import { archiveSession } from "@/lib/operations/archive";
+import { compactSession } from "@/lib/operations/compact";
+import { assembleWindow, fixedRawTokens, loadContext } from "@/lib/operations/session-context";
+import { loadMemoriesForSession, saveMemory, searchMemories } from "@/lib/operations/memory";
+import { buildRequest } from "@/lib/turn/request";
+import { createSession } from "@/lib/operations/sessions";
 import { blocksToText } from "@/lib/context/text";
 import { groupTurns } from "@/lib/context/turns";
 import { openEmbedded, setDb, withUser, type Database, type Tx } from "@/lib/db";

@@ -1,6 +1,6 @@
 // Seeds a long session fast: one set-based INSERT over generate_series, with texts drawn
 // from a pool of distinct messages counted once each (seeding is not what we measure).
-import { createSession } from "@/lib/chat/sessions";
+import { createSession } from "@/lib/operations/sessions";
 import { LOCAL_USER_ID, type Database } from "@/lib/db";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { assistantText, rng, userText } from "./corpus";

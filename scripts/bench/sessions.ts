@@ -8,10 +8,10 @@
 // ANALYZE of its dominant query, replayed in a transaction that is rolled back.
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { autoCheckpoint, restoreCheckpoint, saveCheckpoint } from "@/lib/chat/checkpoints";
-import { assembleWindow, loadContext } from "@/lib/chat/context";
-import { resumeSession } from "@/lib/chat/recovery";
-import { messagesPage, pickerSessions, removeSession } from "@/lib/chat/sessions";
+import { autoCheckpoint, restoreCheckpoint, saveCheckpoint } from "@/lib/operations/checkpoints";
+import { assembleWindow, loadContext } from "@/lib/operations/session-context";
+import { resumeSession } from "@/lib/operations/recovery";
+import { messagesPage, pickerSessions, removeSession } from "@/lib/operations/sessions";
 import { checkpointTags, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
 import { LOCAL_USER_ID, setDb, withUser, type Database, type Tx } from "@/lib/db";
 import { getSession } from "@/lib/db/sessions";

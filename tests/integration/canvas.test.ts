@@ -17,7 +17,7 @@ import type { CheckpointJson, CompactionJson, SessionJson, SessionSummaryJson } 
 import { CANVAS_HEADING } from "@/lib/canvas/section";
 import type { CanvasJson } from "@/lib/contract";
 import type { ToolResultBlock } from "@/lib/context/types";
-import { runCanvasCalls } from "@/lib/chat/canvas";
+import { runCanvasCalls } from "@/lib/operations/canvas";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { SNAPSHOT_EVERY } from "@/lib/db/canvas";
 import { contextStatus, history, newSession, ofType, params, postMessage, prose, readSse, req, sendJson, useHarness } from "./harness";

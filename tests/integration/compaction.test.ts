@@ -6,7 +6,7 @@ import * as settingsRoute from "@/app/api/context/settings/route";
 import * as templatesRoute from "@/app/api/context/templates/route";
 import * as templateRoute from "@/app/api/context/templates/[id]/route";
 import type { CompactionJson, ContextStatusJson, TemplateJson } from "@/lib/contract";
-import { compactSession } from "@/lib/chat/compact";
+import { compactSession } from "@/lib/operations/compact";
 import { LOCAL_USER_ID } from "@/lib/db";
 import { contextStatus, history, idle, newSession, ofType, params, postMessage, prose, readSse, req, sendJson, useHarness } from "./harness";
 

@@ -1,7 +1,7 @@
 // History search (lib/search/history.ts) on the real database: what it finds, what it shows,
 // and what it never shows.
 import { describe, expect, it } from "vitest";
-import { createSession } from "@/lib/chat/sessions";
+import { createSession } from "@/lib/operations/sessions";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { inheritHistory } from "@/lib/db/forks";
 import { appendMessage, type NewMessage } from "@/lib/db/messages";

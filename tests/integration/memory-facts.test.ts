@@ -5,8 +5,8 @@ import * as memoryRoute from "@/app/api/memory/[memory_id]/route";
 import * as archiveRoute from "@/app/api/session/[id]/archive/route";
 import * as compactRoute from "@/app/api/context/compact/route";
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/contract";
-import { rememberFacts } from "@/lib/chat/facts";
-import { searchMemories } from "@/lib/chat/memory";
+import { rememberFacts } from "@/lib/operations/facts";
+import { searchMemories } from "@/lib/operations/memory";
 import { withUser } from "@/lib/db";
 import { idle, newSession, ofType, params, postMessage, prose, readSse, req, sendJson, useHarness } from "./harness";
 

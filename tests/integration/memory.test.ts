@@ -11,7 +11,7 @@ import * as projectsRoute from "@/app/api/projects/route";
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, ProjectJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { deleteExpired } from "@/lib/db/memories";
-import { reembedAll } from "@/lib/memory/reembed";
+import { reembedAll } from "@/lib/operations/reembed";
 import { contextStatus, idle, newSession, ofType, params, postMessage, prose, readSse, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();

@@ -5,8 +5,8 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_USER_ID, prepare, setDb, withUser, type Database } from "@/lib/db";
 import { fromPGlite, fromPostgres } from "@/lib/db/driver";
-import { prepareSend, sendAndCollect } from "@/lib/chat/send";
-import { createSession, messagesPage } from "@/lib/chat/sessions";
+import { prepareSend, sendAndCollect } from "@/lib/turn/send";
+import { createSession, messagesPage } from "@/lib/operations/sessions";
 
 // The production driver (postgres.js) over the real Postgres wire protocol: PGlite serves it
 // through pglite-socket, which handles exactly one connection well, hence max: 1.

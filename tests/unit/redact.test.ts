@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { findAndRedact, placeholder, redactDeep, redactedPrefix, redactSecrets } from "@/lib/context/redact";
+import { findAndRedact, placeholder, redactDeep, redactedPrefix, redactSecrets } from "@/lib/redact";
 import { generateKey } from "@/lib/keys/format";
 import { log, redactForLog } from "@/lib/log";
 

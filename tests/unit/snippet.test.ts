@@ -1,6 +1,6 @@
 // The excerpt and highlights of a history-search hit (lib/search/snippet.ts).
 import { describe, expect, it } from "vitest";
-import { highlightRuns, queryTerms, snippetOf } from "@/lib/search/snippet";
+import { highlightRuns, queryTerms, snippetOf } from "@/lib/context/snippet";
 
 const marked = (text: string, q: string) =>
   highlightRuns(text, queryTerms(q))

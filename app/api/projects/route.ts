@@ -1,5 +1,5 @@
 import { json, parseBody, route } from "@/lib/api/http";
-import { projects, projectSchema } from "@/lib/chat/projects";
+import { projects, projectSchema } from "@/lib/operations/projects";
 
 export const dynamic = "force-dynamic";
 

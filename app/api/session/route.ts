@@ -1,6 +1,6 @@
 import { json, parseBody, parseQuery, route } from "@/lib/api/http";
 import { sessionListQuery as listQuery } from "@/lib/contract/requests";
-import { createSession, createSessionSchema, recentSessions } from "@/lib/chat/sessions";
+import { createSession, createSessionSchema, recentSessions } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // Secrets are redacted here, so neither the summarizer nor any must-keep item ever holds one,
 // and items drawn from this text are checked against a summary of the same redacted text.
 import { formatDay, saidAt } from "@/lib/context/dates";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import { blocksToText } from "@/lib/context/text";
 import type { Turn } from "@/lib/context/turns";
 import type { ContentBlock } from "@/lib/context/types";

@@ -8,7 +8,7 @@ import { capText, normalizeWs, sentencesOf, splitCode } from "@/lib/context/comp
 import type { MustKeepItem, MustKeepKind, TranscriptTurn } from "@/lib/context/compaction/types";
 import { utterancesOf } from "@/lib/context/compaction/utterances";
 import { formatDay, resolveRelativeDates } from "@/lib/context/dates";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 
 export interface ExtractedFact {
   /** Who the fact is about: "user", "user's sister", or a lower-cased name. */

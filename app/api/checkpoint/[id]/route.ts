@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { idParams as params } from "@/lib/contract/requests";
-import { checkpointDetail, removeCheckpoint } from "@/lib/chat/checkpoints";
+import { checkpointDetail, removeCheckpoint } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { json, parseQuery, route } from "@/lib/api/http";
 import { recentCheckpointsQuery } from "@/lib/contract/requests";
-import { recentCheckpointList } from "@/lib/chat/checkpoints";
+import { recentCheckpointList } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { json, parseBody, route } from "@/lib/api/http";
-import { saveCheckpoint, saveSchema } from "@/lib/chat/checkpoints";
+import { saveCheckpoint, saveSchema } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { json, parseBody, route } from "@/lib/api/http";
-import { compactNow, compactSchema } from "@/lib/chat/compact";
+import { compactNow, compactSchema } from "@/lib/operations/compact";
 
 export const dynamic = "force-dynamic";
 

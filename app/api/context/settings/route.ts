@@ -1,6 +1,6 @@
 import { json, parseBody, parseQuery, route } from "@/lib/api/http";
 import { putSettingsSchema, sessionScopeQuery as scope } from "@/lib/contract/requests";
-import { getSettings, putSettings } from "@/lib/chat/sessions";
+import { getSettings, putSettings } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { json, parseQuery, route } from "@/lib/api/http";
 import { statusQuery } from "@/lib/contract/requests";
-import { getStatus } from "@/lib/chat/sessions";
+import { getStatus } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 

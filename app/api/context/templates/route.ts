@@ -1,5 +1,5 @@
 import { json, parseBody, route } from "@/lib/api/http";
-import { allTemplates, saveTemplate, templateSchema } from "@/lib/chat/templates";
+import { allTemplates, saveTemplate, templateSchema } from "@/lib/operations/templates";
 
 export const dynamic = "force-dynamic";
 

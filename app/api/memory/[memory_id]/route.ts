@@ -1,6 +1,6 @@
 import { json, parseBody, parseParams, route } from "@/lib/api/http";
 import { memoryIdParams as params, pinSchema } from "@/lib/contract/requests";
-import { memories } from "@/lib/chat/memory";
+import { memories } from "@/lib/operations/memory";
 
 export const dynamic = "force-dynamic";
 

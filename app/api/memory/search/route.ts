@@ -1,5 +1,5 @@
 import { json, parseBody, route } from "@/lib/api/http";
-import { searchMemories, searchSchema } from "@/lib/chat/memory";
+import { searchMemories, searchSchema } from "@/lib/operations/memory";
 
 export const dynamic = "force-dynamic";
 

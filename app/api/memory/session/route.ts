@@ -1,5 +1,5 @@
 import { json, parseBody, route } from "@/lib/api/http";
-import { saveMemory, saveMemorySchema } from "@/lib/chat/memory";
+import { saveMemory, saveMemorySchema } from "@/lib/operations/memory";
 
 export const dynamic = "force-dynamic";
 

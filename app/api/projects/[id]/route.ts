@@ -1,6 +1,6 @@
 import { json, parseBody, parseParams, route } from "@/lib/api/http";
 import { idParams as params } from "@/lib/contract/requests";
-import { projects, projectSchema } from "@/lib/chat/projects";
+import { projects, projectSchema } from "@/lib/operations/projects";
 
 export const dynamic = "force-dynamic";
 

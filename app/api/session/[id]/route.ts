@@ -1,6 +1,6 @@
 import { json, parseBody, parseParams, route } from "@/lib/api/http";
 import { idParams as params } from "@/lib/contract/requests";
-import { patchSessionSchema, removeSession, sessionDetail, updateSession } from "@/lib/chat/sessions";
+import { patchSessionSchema, removeSession, sessionDetail, updateSession } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 

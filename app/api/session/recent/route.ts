@@ -1,5 +1,5 @@
 import { json, parseQuery, route } from "@/lib/api/http";
-import { pickerSessions, recentQuery } from "@/lib/chat/sessions";
+import { pickerSessions, recentQuery } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 

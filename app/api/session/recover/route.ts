@@ -1,5 +1,5 @@
 import { json, parseBody, route } from "@/lib/api/http";
-import { recover, recoverSchema } from "@/lib/chat/recovery";
+import { recover, recoverSchema } from "@/lib/operations/recovery";
 
 export const dynamic = "force-dynamic";
 

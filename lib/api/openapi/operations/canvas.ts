@@ -1,5 +1,5 @@
 import { canvasElementParams, canvasQuery, idParams } from "@/lib/contract/requests";
-import { choiceSchema } from "@/lib/chat/canvas";
+import { choiceSchema } from "@/lib/operations/canvas";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
 import { canvas } from "@/lib/contract/canvas";

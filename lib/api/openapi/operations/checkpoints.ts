@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idParams, recentCheckpointsQuery, sessionIdParams } from "@/lib/contract/requests";
-import { saveSchema } from "@/lib/chat/checkpoints";
+import { saveSchema } from "@/lib/operations/checkpoints";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
 import { checkpoint, recentCheckpoint } from "@/lib/contract/checkpoints";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { compactionIdParams, idParams, messageIdParams, putSettingsSchema, sessionIdParams, sessionScopeQuery, statusQuery } from "@/lib/contract/requests";
-import { compactSchema } from "@/lib/chat/compact";
-import { templateSchema } from "@/lib/chat/templates";
+import { compactSchema } from "@/lib/operations/compact";
+import { templateSchema } from "@/lib/operations/templates";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
 import { compaction, compactionOutcome, contextStatus, settingsView, template } from "@/lib/contract/context";

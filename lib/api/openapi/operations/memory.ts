@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { memoryIdParams, pinSchema, projectIdParams, sessionIdParams } from "@/lib/contract/requests";
-import { saveMemorySchema, searchSchema } from "@/lib/chat/memory";
+import { saveMemorySchema, searchSchema } from "@/lib/operations/memory";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
 import { loadedMemory, memory, memoryHit } from "@/lib/contract/memory";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idParams, messagesPageQuery } from "@/lib/contract/requests";
-import { sendSchema } from "@/lib/chat/send";
+import { sendSchema } from "@/lib/turn/send";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
 import { messagesPage } from "@/lib/contract/messages";

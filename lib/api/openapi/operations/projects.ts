@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idParams } from "@/lib/contract/requests";
-import { projectSchema } from "@/lib/chat/projects";
+import { projectSchema } from "@/lib/operations/projects";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
 import { project } from "@/lib/contract/sessions";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idParams, sessionListQuery, sessionMemoryParams } from "@/lib/contract/requests";
-import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/chat/sessions";
-import { recoverSchema } from "@/lib/chat/recovery";
+import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/operations/sessions";
+import { recoverSchema } from "@/lib/operations/recovery";
 import { E } from "../errors";
 import type { OperationGroup } from "../registry";
 import { contextStatus } from "@/lib/contract/context";

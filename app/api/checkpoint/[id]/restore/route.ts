@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { idParams } from "@/lib/contract/requests";
-import { restoreCheckpoint } from "@/lib/chat/checkpoints";
+import { restoreCheckpoint } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 

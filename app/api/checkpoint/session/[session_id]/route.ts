@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { sessionIdParams } from "@/lib/contract/requests";
-import { sessionCheckpoints } from "@/lib/chat/checkpoints";
+import { sessionCheckpoints } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { sessionIdParams } from "@/lib/contract/requests";
-import { compactionHistory } from "@/lib/chat/compaction-log";
+import { compactionHistory } from "@/lib/operations/compaction-log";
 
 export const dynamic = "force-dynamic";
 

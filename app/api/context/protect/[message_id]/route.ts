@@ -1,6 +1,6 @@
 import { json, parseParams, parseQuery, route } from "@/lib/api/http";
 import { messageIdParams as params, sessionScopeQuery as scope } from "@/lib/contract/requests";
-import { protectMessage } from "@/lib/chat/protect";
+import { protectMessage } from "@/lib/operations/protect";
 
 export const dynamic = "force-dynamic";
 

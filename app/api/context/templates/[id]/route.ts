@@ -1,6 +1,6 @@
 import { parseParams, route } from "@/lib/api/http";
 import { idParams } from "@/lib/contract/requests";
-import { removeTemplate } from "@/lib/chat/templates";
+import { removeTemplate } from "@/lib/operations/templates";
 
 export const dynamic = "force-dynamic";
 

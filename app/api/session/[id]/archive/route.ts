@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { idParams } from "@/lib/contract/requests";
-import { archiveSession } from "@/lib/chat/archive";
+import { archiveSession } from "@/lib/operations/archive";
 
 export const dynamic = "force-dynamic";
 

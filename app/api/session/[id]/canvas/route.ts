@@ -1,6 +1,6 @@
 import { json, parseParams, parseQuery, route } from "@/lib/api/http";
 import { canvasQuery, idParams } from "@/lib/contract/requests";
-import { clearCanvas, getCanvas } from "@/lib/chat/canvas";
+import { clearCanvas, getCanvas } from "@/lib/operations/canvas";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { json, parseBody, parseParams, parseQuery, route } from "@/lib/api/http";
 import { idParams as params, messagesPageQuery as pageQuery } from "@/lib/contract/requests";
 import { sseResponse } from "@/lib/api/sse";
-import { maxMessageBytes, prepareSend, sendAndCollect, sendSchema } from "@/lib/chat/send";
-import { messagesPage } from "@/lib/chat/sessions";
+import { maxMessageBytes, prepareSend, sendAndCollect, sendSchema } from "@/lib/turn/send";
+import { messagesPage } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { idParams } from "@/lib/contract/requests";
-import { resumeSession } from "@/lib/chat/recovery";
+import { resumeSession } from "@/lib/operations/recovery";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { idParams } from "@/lib/contract/requests";
-import { requestStop } from "@/lib/chat/stop";
+import { requestStop } from "@/lib/operations/stop";
 
 export const dynamic = "force-dynamic";
 

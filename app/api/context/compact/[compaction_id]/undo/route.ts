@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { compactionIdParams } from "@/lib/contract/requests";
-import { undoCompaction } from "@/lib/chat/compaction-log";
+import { undoCompaction } from "@/lib/operations/compaction-log";
 
 export const dynamic = "force-dynamic";
 

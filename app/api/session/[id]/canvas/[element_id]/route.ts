@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { canvasElementParams } from "@/lib/contract/requests";
-import { removeElement } from "@/lib/chat/canvas";
+import { removeElement } from "@/lib/operations/canvas";
 
 export const dynamic = "force-dynamic";
 

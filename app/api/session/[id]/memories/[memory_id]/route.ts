@@ -1,6 +1,6 @@
 import { json, parseParams, route } from "@/lib/api/http";
 import { sessionMemoryParams as params } from "@/lib/contract/requests";
-import { setLoadedDropped } from "@/lib/chat/memory";
+import { setLoadedDropped } from "@/lib/operations/memory";
 
 export const dynamic = "force-dynamic";
 

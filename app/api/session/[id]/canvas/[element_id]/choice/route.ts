@@ -1,6 +1,6 @@
 import { json, parseBody, parseParams, route } from "@/lib/api/http";
 import { canvasElementParams } from "@/lib/contract/requests";
-import { choiceSchema, chooseOption } from "@/lib/chat/canvas";
+import { choiceSchema, chooseOption } from "@/lib/operations/canvas";
 
 export const dynamic = "force-dynamic";
 

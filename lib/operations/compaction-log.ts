@@ -5,7 +5,7 @@ import { withUser } from "@/lib/db";
 import { getCompaction, installSummary, listCompactions, setCompactionStatus, type CompactionRow } from "@/lib/db/compactions";
 import { getSession } from "@/lib/db/sessions";
 import { conflict } from "@/lib/errors";
-import { contextStatus, loadContext } from "./context";
+import { contextStatus, loadContext } from "./session-context";
 import { acquireLease, release } from "./lease";
 
 export async function compactionHistory(userId: string, sessionId: string): Promise<CompactionJson[]> {

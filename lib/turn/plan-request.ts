@@ -6,14 +6,14 @@ import { getSession, recordMeasurement } from "@/lib/db/sessions";
 import { putCalibration } from "@/lib/db/settings";
 import { AppError } from "@/lib/errors";
 import { anthropicClient, countTokens } from "@/lib/llm/client";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import { log } from "@/lib/log";
 import { queueEvent } from "@/lib/webhooks/events";
 import { updateFactor } from "@/lib/tokens/calibration";
 import { reportCompaction } from "./after-turn";
-import { canvasBudget, canvasForRequest } from "./canvas";
-import { compactSession } from "./compact";
-import { assembleWindow, loadContext, type AssembledWindow, type SessionContext } from "./context";
+import { canvasBudget, canvasForRequest } from "@/lib/operations/canvas";
+import { compactSession } from "@/lib/operations/compact";
+import { assembleWindow, loadContext, type AssembledWindow, type SessionContext } from "@/lib/operations/session-context";
 import { buildRequest } from "./request";
 import type { Emit, TurnHandle } from "./turn-handle";
 

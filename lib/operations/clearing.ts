@@ -5,7 +5,7 @@ import type { ContextStatusJson } from "@/lib/contract";
 import { nextClearingMark } from "@/lib/context/clearing";
 import { withUser } from "@/lib/db";
 import { getSession, setClearedThrough } from "@/lib/db/sessions";
-import { assembleWindow, contextStatus, loadContext, windowRows } from "./context";
+import { assembleWindow, contextStatus, loadContext, windowRows } from "./session-context";
 
 export interface Cleared {
   /** Raw tokens the newly cleared results saved. */

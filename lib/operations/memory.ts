@@ -2,7 +2,7 @@ import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson } from "@/lib/contract";
 import { extractMustKeep, type MustKeepItem, type TranscriptTurn } from "@/lib/context/compaction";
-import { redactDeep, redactSecrets } from "@/lib/context/redact";
+import { redactDeep, redactSecrets } from "@/lib/redact";
 import { resolveSettings } from "@/lib/context/settings";
 import { withUser } from "@/lib/db";
 import {
@@ -27,7 +27,7 @@ import { getUserSettings } from "@/lib/db/settings";
 import { getEmbedder, toPgVector, type EmbedKind } from "@/lib/memory/embedder";
 import { fitBudget, memoryBlock, relevance, renderMemory, vectorWeight } from "@/lib/memory/rank";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
-import { defaultModelId, loadContext } from "./context";
+import { defaultModelId, loadContext } from "./session-context";
 
 const CANDIDATES_PER_LIST = 50;
 const LOAD_CANDIDATES = 10;

@@ -3,7 +3,7 @@ import { audit } from "@/lib/audit/record";
 import { withUser } from "@/lib/db";
 import { messageJson, setProtected } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";
-import { refreshPinnedTokens, windowJson } from "./context";
+import { refreshPinnedTokens, windowJson } from "./session-context";
 
 /**
  * Marks a message protected (or not). A protected turn never slides out; protecting a turn

@@ -4,14 +4,14 @@
 import { audit } from "@/lib/audit/record";
 import type { TranscriptTurn } from "@/lib/context/compaction";
 import { consolidateFact, extractFacts, type StoredFact } from "@/lib/context/facts";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import { resolveSettings } from "@/lib/context/settings";
 import { withUser } from "@/lib/db";
 import { currentFacts, insertFact, messageTimes, supersedeFacts, touchFact } from "@/lib/db/memory-facts";
 import type { SessionRow } from "@/lib/db/sessions";
 import { getUserSettings } from "@/lib/db/settings";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
-import { defaultModelId } from "./context";
+import { defaultModelId } from "./session-context";
 
 /** More than this many facts from one compaction is a transcript, not facts: the first ones are kept. */
 const MAX_FACTS = 200;

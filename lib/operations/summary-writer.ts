@@ -1,7 +1,7 @@
 // Writing a summary: Claude (the summarizer model) when it can, the extractive summary when
 // it cannot, and the whole-session summary that archiving keeps.
 import { extractiveSummary, extractMustKeep, isPreset, PRESETS, toTranscriptTurns, verifySummary, type TranscriptTurn } from "@/lib/context/compaction";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns } from "@/lib/context/turns";
 import { withUser, type Tx } from "@/lib/db";
@@ -15,7 +15,7 @@ import { requireModel } from "@/lib/models";
 import { summarize, SummarizeError } from "@/lib/llm/summarizer";
 import { log } from "@/lib/log";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { loadContext, type SessionContext } from "./context";
+import { loadContext, type SessionContext } from "./session-context";
 
 const SUMMARY_TIMEOUT_MS = 20_000;
 /** Largest transcript sent to the summarizer in one call; longer ones are summarized in parts. */

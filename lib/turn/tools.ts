@@ -8,7 +8,7 @@ import { RECALL_TOOL_NAME } from "@/lib/context/recall";
 import { withUser } from "@/lib/db";
 import { appendMessage, type MessageRow } from "@/lib/db/messages";
 import { estimateMessageTokens, type ToolDef } from "@/lib/tokens/tokenizer";
-import { runCanvasCalls } from "./canvas";
+import { runCanvasCalls } from "@/lib/operations/canvas";
 import { recall, type RecallContext } from "./recall";
 
 /** Who is asking and where: every tool runs as the session's user. */

@@ -8,7 +8,7 @@ import type { EngineMessage } from "@/lib/context/types";
 import { env } from "@/lib/env";
 import type { LlmRequest } from "@/lib/llm/client";
 import { calibrate } from "@/lib/tokens/calibration";
-import { stableRawTokens, summaryBlock, type SessionContext } from "./context";
+import { stableRawTokens, summaryBlock, type SessionContext } from "@/lib/operations/session-context";
 
 export interface BuiltRequest {
   request: LlmRequest;

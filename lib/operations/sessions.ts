@@ -17,7 +17,7 @@ import { deleteSession, forksOf, getSession, insertSession, listSessions, patchS
 import { getUserSettings, putUserSettings } from "@/lib/db/settings";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
-import { contextStatus, defaultModelId, loadContext, windowJson } from "./context";
+import { contextStatus, defaultModelId, loadContext, windowJson } from "./session-context";
 
 export const createSessionSchema = z
   .object({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/contract";
 import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
 import { audit } from "@/lib/audit/record";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import { withUser, type Tx } from "@/lib/db";
 import {
   checkpointJson,
@@ -20,7 +20,7 @@ import { listMessages, messageJson, messagePreview, PREVIEW_READ_CHARS, turnMess
 import { getSession, sessionJson, SESSION_COLUMNS, type SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { checkpointCanvas, forkCanvas } from "./canvas";
-import { contextStatus, loadContext } from "./context";
+import { contextStatus, loadContext } from "./session-context";
 
 const DEFAULT_CHECKPOINT_KEEP = 50;
 

@@ -1,8 +1,8 @@
 import { withUser } from "@/lib/db";
 import { flushStreaming } from "@/lib/db/messages";
 import { log } from "@/lib/log";
-import { renewLease } from "./lease";
-import { stopRequested } from "./stop";
+import { renewLease } from "@/lib/operations/lease";
+import { stopRequested } from "@/lib/operations/stop";
 import type { TurnHandle } from "./turn-handle";
 
 const FLUSH_INTERVAL_MS = 1_000;

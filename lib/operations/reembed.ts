@@ -1,5 +1,5 @@
 import type { Database } from "@/lib/db";
-import { getEmbedder, toPgVector } from "./embedder";
+import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 
 const BATCH = 64;
 

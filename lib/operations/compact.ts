@@ -13,7 +13,7 @@ import {
   verifySummary,
 } from "@/lib/context/compaction";
 import { autoCompactThresholdPercent, cacheBreak, isCacheWarm } from "@/lib/context/prompt-cache";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns, type Turn } from "@/lib/context/turns";
 import { withUser } from "@/lib/db";
@@ -34,7 +34,7 @@ import { costUsd, requireModel } from "@/lib/models";
 import { log } from "@/lib/log";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { contextStatus, loadContext, stableRawTokens, summaryBlock } from "./context";
+import { contextStatus, loadContext, stableRawTokens, summaryBlock } from "./session-context";
 import { compactionJson } from "./compaction-log";
 import { templateBody, writeSummary } from "./summary-writer";
 import { preCompactionCheckpoint } from "./checkpoints";

@@ -20,12 +20,12 @@ import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { afterTurn, emitStatus, loadMemories, nameSession } from "./after-turn";
 import { llmError } from "./errors";
 import { startFlusher, type StreamState } from "./flusher";
-import { acquireLease, release } from "./lease";
+import { acquireLease, release } from "@/lib/operations/lease";
 import { planRequest, recordMeasured, recoverFromOverflow } from "./plan-request";
 import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
-import { clearStop, registerTurn } from "./stop";
-import { canvasBudget } from "./canvas";
+import { clearStop, registerTurn } from "@/lib/operations/stop";
+import { canvasBudget } from "@/lib/operations/canvas";
 import { answerToolUses, MAX_TOOL_ROUNDS } from "./tools";
 import type { Emit, TurnHandle } from "./turn-handle";
 

@@ -1,5 +1,5 @@
 import { heuristicTitle } from "@/lib/context/titles";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import { withUser } from "@/lib/db";
 import { setTitle } from "@/lib/db/sessions";
 import { anthropicClient } from "@/lib/llm/client";

@@ -34,7 +34,7 @@ import { getUserSettings } from "@/lib/db/settings";
 import { AppError, notFound } from "@/lib/errors";
 import { requireModel } from "@/lib/models";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { defaultModelId } from "./context";
+import { defaultModelId } from "./session-context";
 
 // One per server: a canvas changes an element at a time, so a rebuild counts only the changed line.
 const count = memoCounter(estimateTextTokens);

@@ -3,14 +3,14 @@
 import { withUser } from "@/lib/db";
 import { turnMessages } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";
-import { redactSecrets } from "@/lib/context/redact";
+import { redactSecrets } from "@/lib/redact";
 import { log } from "@/lib/log";
 import { queueEvent } from "@/lib/webhooks/events";
-import { autoCheckpoint } from "./checkpoints";
-import { compactSession, type CompactOutcome } from "./compact";
-import { contextStatus, loadContext } from "./context";
-import { loadMemoriesForSession } from "./memory";
-import { titleSession } from "./titles";
+import { autoCheckpoint } from "@/lib/operations/checkpoints";
+import { compactSession, type CompactOutcome } from "@/lib/operations/compact";
+import { contextStatus, loadContext } from "@/lib/operations/session-context";
+import { loadMemoriesForSession } from "@/lib/operations/memory";
+import { titleSession } from "@/lib/operations/titles";
 import type { Emit, TurnHandle } from "./turn-handle";
 
 /** A new session starts informed: relevant memories of earlier sessions join its system prompt. */

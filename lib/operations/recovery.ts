@@ -7,7 +7,7 @@ import { checkpointJson, latestCheckpoint } from "@/lib/db/checkpoints";
 import { listMessages, messageJson } from "@/lib/db/messages";
 import { crashedSession, recentSessionSummaries } from "@/lib/db/session-picker";
 import { dismissRecovery, getSession, sessionJson } from "@/lib/db/sessions";
-import { contextStatus, loadContext } from "./context";
+import { contextStatus, loadContext } from "./session-context";
 
 export const recoverSchema = z.object({ dismiss_session_id: z.string().uuid().optional() }).strict();
 
