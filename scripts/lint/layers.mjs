@@ -80,7 +80,7 @@ export function importVisitors(visit) {
     ExportNamedDeclaration: (n) => literal(n.source),
     ExportAllDeclaration: (n) => literal(n.source),
     ImportExpression: (n) => literal(n.source),
-    TSImportType: (n) => literal(n.argument?.type === "TSLiteralType" ? n.argument.literal : n.argument),
+    TSImportType: (n) => literal(n.source), // `import("x").T`
     TSExternalModuleReference: (n) => literal(n.expression),
   };
 }
