@@ -1,12 +1,8 @@
 // The frame of the sign-in pages: the workspace's name, a title, the form, and the way to
 // the neighbouring pages.
-import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { authMode } from "@/lib/mode";
 
 export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: string; children: ReactNode; footer?: ReactNode }) {
-  // Local mode has no accounts: the workspace is the only page.
-  if (authMode() === "local") redirect("/");
   return (
     <main className="flex min-h-dvh items-center justify-center bg-zinc-50 dark:bg-zinc-950 px-4 py-10 text-zinc-900 dark:text-zinc-100">
       <div className="w-full max-w-sm">

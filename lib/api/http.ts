@@ -5,8 +5,9 @@ import { recordSignIn } from "@/lib/audit/sign-in";
 import type { Admission } from "@/lib/auth/api-keys";
 import { authMode } from "@/lib/mode";
 import { authEnv } from "@/lib/env";
+import { bodyLimitOf, scopeOf, type EndpointSpec, type Inputs } from "@/lib/contract/endpoint";
 import { AppError, badRequest } from "@/lib/errors";
-import { requireScope, scopeForMethod, type Scope } from "@/lib/keys/scopes";
+import { requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
@@ -16,6 +17,11 @@ import type { ApiErrorJson } from "@/lib/contract";
 
 export function json<T>(body: T, status = 200, headers?: Record<string, string>): NextResponse<T> {
   return NextResponse.json(body, { status, headers });
+}
+
+/** 204: done, nothing to say. */
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
 }
 
 function errorBody(err: AppError): ApiErrorJson {
@@ -35,32 +41,35 @@ function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
   return json(errorBody(e), e.status, e.headers);
 }
 
-export interface RouteOptions {
-  /** What an API key needs for this route; default `read` for GET and HEAD, `write` otherwise. */
-  scope?: Scope;
-  /** A send: it also takes from the caller's sends-per-minute bucket and must fit today's token budget. */
-  send?: boolean;
+/** What a route's handler receives: its descriptor's inputs parsed, the request and the verified caller. */
+export type RouteInput<E extends EndpointSpec> = Inputs<E> & { req: Request; caller: Caller };
+
+/** Next.js hands a route its dynamic segments; route() validates them against the descriptor. */
+interface RouteContext {
+  params: Promise<unknown>;
 }
 
 /**
- * Wraps a route handler: the edge checks (Host, then the caller, then the CSRF rule for
- * browser writes), an API key's scope, and the rate limits run before it; every failure
- * answers with the shared error shape, and every answer carries the security headers and,
- * when a limit applies, the RateLimit-* headers. The handler receives the verified caller,
- * so no route can forget to check it.
+ * Binds a handler to its endpoint descriptor (lib/contract/endpoints) and runs the descriptor:
+ * the edge checks (Host, then the caller, then the CSRF rule for browser writes), an API key's
+ * scope and the rate limits; then path parameters (malformed: 404), query and body (400, 413)
+ * are parsed with its schemas. Every failure answers with the shared error shape, and every
+ * answer carries the security headers and, when a limit applies, the RateLimit-* headers.
+ * The handler receives the verified caller, so no route can forget to check it.
  */
-export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Promise<Response>, opts: RouteOptions = {}) {
-  return async (req: Request, ctx: C): Promise<Response> => {
+export function route<E extends EndpointSpec>(endpoint: E, handler: (input: RouteInput<E>) => Promise<Response>) {
+  const scope = scopeOf(endpoint);
+  const send = endpoint.send === true;
+  const run = async (req: Request, ctx?: RouteContext): Promise<Response> => {
     let res: Response;
     let requestId: string | null = null;
     let quota: Quota | null = null;
     try {
-      const scope = opts.scope ?? scopeForMethod(req.method);
       // A send's request is counted with its send and its budget in admit(), so that a send
       // refused by either takes nothing; any other request by key is counted in its lookup.
-      const caller = await edgeChecks(req, { scope, requestsPerMinute: opts.send ? 0 : limits().requestsPerMinute });
+      const caller = await edgeChecks(req, { scope, requestsPerMinute: send ? 0 : limits().requestsPerMinute });
       requireScope(caller.key?.scopes ?? null, scope);
-      quota = await admit(caller, { send: opts.send === true });
+      quota = await admit(caller, { send });
       const actor: Actor = caller.key
         ? { type: "key", id: caller.key.id, name: caller.key.name }
         : { type: "user", id: caller.userId, name: caller.email };
@@ -68,7 +77,8 @@ export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Prom
       requestId = context.requestId;
       res = await runWithRequest(context, async () => {
         if (caller.signInId) await recordSignIn(caller.userId, caller.signInId, caller.via);
-        return handler(req, ctx, caller);
+        const inputs = await parseInputs(endpoint, req, ctx);
+        return handler({ ...inputs, req, caller });
       });
     } catch (err) {
       res = errorResponse(err);
@@ -77,6 +87,15 @@ export function route<C>(handler: (req: Request, ctx: C, caller: Caller) => Prom
     if (quota) for (const [name, value] of Object.entries(rateLimitHeaders(quota))) res.headers.set(name, value);
     return withSecurityHeaders(res);
   };
+  // The descriptor travels with the handler, so a test can check each route file binds its own.
+  return Object.assign(run, { endpoint });
+}
+
+async function parseInputs<E extends EndpointSpec>(endpoint: E, req: Request, ctx: RouteContext | undefined): Promise<Inputs<E>> {
+  const params = endpoint.params ? parseParams(await ctx?.params, endpoint.params) : undefined;
+  const query = endpoint.query ? parseQuery(req, endpoint.query) : undefined;
+  const body = endpoint.body ? await parseBody(req, endpoint.body, bodyLimitOf(endpoint)) : undefined;
+  return { params, query, body } as Inputs<E>;
 }
 
 /**
@@ -136,4 +155,3 @@ export function parseParams<S extends z.ZodType>(params: unknown, schema: S): z.
   return result.data;
 }
 
-export { uuid } from "@/lib/contract/meta";

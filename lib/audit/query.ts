@@ -4,17 +4,7 @@ import { z } from "zod";
 import type { AuditEventJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { badRequest } from "@/lib/errors";
-
-export const auditQuery = z
-  .object({
-    action: z.string().regex(/^[a-z_]+(\.[a-z_*]+)*$/, "a dotted action such as compaction.applied, or a prefix such as compaction.*").optional(),
-    target_id: z.string().min(1).max(100).optional(),
-    from: z.coerce.date().optional(),
-    to: z.coerce.date().optional(),
-    cursor: z.string().max(200).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-  })
-  .strict();
+import { auditQuery } from "@/lib/contract/requests";
 
 interface Row {
   id: string;

@@ -18,7 +18,7 @@ import type {
   TemplateJson,
 } from "@/lib/contract";
 import type { z } from "zod";
-import type { patchSessionSchema } from "@/lib/operations/sessions";
+import type { patchSessionSchema } from "@/lib/contract/requests";
 import { currentAccount, refreshSession, signInAgainPath } from "@/lib/client/account";
 import { readSseFrames, toSendEvent } from "@/lib/client/sse";
 

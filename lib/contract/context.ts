@@ -107,6 +107,10 @@ export const compactionOutcome = named(
   "The compaction and the context status after it.",
 );
 
+/** The summary prompts that ship with Threadkeeper (lib/context/compaction/templates.ts). */
+export const PRESET_NAMES = ["general", "debugging", "code_review", "architecture"] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
 export const template = named(
   "Template",
   z.object({

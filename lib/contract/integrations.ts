@@ -5,6 +5,16 @@ import { count, described, named, timestamp, uuidString } from "./meta";
 export const SCOPES = ["read", "write", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** What a webhook can subscribe to. */
+export const WEBHOOK_EVENTS = [
+  "compaction.applied",
+  "compaction.failed",
+  "checkpoint.created",
+  "context.threshold_crossed",
+  "memory.saved",
+  "session.recovered",
+] as const;
+
 export const auditEvent = named(
   "AuditEvent",
   z.object({

@@ -1,11 +1,13 @@
-// The path and query shapes route handlers parse themselves (bodies live beside their
-// operations in lib/chat). They sit here rather than inside app/api/**/route.ts because a
-// route file may export only handlers, and /api/openapi.json is generated from these very
-// objects: a constraint changed here changes the document too.
+// What a request may carry: path parameters, query strings and bodies. The endpoint
+// descriptors (./endpoints) name them, route() parses with them, and /api/openapi.json is
+// generated from these very objects: a constraint changed here changes the document too.
 import { z } from "zod";
+import { env } from "@/lib/env";
 import { elementId } from "./canvas-elements";
-import { settingsSchema } from "./settings";
+import { PRESET_NAMES } from "./context";
+import { SCOPES, WEBHOOK_EVENTS } from "./integrations";
 import { uuid } from "./meta";
+import { modelId, settingsSchema } from "./settings";
 
 // Path parameters, named as the route folders name them.
 export const idParams = z.object({ id: uuid });
@@ -40,8 +42,175 @@ export const canvasQuery = z.object({ checkpoint_id: uuid.optional() }).strict()
  */
 export const sessionScopeQuery = z.object({ session_id: uuid.optional() }).strict();
 
-// Bodies that belong to no lib/chat operation of their own.
+// Bodies.
 export const pinSchema = z.object({ pinned: z.boolean() }).strict();
 
 /** The session may also be named in the body; the body wins over the query. */
 export const putSettingsSchema = settingsSchema.extend({ session_id: uuid.optional() });
+
+// Sessions.
+export const createSessionSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    model: modelId.optional(),
+    settings: settingsSchema.omit({ model: true }).optional(),
+  })
+  .strict();
+
+export const recentQuery = z
+  .object({
+    q: z.string().trim().min(1).max(200).optional(),
+    project_id: z.string().uuid().optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(20),
+  })
+  .strict();
+
+export const patchSessionSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    project_id: z.string().uuid().nullable().optional(),
+    pinned: z.boolean().optional(),
+    // Archiving makes a memory (POST …/archive); only the way back is a plain update.
+    archived: z.literal(false).optional(),
+  })
+  .strict();
+
+export const recoverSchema = z.object({ dismiss_session_id: z.string().uuid().optional() }).strict();
+
+export const projectSchema = z.object({ name: z.string().trim().min(1).max(100) }).strict();
+
+// Checkpoints.
+export const saveSchema = z
+  .object({ session_id: z.string().uuid(), label: z.string().trim().min(1).max(200).optional() })
+  .strict();
+
+// Context.
+export const compactSchema = z
+  .object({
+    session_id: z.string().uuid(),
+    force: z.boolean().optional(),
+    instructions: z.string().trim().min(1).max(4000).optional(),
+    preset: z
+      .string()
+      .refine((p) => (PRESET_NAMES as readonly string[]).includes(p), { message: `Unknown preset. Presets: ${PRESET_NAMES.join(", ")}` })
+      .optional(),
+    template_id: z.string().uuid().optional(),
+  })
+  .strict()
+  .refine((b) => !(b.preset && b.template_id), { message: "Give either 'preset' or 'template_id'", path: ["preset"] });
+
+export const templateSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    body: z.string().trim().min(20, "must be at least 20 characters").max(20_000),
+  })
+  .strict();
+
+// Memory.
+/** The longest memory search query, by the API or by a first message (see memoryQuery). */
+export const MAX_QUERY_CHARS = 2_000;
+
+export const searchSchema = z
+  .object({
+    query: z.string().trim().min(1).max(MAX_QUERY_CHARS),
+    project_id: z.string().uuid().optional(),
+    tags: z.array(z.string().min(1).max(50)).max(20).optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    kind: z.enum(["summary", "fact"]).optional(),
+    limit: z.number().int().min(1).max(50).default(10),
+  })
+  .strict();
+
+export const saveMemorySchema = z
+  .object({
+    session_id: z.string().uuid().optional(),
+    project_id: z.string().uuid().optional(),
+    summary: z.string().trim().min(1).max(100_000),
+    key_decisions: z.array(z.string().min(1).max(2000)).max(100).default([]),
+    code_references: z.array(z.string().min(1).max(500)).max(200).default([]),
+    tags: z.array(z.string().trim().min(1).max(50)).max(20).default([]),
+  })
+  .strict();
+
+// The canvas.
+/** The user's answer to a confirmation on the canvas (its buttons): recorded on the element; the UI sends the choice as a message too. */
+export const choiceSchema = z.object({ choice: z.string().trim().min(1).max(60) }).strict();
+
+// Messages. A message's own size limit; its envelope may add JSON escaping on top.
+const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export function maxMessageBytes(): number {
+  return env().THREADKEEPER_MAX_MESSAGE_BYTES ?? DEFAULT_MAX_MESSAGE_BYTES;
+}
+
+export const sendSchema = z
+  .object({
+    content: z.string().trim().min(1, "must not be empty").optional(),
+    /** Answer the last user message again (after an error or interrupted reply). */
+    retry: z.literal(true).optional(),
+    /** Answer the last user message anew; the earlier reply stays as an earlier version. */
+    regenerate: z.literal(true).optional(),
+    /** With `content`: an edit of this message (the last user message), which it replaces. */
+    edit_of: z.string().uuid().optional(),
+    idempotency_key: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+  .refine((b) => [b.content, b.retry, b.regenerate].filter((x) => x !== undefined).length === 1, {
+    message: "Send exactly one of 'content', 'retry: true' or 'regenerate: true'",
+    path: ["content"],
+  })
+  .refine((b) => b.edit_of === undefined || b.content !== undefined, {
+    message: "'edit_of' needs the edited 'content'",
+    path: ["edit_of"],
+  });
+
+// History search.
+export const historySearchQuery = z
+  .object({
+    q: z.string().trim().min(1).max(500),
+    session_id: z.string().uuid().optional(),
+    project_id: z.string().uuid().optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    limit: z.coerce.number().int().min(1).max(50).default(10),
+  })
+  .strict();
+
+// Integrations.
+export const auditQuery = z
+  .object({
+    action: z.string().regex(/^[a-z_]+(\.[a-z_*]+)*$/, "a dotted action such as compaction.applied, or a prefix such as compaction.*").optional(),
+    target_id: z.string().min(1).max(100).optional(),
+    from: z.coerce.date().optional(),
+    to: z.coerce.date().optional(),
+    cursor: z.string().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+  })
+  .strict();
+
+export const createWebhookSchema = z
+  .object({
+    url: z.string().url().max(2000),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
+    secret: z.string().min(16).max(200).optional(),
+  })
+  .strict();
+
+export const deliveriesQuery = z
+  .object({ status: z.enum(["pending", "delivering", "delivered", "failed"]).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) })
+  .strict();
+
+export const createKeySchema = z
+  .object({
+    name: z.string().trim().min(1, "a key needs a name").max(100),
+    scopes: z.array(z.enum(SCOPES)).min(1, "name at least one scope: read, write or admin"),
+    expires_at: z.iso
+      .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2030-01-31T00:00:00Z" })
+      .refine((v) => Date.parse(v) > Date.now(), "must be in the future")
+      .nullable()
+      .optional(),
+  })
+  .strict();

@@ -136,3 +136,12 @@ export function checkpointJson(r: CheckpointRow): CheckpointJson {
     created_at: r.created_at.toISOString(),
   };
 }
+
+/** What a fork shows of the checkpoint it came from; null when it is gone. */
+export async function checkpointRef(tx: Tx, userId: string, id: string): Promise<{ id: string; label: string | null; created_at: Date } | null> {
+  const [row] = await tx.query<{ id: string; label: string | null; created_at: Date }>(
+    `select id, label, created_at from session_checkpoints where id = $1 and user_id = $2`,
+    [id, userId],
+  );
+  return row ?? null;
+}

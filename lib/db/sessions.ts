@@ -216,3 +216,39 @@ export async function forksOf(tx: Tx, userId: string, id: string): Promise<Sessi
     [id, userId],
   );
 }
+
+/** The title of one of the user's sessions (a fork's parent); null when it is gone or not theirs. */
+export async function sessionTitle(tx: Tx, userId: string, id: string): Promise<{ id: string; title: string } | null> {
+  const [row] = await tx.query<{ id: string; title: string }>(`select id, title from sessions where id = $1 and user_id = $2`, [id, userId]);
+  return row ?? null;
+}
+
+export async function markArchived(tx: Tx, id: string): Promise<void> {
+  await tx.query(`update sessions set archived_at = now() where id = $1`, [id]);
+}
+
+/** The memories loaded into the session, as the block its requests carry. */
+export async function setSessionMemory(tx: Tx, id: string, text: string | null, tokens: number): Promise<void> {
+  await tx.query(`update sessions set memory_text = $2, memory_tokens = $3 where id = $1`, [id, text, tokens]);
+}
+
+/** Asks the reply in progress to stop; false when no turn holds the session. */
+export async function requestStopOf(tx: Tx, userId: string, id: string): Promise<boolean> {
+  const rows = await tx.query(
+    `update sessions set stop_requested_at = now()
+     where id = $1 and user_id = $2 and turn_lock_id is not null and turn_lock_until > now() returning id`,
+    [id, userId],
+  );
+  return rows.length > 0;
+}
+
+/** A new turn starts with no stop pending (one asked for after the last reply ended is moot). */
+export async function clearStop(tx: Tx, id: string): Promise<void> {
+  await tx.query(`update sessions set stop_requested_at = null where id = $1 and stop_requested_at is not null`, [id]);
+}
+
+/** Whether a stop was asked for this session's turn (checked by the turn every second). */
+export async function stopRequested(tx: Tx, id: string): Promise<boolean> {
+  const [row] = await tx.query<{ stop: boolean }>(`select stop_requested_at is not null as stop from sessions where id = $1`, [id]);
+  return row?.stop ?? false;
+}

@@ -7,19 +7,8 @@ import { withUser } from "@/lib/db";
 import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from "@/lib/db/api-keys";
 import { notFound } from "@/lib/errors";
 import { generateKey } from "./format";
-import { normalizeScopes, SCOPES } from "./scopes";
-
-export const createKeySchema = z
-  .object({
-    name: z.string().trim().min(1, "a key needs a name").max(100),
-    scopes: z.array(z.enum(SCOPES)).min(1, "name at least one scope: read, write or admin"),
-    expires_at: z.iso
-      .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2030-01-31T00:00:00Z" })
-      .refine((v) => Date.parse(v) > Date.now(), "must be in the future")
-      .nullable()
-      .optional(),
-  })
-  .strict();
+import { normalizeScopes } from "./scopes";
+import { createKeySchema } from "@/lib/contract/requests";
 
 export type CreateKeyInput = z.infer<typeof createKeySchema>;
 

@@ -1,7 +1,6 @@
 // The canvas on the server: Claude's canvas tool calls applied to the stored snapshot (in the
 // tool_result message's transaction), the section Claude's requests carry, the user's own
 // changes through the API, and the canvas a checkpoint's fork starts from.
-import { z } from "zod";
 import type { ContextSettings } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { describeEffect, describeEvent } from "@/lib/canvas/describe";
@@ -225,9 +224,6 @@ export const removeElement = (userId: string, sessionId: string, elementId: stri
   userChange(userId, sessionId, { op: "remove", id: elementId }, "canvas.element_removed");
 
 export const clearCanvas = (userId: string, sessionId: string) => userChange(userId, sessionId, { op: "clear" }, "canvas.cleared");
-
-/** The user's answer to a confirmation on the canvas (its buttons): recorded on the element; the UI sends the choice as a message too. */
-export const choiceSchema = z.object({ choice: z.string().trim().min(1).max(60) }).strict();
 
 export const chooseOption = (userId: string, sessionId: string, elementId: string, choice: string) =>
   userChange(userId, sessionId, { op: "choose", id: elementId, choice }, null);

@@ -21,12 +21,9 @@ import { getSession, sessionJson, SESSION_COLUMNS, type SessionRow } from "@/lib
 import { env } from "@/lib/env";
 import { checkpointCanvas, forkCanvas } from "./canvas";
 import { contextStatus, loadContext } from "./session-context";
+import { saveSchema } from "@/lib/contract/requests";
 
 const DEFAULT_CHECKPOINT_KEEP = 50;
-
-export const saveSchema = z
-  .object({ session_id: z.string().uuid(), label: z.string().trim().min(1).max(200).optional() })
-  .strict();
 
 function keep(): number {
   return env().THREADKEEPER_CHECKPOINT_KEEP ?? DEFAULT_CHECKPOINT_KEEP;

@@ -7,8 +7,6 @@ import {
   extractMustKeep,
   isThrashing,
   planCompaction,
-  PRESETS,
-  isPreset,
   toTranscriptTurns,
   verifySummary,
 } from "@/lib/context/compaction";
@@ -42,6 +40,7 @@ import { rememberFacts } from "./facts";
 import { rememberSummary } from "./memory";
 import { acquireLease, release } from "./lease";
 import { clearOldToolResults } from "./clearing";
+import { compactSchema } from "@/lib/contract/requests";
 
 const MANUAL_COOLDOWN_S = 30;
 /**
@@ -50,17 +49,6 @@ const MANUAL_COOLDOWN_S = 30;
  */
 export const MIN_MANUAL_GAIN = 0.1;
 const PREVIEW_CHARS = 280;
-
-export const compactSchema = z
-  .object({
-    session_id: z.string().uuid(),
-    force: z.boolean().optional(),
-    instructions: z.string().trim().min(1).max(4000).optional(),
-    preset: z.string().refine(isPreset, { message: `Unknown preset. Presets: ${Object.keys(PRESETS).join(", ")}` }).optional(),
-    template_id: z.string().uuid().optional(),
-  })
-  .strict()
-  .refine((b) => !(b.preset && b.template_id), { message: "Give either 'preset' or 'template_id'", path: ["preset"] });
 
 export interface CompactOptions {
   trigger: CompactionTrigger;

@@ -22,12 +22,13 @@ import {
   type SearchFilter,
 } from "@/lib/db/memories";
 import { getProject } from "@/lib/db/projects";
-import { getSession, type SessionRow } from "@/lib/db/sessions";
+import { getSession, markArchived, setSessionMemory, type SessionRow } from "@/lib/db/sessions";
 import { getUserSettings } from "@/lib/db/settings";
 import { getEmbedder, toPgVector, type EmbedKind } from "@/lib/memory/embedder";
 import { fitBudget, memoryBlock, relevance, renderMemory, vectorWeight } from "@/lib/memory/rank";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
 import { defaultModelId, loadContext } from "./session-context";
+import { MAX_QUERY_CHARS, saveMemorySchema } from "@/lib/contract/requests";
 
 const CANDIDATES_PER_LIST = 50;
 const LOAD_CANDIDATES = 10;
@@ -49,32 +50,6 @@ export function nearRepeat(a: string, b: string): boolean {
   for (const w of x) if (y.has(w)) both++;
   return both / Math.max(1, x.size + y.size - both) >= NEAR_REPEAT;
 }
-
-/** The longest memory search query, by the API or by a first message (see memoryQuery). */
-export const MAX_QUERY_CHARS = 2_000;
-
-export const searchSchema = z
-  .object({
-    query: z.string().trim().min(1).max(MAX_QUERY_CHARS),
-    project_id: z.string().uuid().optional(),
-    tags: z.array(z.string().min(1).max(50)).max(20).optional(),
-    from: z.coerce.date().optional(),
-    to: z.coerce.date().optional(),
-    kind: z.enum(["summary", "fact"]).optional(),
-    limit: z.number().int().min(1).max(50).default(10),
-  })
-  .strict();
-
-export const saveMemorySchema = z
-  .object({
-    session_id: z.string().uuid().optional(),
-    project_id: z.string().uuid().optional(),
-    summary: z.string().trim().min(1).max(100_000),
-    key_decisions: z.array(z.string().min(1).max(2000)).max(100).default([]),
-    code_references: z.array(z.string().min(1).max(500)).max(200).default([]),
-    tags: z.array(z.string().trim().min(1).max(50)).max(20).default([]),
-  })
-  .strict();
 
 async function ttlDays(userId: string): Promise<number> {
   return withUser(userId, async (tx) => resolveSettings(defaultModelId(), await getUserSettings(tx, userId), {}).memory_ttl_days);
@@ -132,7 +107,7 @@ export async function rememberSummary(
       await audit(tx, userId, { action: "memory.saved", target: { type: "memory", id: row.id }, metadata: { source, session_id: session.id } });
       return memoryJson(row);
     }
-    await tx.query(`update sessions set archived_at = now() where id = $1`, [session.id]);
+    await markArchived(tx, session.id);
     const row = await insertMemory(tx, userId, memory);
     await audit(tx, userId, { action: "session.archived", target: { type: "session", id: session.id }, metadata: { memory_id: row.id } });
     await audit(tx, userId, { action: "memory.saved", target: { type: "memory", id: row.id }, metadata: { source, session_id: session.id } });
@@ -269,11 +244,7 @@ export async function setLoadedDropped(userId: string, sessionId: string, memory
     await audit(tx, userId, { action: dropped ? "memory.dropped" : "memory.restored", target: { type: "memory", id: memoryId }, metadata: { session_id: sessionId } });
     const loaded = await loadedMemories(tx, userId, sessionId);
     const block = memoryBlock(loaded.filter((l) => !l.dropped).map((l) => renderMemory(l.memory)));
-    await tx.query(`update sessions set memory_text = $2, memory_tokens = $3 where id = $1`, [
-      sessionId,
-      block || null,
-      block ? estimateSystemTokens(block) : 0,
-    ]);
+    await setSessionMemory(tx, sessionId, block || null, block ? estimateSystemTokens(block) : 0);
     return loaded;
   });
 }

@@ -1,9 +1,6 @@
-import { z } from "zod";
 import type { ProjectJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { deleteProject, insertProject, listProjects, renameProject } from "@/lib/db/projects";
-
-export const projectSchema = z.object({ name: z.string().trim().min(1).max(100) }).strict();
 
 export const projects = {
   list: (userId: string): Promise<ProjectJson[]> => withUser(userId, (tx) => listProjects(tx, userId)),

@@ -8,8 +8,7 @@ import { listMessages, messageJson } from "@/lib/db/messages";
 import { crashedSession, recentSessionSummaries } from "@/lib/db/session-picker";
 import { dismissRecovery, getSession, sessionJson } from "@/lib/db/sessions";
 import { contextStatus, loadContext } from "./session-context";
-
-export const recoverSchema = z.object({ dismiss_session_id: z.string().uuid().optional() }).strict();
+import { recoverSchema } from "@/lib/contract/requests";
 
 /**
  * After a crash: the session whose reply was cut off, that reply as it was saved (flushed

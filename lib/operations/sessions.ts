@@ -1,9 +1,9 @@
 import { refreshCanvasTokens } from "./canvas";
 import { z } from "zod";
-import { modelId, settingsSchema } from "@/lib/contract/settings";
+import { settingsSchema } from "@/lib/contract/settings";
 import { audit } from "@/lib/audit/record";
 import type { ContextSettings, MessagesPageJson, SessionDetailJson, SessionJson, SessionSummaryJson, SettingsJson } from "@/lib/contract";
-import { checkpointJson, listCheckpoints } from "@/lib/db/checkpoints";
+import { checkpointJson, checkpointRef, listCheckpoints } from "@/lib/db/checkpoints";
 import { getProject } from "@/lib/db/projects";
 import { recentSessionSummaries } from "@/lib/db/session-picker";
 import { resolveSettings } from "@/lib/context/settings";
@@ -13,19 +13,12 @@ import { badRequest } from "@/lib/errors";
 import { isPreset } from "@/lib/context/compaction/templates";
 import { listMessages, messageJson } from "@/lib/db/messages";
 import { handOverToForks } from "@/lib/db/forks";
-import { deleteSession, forksOf, getSession, insertSession, listSessions, patchSession, sessionJson, updateSessionSettings } from "@/lib/db/sessions";
+import { deleteSession, forksOf, getSession, insertSession, listSessions, patchSession, sessionJson, sessionTitle, updateSessionSettings } from "@/lib/db/sessions";
 import { getUserSettings, putUserSettings } from "@/lib/db/settings";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, defaultModelId, loadContext, windowJson } from "./session-context";
-
-export const createSessionSchema = z
-  .object({
-    title: z.string().trim().min(1).max(200).optional(),
-    model: modelId.optional(),
-    settings: settingsSchema.omit({ model: true }).optional(),
-  })
-  .strict();
+import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/contract/requests";
 
 export async function createSession(userId: string, input: z.infer<typeof createSessionSchema>): Promise<SessionJson> {
   const systemPrompt = env().THREADKEEPER_SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT;
@@ -128,16 +121,6 @@ function settingsJson(
   return { scope, session_id: sessionId, settings, effective };
 }
 
-export const recentQuery = z
-  .object({
-    q: z.string().trim().min(1).max(200).optional(),
-    project_id: z.string().uuid().optional(),
-    from: z.coerce.date().optional(),
-    to: z.coerce.date().optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(20),
-  })
-  .strict();
-
 export async function pickerSessions(userId: string, q: z.infer<typeof recentQuery>): Promise<SessionSummaryJson[]> {
   return withUser(userId, (tx) =>
     recentSessionSummaries(tx, userId, { q: q.q, projectId: q.project_id, from: q.from, to: q.to, limit: q.limit }),
@@ -148,38 +131,17 @@ export async function pickerSessions(userId: string, q: z.infer<typeof recentQue
 export async function sessionDetail(userId: string, id: string): Promise<SessionDetailJson> {
   return withUser(userId, async (tx) => {
     const session = await getSession(tx, userId, id);
-    const parent = session.parent_session_id
-      ? await tx.query<{ id: string; title: string }>(`select id, title from sessions where id = $1 and user_id = $2`, [
-          session.parent_session_id,
-          userId,
-        ])
-      : [];
+    const parent = session.parent_session_id ? await sessionTitle(tx, userId, session.parent_session_id) : null;
+    const forkedFrom = session.forked_from_checkpoint_id ? await checkpointRef(tx, userId, session.forked_from_checkpoint_id) : null;
     return {
       session: sessionJson(session),
       checkpoints: (await listCheckpoints(tx, userId, id)).map(checkpointJson),
-      parent: parent[0] ?? null,
-      forked_from: session.forked_from_checkpoint_id
-        ? ((
-            await tx.query<{ id: string; label: string | null; created_at: Date }>(
-              `select id, label, created_at from session_checkpoints where id = $1 and user_id = $2`,
-              [session.forked_from_checkpoint_id, userId],
-            )
-          ).map((c) => ({ id: c.id, label: c.label, created_at: c.created_at.toISOString() }))[0] ?? null)
-        : null,
+      parent,
+      forked_from: forkedFrom && { id: forkedFrom.id, label: forkedFrom.label, created_at: forkedFrom.created_at.toISOString() },
       forks: (await forksOf(tx, userId, id)).map((f) => ({ id: f.id, title: f.title, forked_from_checkpoint_id: f.forked_from_checkpoint_id })),
     };
   });
 }
-
-export const patchSessionSchema = z
-  .object({
-    title: z.string().trim().min(1).max(200).optional(),
-    project_id: z.string().uuid().nullable().optional(),
-    pinned: z.boolean().optional(),
-    // Archiving makes a memory (POST …/archive); only the way back is a plain update.
-    archived: z.literal(false).optional(),
-  })
-  .strict();
 
 export async function updateSession(userId: string, id: string, patch: z.infer<typeof patchSessionSchema>): Promise<SessionJson> {
   return withUser(userId, async (tx) => {

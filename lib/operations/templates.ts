@@ -5,13 +5,7 @@ import { PRESETS } from "@/lib/context/compaction/templates";
 import { withUser } from "@/lib/db";
 import { deleteTemplate, insertTemplate, listTemplates } from "@/lib/db/templates";
 import { conflict, notFound } from "@/lib/errors";
-
-export const templateSchema = z
-  .object({
-    name: z.string().trim().min(1).max(100),
-    body: z.string().trim().min(20, "must be at least 20 characters").max(20_000),
-  })
-  .strict();
+import { templateSchema } from "@/lib/contract/requests";
 
 export async function allTemplates(userId: string): Promise<TemplateJson[]> {
   const presets = Object.entries(PRESETS).map(([id, p]) => ({ id, name: p.label, body: p.body, preset: true }));

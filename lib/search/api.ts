@@ -4,17 +4,7 @@ import { withUser } from "@/lib/db";
 import { getProject } from "@/lib/db/projects";
 import { getSession } from "@/lib/db/sessions";
 import { embedHistoryQuery, searchHistory, type HistoryHit } from "./history";
-
-export const historySearchQuery = z
-  .object({
-    q: z.string().trim().min(1).max(500),
-    session_id: z.string().uuid().optional(),
-    project_id: z.string().uuid().optional(),
-    from: z.coerce.date().optional(),
-    to: z.coerce.date().optional(),
-    limit: z.coerce.number().int().min(1).max(50).default(10),
-  })
-  .strict();
+import { historySearchQuery } from "@/lib/contract/requests";
 
 /**
  * The user's messages matching the query. A session or project that is not the caller's is

@@ -2,7 +2,7 @@ import { withUser } from "@/lib/db";
 import { flushStreaming } from "@/lib/db/messages";
 import { log } from "@/lib/log";
 import { renewLease } from "@/lib/operations/lease";
-import { stopRequested } from "@/lib/operations/stop";
+import { stopRequested } from "@/lib/db/sessions";
 import type { TurnHandle } from "./turn-handle";
 
 const FLUSH_INTERVAL_MS = 1_000;

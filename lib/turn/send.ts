@@ -7,7 +7,7 @@ import type { ContentBlock } from "@/lib/context/types";
 import { withUser } from "@/lib/db";
 import { appendMessage, findByIdempotencyKey, finishMessage, messageJson } from "@/lib/db/messages";
 import { recordLlmCall } from "@/lib/db/llm-calls";
-import { getSession } from "@/lib/db/sessions";
+import { clearStop, getSession } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
@@ -24,39 +24,13 @@ import { acquireLease, release } from "@/lib/operations/lease";
 import { planRequest, recordMeasured, recoverFromOverflow } from "./plan-request";
 import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
-import { clearStop, registerTurn } from "@/lib/operations/stop";
+import { registerTurn } from "@/lib/operations/stop";
 import { canvasBudget } from "@/lib/operations/canvas";
 import { answerToolUses, MAX_TOOL_ROUNDS } from "./tools";
 import type { Emit, TurnHandle } from "./turn-handle";
+import { maxMessageBytes, sendSchema } from "@/lib/contract/requests";
 
 export type { Emit } from "./turn-handle";
-
-const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
-
-export function maxMessageBytes(): number {
-  return env().THREADKEEPER_MAX_MESSAGE_BYTES ?? DEFAULT_MAX_MESSAGE_BYTES;
-}
-
-export const sendSchema = z
-  .object({
-    content: z.string().trim().min(1, "must not be empty").optional(),
-    /** Answer the last user message again (after an error or interrupted reply). */
-    retry: z.literal(true).optional(),
-    /** Answer the last user message anew; the earlier reply stays as an earlier version. */
-    regenerate: z.literal(true).optional(),
-    /** With `content`: an edit of this message (the last user message), which it replaces. */
-    edit_of: z.string().uuid().optional(),
-    idempotency_key: z.string().min(1).max(200).optional(),
-  })
-  .strict()
-  .refine((b) => [b.content, b.retry, b.regenerate].filter((x) => x !== undefined).length === 1, {
-    message: "Send exactly one of 'content', 'retry: true' or 'regenerate: true'",
-    path: ["content"],
-  })
-  .refine((b) => b.edit_of === undefined || b.content !== undefined, {
-    message: "'edit_of' needs the edited 'content'",
-    path: ["edit_of"],
-  });
 
 export type SendInput = z.infer<typeof sendSchema>;
 

@@ -5,13 +5,12 @@ import { env } from "@/lib/env";
 import { badRequest, notFound } from "@/lib/errors";
 import { compactionPoints } from "./compactions";
 import { groupedUsage, topGroups } from "./groups";
-import type { SummaryQuery, UsageQuery } from "./params";
+import type { SummaryQuery, UsageQuery } from "@/lib/contract/usage-query";
 import { OPEN_END, resolveRange, splitRange, type Interval } from "./range";
 import { turnUsage } from "./turns";
 import type { UsageReportJson, UsageSummaryJson } from "@/lib/contract/usage";
 
 export { csvResponse, wantsCsv } from "./csv";
-export { summaryQuery, usageQuery } from "./params";
 
 /** Enough days for any range the summary is asked for (27 years). */
 const ALL_DAYS = 10_000;

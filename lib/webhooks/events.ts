@@ -1,16 +1,10 @@
 // The events a webhook can subscribe to, and queuing them: one insert per event, in the
 // caller's transaction, fanning out to the user's subscribed webhooks. Nothing is sent here.
+import { WEBHOOK_EVENTS } from "@/lib/contract/integrations";
 import { withUser, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";
 
-export const WEBHOOK_EVENTS = [
-  "compaction.applied",
-  "compaction.failed",
-  "checkpoint.created",
-  "context.threshold_crossed",
-  "memory.saved",
-  "session.recovered",
-] as const;
+export { WEBHOOK_EVENTS };
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -8,19 +8,7 @@ import { authMode } from "@/lib/mode";
 import { withUser } from "@/lib/db";
 import { badRequest, notFound } from "@/lib/errors";
 import { isPublicAddress } from "./addresses";
-import { WEBHOOK_EVENTS } from "./events";
-
-export const createWebhookSchema = z
-  .object({
-    url: z.string().url().max(2000),
-    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
-    secret: z.string().min(16).max(200).optional(),
-  })
-  .strict();
-
-export const deliveriesQuery = z
-  .object({ status: z.enum(["pending", "delivering", "delivered", "failed"]).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) })
-  .strict();
+import { createWebhookSchema, deliveriesQuery } from "@/lib/contract/requests";
 
 /**
  * In SaaS mode the server posts to whatever a user names, so only https to a public host: no

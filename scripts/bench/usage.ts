@@ -12,7 +12,7 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { openEmbedded, setDb, type Database } from "@/lib/db";
 import { usageReport, usageSummary } from "@/lib/usage";
-import type { UsageQuery } from "@/lib/usage/params";
+import type { UsageQuery } from "@/lib/contract/usage-query";
 import { fmtInt, fmtMs, statJson, table } from "./report";
 import { intEnv, summarize, type MeasureOptions, type Stat } from "./stats";
 

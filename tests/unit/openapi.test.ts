@@ -7,8 +7,8 @@ import { idParams } from "@/lib/contract/requests";
 import { buildDocument } from "@/lib/api/openapi/builder";
 import { named } from "@/lib/contract/meta";
 import { openApiDocument } from "@/lib/api/openapi/document";
-import { UNDOCUMENTED_ROUTES } from "@/lib/api/openapi/operations";
-import { METHODS, type Operation } from "@/lib/api/openapi/registry";
+import { METHODS, type Endpoint } from "@/lib/contract/endpoint";
+import { UNDOCUMENTED_ROUTES } from "@/lib/contract/endpoints";
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from "@/lib/api/openapi/types";
 import { DocumentValidator, segment, type HttpMethod } from "../openapi-validator";
 import { routeFiles, routeOf } from "../api-routes";
@@ -29,12 +29,18 @@ function operations(d: OpenApiDocument): [string, HttpMethod, OperationObject][]
 describe("the document covers the routes", () => {
   const exported: string[] = [];
   const undocumented: string[] = [];
+  const bound: string[] = [];
+  const describe = (e: Endpoint | undefined) => (e ? `${e.method} ${e.path}` : "no descriptor");
 
   beforeAll(async () => {
     for (const file of await routeFiles()) {
       const route = routeOf(file);
       const mod = (await import(file)) as Record<string, unknown>;
       const methods = METHODS.filter((m) => typeof mod[m] === "function");
+      // Each handler runs the descriptor of its own method and path (route() attaches it).
+      if (!(route in UNDOCUMENTED_ROUTES)) {
+        for (const m of methods) bound.push(`${m} ${templateOf(route)} -> ${describe((mod[m] as { endpoint?: Endpoint }).endpoint)}`);
+      }
       if (route in UNDOCUMENTED_ROUTES) undocumented.push(route);
       else exported.push(...methods.map((m) => `${m} ${templateOf(route)}`));
     }
@@ -45,6 +51,11 @@ describe("the document covers the routes", () => {
     expect(exported.length).toBeGreaterThan(40);
     expect(exported.filter((r) => !documented.includes(r)), "routes missing from the document").toEqual([]);
     expect(documented.filter((r) => !exported.includes(r)), "operations naming no route").toEqual([]);
+  });
+
+  it("binds each route file's handler to the descriptor of its own method and path", () => {
+    expect(bound.length).toBeGreaterThan(40);
+    expect(bound.filter((b) => b.split(" -> ")[0] !== b.split(" -> ")[1])).toEqual([]);
   });
 
   it("leaves out only the routes it says why it leaves out, and those exist", () => {
@@ -181,7 +192,7 @@ describe("the document is sound OpenAPI 3.1", () => {
 
 describe("the builder refuses a registry that would mislead", () => {
   const info = { title: "t", version: "1.0.0", description: "d" };
-  const op = (over: Partial<Operation>): Operation => ({
+  const op = (over: Partial<Endpoint>): Endpoint => ({
     method: "GET",
     path: "/api/x/{id}",
     operationId: "getX",
@@ -190,7 +201,9 @@ describe("the builder refuses a registry that would mislead", () => {
     responses: { 200: { description: "ok", json: z.object({ ok: z.boolean() }) } },
     ...over,
   });
-  const build = (...operations: Operation[]) => () => buildDocument([{ tag: "X", description: "x", operations }], info);
+  // One group per endpoint: a group's endpoints are keyed by operationId, so a repeated id can only come from two groups.
+  const build = (...endpoints: Endpoint[]) => () =>
+    buildDocument(endpoints.map((e) => ({ tag: "X", description: "x", endpoints: { [e.operationId]: e } })), info);
 
   it("a path template and params that name different parameters", () => {
     expect(build(op({ path: "/api/x/{session_id}" }))).toThrow(/path names \{session_id\}/);

@@ -1,20 +1,10 @@
-import { json, parseBody, route } from "@/lib/api/http";
-import { createKey, createKeySchema, listKeys } from "@/lib/keys";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { createKey, listKeys } from "@/lib/keys";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(
-  async (req, _, caller) => {
-    return json({ keys: await listKeys(caller.userId) });
-  },
-  { scope: "admin" },
-);
+export const GET = route(api.listApiKeys, async ({ caller }) => json({ keys: await listKeys(caller.userId) }));
 
-export const POST = route(
-  async (req, _, caller) => {
-    const body = await parseBody(req, createKeySchema, 16 * 1024);
-    // The secret is in this answer only: keep it out of every cache.
-    return json(await createKey(caller.userId, body), 201, { "Cache-Control": "no-store" });
-  },
-  { scope: "admin" },
-);
+// The secret is in this answer only: keep it out of every cache.
+export const POST = route(api.createApiKey, async ({ body, caller }) => json(await createKey(caller.userId, body), 201, { "Cache-Control": "no-store" }));

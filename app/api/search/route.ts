@@ -1,9 +1,7 @@
-import { json, parseQuery, route } from "@/lib/api/http";
-import { historySearchQuery, searchHistoryFor } from "@/lib/search/api";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { searchHistoryFor } from "@/lib/search/api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, _, caller) => {
-  const q = parseQuery(req, historySearchQuery);
-  return json({ hits: await searchHistoryFor(caller.userId, q) });
-});
+export const GET = route(api.searchHistory, async ({ query, caller }) => json({ hits: await searchHistoryFor(caller.userId, query) }));

@@ -1,10 +1,10 @@
-import { json, parseQuery, route } from "@/lib/api/http";
-import { csvResponse, usageQuery, usageReport, wantsCsv } from "@/lib/usage";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { csvResponse, usageReport, wantsCsv } from "@/lib/usage";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, _, caller) => {
-  const q = parseQuery(req, usageQuery);
-  const report = await usageReport(caller.userId, q);
-  return wantsCsv(req, q.format) ? csvResponse(report) : json(report);
+export const GET = route(api.getUsage, async ({ req, query, caller }) => {
+  const report = await usageReport(caller.userId, query);
+  return wantsCsv(req, query.format) ? csvResponse(report) : json(report);
 });

@@ -1,11 +1,9 @@
-import { json, parseBody, route } from "@/lib/api/http";
-import { createWebhook, createWebhookSchema, listWebhooks } from "@/lib/webhooks/manage";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { createWebhook, listWebhooks } from "@/lib/webhooks/manage";
 
 export const dynamic = "force-dynamic";
 
-/** Register a webhook; the signing secret is in this answer only. */
-export const POST = route(async (req, _ctx, caller) =>
-  json({ webhook: await createWebhook(caller.userId, await parseBody(req, createWebhookSchema, 8 * 1024)) }, 201),
-);
+export const POST = route(api.createWebhook, async ({ body, caller }) => json({ webhook: await createWebhook(caller.userId, body) }, 201));
 
-export const GET = route(async (_req, _ctx, caller) => json({ webhooks: await listWebhooks(caller.userId) }));
+export const GET = route(api.listWebhooks, async ({ caller }) => json({ webhooks: await listWebhooks(caller.userId) }));

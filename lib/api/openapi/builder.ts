@@ -1,9 +1,9 @@
-// Operations -> OpenAPI 3.1. Everything a route group does not say is derived here the same
-// way for every operation: parameters from the schemas it parses, the errors its inputs and
-// the edge imply, the security requirements from its scope.
+// Endpoint descriptors -> OpenAPI 3.1. Everything a descriptor does not say is derived here the
+// same way for every endpoint: parameters from the schemas route() parses with, the errors its
+// inputs and the edge imply, the security requirements from its scope.
 import type { z } from "zod";
-import { E, EXACT_CODE_STATUSES, type ErrorCase } from "./errors";
-import type { Operation, OperationGroup, SuccessResponse } from "./registry";
+import type { Endpoint, EndpointGroup, SuccessResponse } from "@/lib/contract/endpoint";
+import { E, EXACT_CODE_STATUSES, type ErrorCase } from "@/lib/contract/error-cases";
 import { SchemaCollector, componentRef } from "./schemas";
 import { SECURITY_SCHEMES, securityOf } from "./security";
 import { apiError } from "@/lib/contract/errors";
@@ -15,17 +15,17 @@ export interface DocumentInfo {
   description: string;
 }
 
-export function buildDocument(groups: OperationGroup[], info: DocumentInfo): OpenApiDocument {
+export function buildDocument(groups: EndpointGroup[], info: DocumentInfo): OpenApiDocument {
   const schemas = new SchemaCollector();
   schemas.convert(apiError, "output");
   const paths: Record<string, PathItemObject> = {};
   const ids = new Set<string>();
   for (const group of groups) {
-    for (const op of group.operations) {
+    for (const op of Object.values(group.endpoints)) {
       if (ids.has(op.operationId)) throw new Error(`operationId ${op.operationId} is used twice`);
       ids.add(op.operationId);
       const item = (paths[op.path] ??= {});
-      const method = op.method.toLowerCase() as Lowercase<Operation["method"]>;
+      const method = op.method.toLowerCase() as Lowercase<Endpoint["method"]>;
       if (item[method]) throw new Error(`${op.method} ${op.path} is listed twice`);
       item[method] = operationObject(op, group.tag, schemas);
     }
@@ -40,7 +40,7 @@ export function buildDocument(groups: OperationGroup[], info: DocumentInfo): Ope
   };
 }
 
-function operationObject(op: Operation, tag: string, schemas: SchemaCollector): OperationObject {
+function operationObject(op: Endpoint, tag: string, schemas: SchemaCollector): OperationObject {
   const parameters = [
     ...pathParameters(op, schemas),
     ...(op.query ? objectParameters(op.query, "query", schemas) : []),
@@ -64,7 +64,7 @@ function operationObject(op: Operation, tag: string, schemas: SchemaCollector): 
   };
 }
 
-function pathParameters(op: Operation, schemas: SchemaCollector): ParameterObject[] {
+function pathParameters(op: Endpoint, schemas: SchemaCollector): ParameterObject[] {
   const named = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const declared = op.params ? Object.keys(op.params.shape) : [];
   if ([...named].sort().join() !== [...declared].sort().join()) {
@@ -108,7 +108,7 @@ function successResponses(responses: Record<number, SuccessResponse>, schemas: S
 }
 
 /** The edge and the caller (every route), what the inputs imply, then the operation's own. */
-function errorCases(op: Operation): ErrorCase[] {
+function errorCases(op: Endpoint): ErrorCase[] {
   const cases: ErrorCase[] = [E.unauthenticated, E.invalidToken, E.tokenExpired, E.invalidApiKey, E.forbiddenHost, E.insufficientScope];
   if (op.method !== "GET") cases.push(E.csrfRejected);
   if (op.params) cases.push(E.notFound);

@@ -1,6 +1,6 @@
 import pkg from "@/package.json";
 import { buildDocument } from "./builder";
-import { GROUPS } from "./operations";
+import { GROUPS } from "@/lib/contract/endpoints";
 import type { OpenApiDocument } from "./types";
 
 const DESCRIPTION = [

@@ -1,4 +1,4 @@
-import type { Operation, Scope } from "./registry";
+import { scopeOf, type EndpointSpec } from "@/lib/contract/endpoint";
 import type { SecurityRequirement, SecuritySchemeObject } from "./types";
 
 export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
@@ -25,11 +25,7 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   },
 };
 
-export function scopeOf(op: Operation): Scope {
-  return op.scope ?? (op.method === "GET" ? "read" : "write");
-}
-
 /** Any one of the three; a key needs the operation's scope. */
-export function securityOf(op: Operation): SecurityRequirement[] {
+export function securityOf(op: EndpointSpec): SecurityRequirement[] {
   return [{ supabaseToken: [] }, { supabaseSession: [] }, { apiKey: [scopeOf(op)] }];
 }

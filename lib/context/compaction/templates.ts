@@ -2,6 +2,7 @@
 // emphasis, and the request that wraps a template around the transcript. Every preset keeps
 // the PRD's OUTPUT FORMAT headings, because the UI's section view, the extractive fallback
 // and a later compaction's merge all rely on them.
+import type { PresetName } from "@/lib/contract/context";
 
 const FENCE = "```";
 
@@ -113,7 +114,7 @@ const ARCHITECTURE = `You are a context summarization assistant for an architect
 
 ${OUTPUT_FORMAT}`;
 
-export const PRESETS: Readonly<Record<"general" | "debugging" | "code_review" | "architecture", { label: string; body: string }>> = {
+export const PRESETS: Readonly<Record<PresetName, { label: string; body: string }>> = {
   general: { label: "General (default)", body: GENERAL },
   debugging: { label: "Debugging", body: DEBUGGING },
   code_review: { label: "Code review", body: CODE_REVIEW },

@@ -1,18 +1,12 @@
-import { json, parseParams, route } from "@/lib/api/http";
-import { idParams as params } from "@/lib/contract/requests";
+import { json, noContent, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { checkpointDetail, removeCheckpoint } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string }> };
+export const GET = route(api.getCheckpoint, async ({ params, caller }) => json(await checkpointDetail(caller.userId, params.id)));
 
-export const GET = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, params);
-  return json(await checkpointDetail(caller.userId, id));
-});
-
-export const DELETE = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, params);
-  await removeCheckpoint(caller.userId, id);
-  return new Response(null, { status: 204 });
+export const DELETE = route(api.deleteCheckpoint, async ({ params, caller }) => {
+  await removeCheckpoint(caller.userId, params.id);
+  return noContent();
 });

@@ -1,10 +1,7 @@
-import { json, parseQuery, route } from "@/lib/api/http";
-import { recentCheckpointsQuery } from "@/lib/contract/requests";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { recentCheckpointList } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, _, caller) => {
-  const q = parseQuery(req, recentCheckpointsQuery);
-  return json({ checkpoints: await recentCheckpointList(caller.userId, q.limit) });
-});
+export const GET = route(api.recentCheckpoints, async ({ query, caller }) => json({ checkpoints: await recentCheckpointList(caller.userId, query.limit) }));

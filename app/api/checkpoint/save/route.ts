@@ -1,9 +1,7 @@
-import { json, parseBody, route } from "@/lib/api/http";
-import { saveCheckpoint, saveSchema } from "@/lib/operations/checkpoints";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { saveCheckpoint } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, _, caller) => {
-  const body = await parseBody(req, saveSchema, 16 * 1024);
-  return json({ checkpoint: await saveCheckpoint(caller.userId, body) }, 201);
-});
+export const POST = route(api.saveCheckpoint, async ({ body, caller }) => json({ checkpoint: await saveCheckpoint(caller.userId, body) }, 201));

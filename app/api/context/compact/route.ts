@@ -1,9 +1,7 @@
-import { json, parseBody, route } from "@/lib/api/http";
-import { compactNow, compactSchema } from "@/lib/operations/compact";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { compactNow } from "@/lib/operations/compact";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, _, caller) => {
-  const body = await parseBody(req, compactSchema, 64 * 1024);
-  return json(await compactNow(caller.userId, body), 201);
-});
+export const POST = route(api.compact, async ({ body, caller }) => json(await compactNow(caller.userId, body), 201));

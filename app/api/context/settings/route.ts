@@ -1,21 +1,13 @@
-import { json, parseBody, parseQuery, route } from "@/lib/api/http";
-import { putSettingsSchema, sessionScopeQuery as scope } from "@/lib/contract/requests";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { getSettings, putSettings } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, _, caller) => {
-  const q = parseQuery(req, scope);
-  return json(await getSettings(caller.userId, q.session_id));
-});
+export const GET = route(api.getSettings, async ({ query, caller }) => json(await getSettings(caller.userId, query.session_id)));
 
-// Settings are `admin` for API keys, the user's defaults and a session's overrides alike.
-export const PUT = route(
-  async (req, _, caller) => {
-    const q = parseQuery(req, scope);
-    const body = await parseBody(req, putSettingsSchema, 16 * 1024);
-    const { session_id, ...patch } = body;
-    return json(await putSettings(caller.userId, session_id ?? q.session_id, patch));
-  },
-  { scope: "admin" },
-);
+/** The session may also be named in the body; the body wins over the query. */
+export const PUT = route(api.putSettings, async ({ query, body, caller }) => {
+  const { session_id, ...patch } = body;
+  return json(await putSettings(caller.userId, session_id ?? query.session_id, patch));
+});

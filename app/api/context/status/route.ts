@@ -1,10 +1,7 @@
-import { json, parseQuery, route } from "@/lib/api/http";
-import { statusQuery } from "@/lib/contract/requests";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { getStatus } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, _, caller) => {
-  const q = parseQuery(req, statusQuery);
-  return json(await getStatus(caller.userId, q.session_id));
-});
+export const GET = route(api.getContextStatus, async ({ query, caller }) => json(await getStatus(caller.userId, query.session_id)));

@@ -1,16 +1,10 @@
-import { z } from "zod";
-import { parseParams, route, uuid } from "@/lib/api/http";
+import { noContent, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { revokeKey } from "@/lib/keys";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string }> };
-
-export const DELETE = route<Ctx>(
-  async (req, ctx, caller) => {
-    const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
-    await revokeKey(caller.userId, id);
-    return new Response(null, { status: 204 });
-  },
-  { scope: "admin" },
-);
+export const DELETE = route(api.revokeApiKey, async ({ params, caller }) => {
+  await revokeKey(caller.userId, params.id);
+  return noContent();
+});

@@ -1,9 +1,7 @@
-import { json, parseBody, route } from "@/lib/api/http";
-import { saveMemory, saveMemorySchema } from "@/lib/operations/memory";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { saveMemory } from "@/lib/operations/memory";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, _, caller) => {
-  const body = await parseBody(req, saveMemorySchema, 256 * 1024);
-  return json({ memory: await saveMemory(caller.userId, body) }, 201);
-});
+export const POST = route(api.saveMemory, async ({ body, caller }) => json({ memory: await saveMemory(caller.userId, body) }, 201));

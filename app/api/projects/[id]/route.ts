@@ -1,20 +1,12 @@
-import { json, parseBody, parseParams, route } from "@/lib/api/http";
-import { idParams as params } from "@/lib/contract/requests";
-import { projects, projectSchema } from "@/lib/operations/projects";
+import { json, noContent, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { projects } from "@/lib/operations/projects";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string }> };
+export const PATCH = route(api.renameProject, async ({ params, body, caller }) => json({ project: await projects.rename(caller.userId, params.id, body.name) }));
 
-export const PATCH = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, params);
-  const body = await parseBody(req, projectSchema, 4 * 1024);
-  return json({ project: await projects.rename(caller.userId, id, body.name) });
-});
-
-/** Sessions of a deleted project stay, without a project. */
-export const DELETE = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, params);
-  await projects.remove(caller.userId, id);
-  return new Response(null, { status: 204 });
+export const DELETE = route(api.deleteProject, async ({ params, caller }) => {
+  await projects.remove(caller.userId, params.id);
+  return noContent();
 });

@@ -1,9 +1,7 @@
-import { json, parseQuery, route } from "@/lib/api/http";
-import { pickerSessions, recentQuery } from "@/lib/operations/sessions";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { pickerSessions } from "@/lib/operations/sessions";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, _, caller) => {
-  const q = parseQuery(req, recentQuery);
-  return json({ sessions: await pickerSessions(caller.userId, q) });
-});
+export const GET = route(api.pickSessions, async ({ query, caller }) => json({ sessions: await pickerSessions(caller.userId, query) }));

@@ -1,9 +1,7 @@
-import { json, parseBody, route } from "@/lib/api/http";
-import { recover, recoverSchema } from "@/lib/operations/recovery";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { recover } from "@/lib/operations/recovery";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (req, _, caller) => {
-  const body = await parseBody(req, recoverSchema, 4 * 1024);
-  return json(await recover(caller.userId, body));
-});
+export const POST = route(api.recoverAfterCrash, async ({ body, caller }) => json(await recover(caller.userId, body)));

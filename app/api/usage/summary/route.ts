@@ -1,6 +1,7 @@
-import { json, parseQuery, route } from "@/lib/api/http";
-import { summaryQuery, usageSummary } from "@/lib/usage";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import { usageSummary } from "@/lib/usage";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (req, _, caller) => json(await usageSummary(caller.userId, parseQuery(req, summaryQuery))));
+export const GET = route(api.getUsageSummary, async ({ query, caller }) => json(await usageSummary(caller.userId, query)));

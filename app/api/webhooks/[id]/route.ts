@@ -1,13 +1,10 @@
-import { z } from "zod";
-import { parseParams, route, uuid } from "@/lib/api/http";
+import { noContent, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { deleteWebhook } from "@/lib/webhooks/manage";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string }> };
-
-export const DELETE = route<Ctx>(async (_req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, z.object({ id: uuid }));
-  await deleteWebhook(caller.userId, id);
-  return new Response(null, { status: 204 });
+export const DELETE = route(api.deleteWebhook, async ({ params, caller }) => {
+  await deleteWebhook(caller.userId, params.id);
+  return noContent();
 });

@@ -1,12 +1,7 @@
-import { json, parseParams, route } from "@/lib/api/http";
-import { idParams } from "@/lib/contract/requests";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { restoreCheckpoint } from "@/lib/operations/checkpoints";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string }> };
-
-export const POST = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, idParams);
-  return json(await restoreCheckpoint(caller.userId, id), 201);
-});
+export const POST = route(api.restoreCheckpoint, async ({ params, caller }) => json(await restoreCheckpoint(caller.userId, params.id), 201));

@@ -1,12 +1,7 @@
-import { json, parseParams, route } from "@/lib/api/http";
-import { projectIdParams } from "@/lib/contract/requests";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { memories } from "@/lib/operations/memory";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ project_id: string }> };
-
-export const GET = route<Ctx>(async (req, ctx, caller) => {
-  const { project_id } = parseParams(await ctx.params, projectIdParams);
-  return json({ memories: await memories.ofProject(caller.userId, project_id) });
-});
+export const GET = route(api.projectMemories, async ({ params, caller }) => json({ memories: await memories.ofProject(caller.userId, params.project_id) }));

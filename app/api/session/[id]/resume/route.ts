@@ -1,12 +1,7 @@
-import { json, parseParams, route } from "@/lib/api/http";
-import { idParams } from "@/lib/contract/requests";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
 import { resumeSession } from "@/lib/operations/recovery";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ id: string }> };
-
-export const POST = route<Ctx>(async (req, ctx, caller) => {
-  const { id } = parseParams(await ctx.params, idParams);
-  return json(await resumeSession(caller.userId, id));
-});
+export const POST = route(api.resumeSession, async ({ params, caller }) => json(await resumeSession(caller.userId, params.id)));

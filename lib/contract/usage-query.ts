@@ -1,6 +1,6 @@
 // The query strings of GET /api/usage and GET /api/usage/summary.
 import { z } from "zod";
-import { GROUP_BYS } from "@/lib/contract/usage";
+import { GROUP_BYS } from "./usage";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const isoDateTime = z.iso.datetime({ offset: true });

@@ -1,0 +1,81 @@
+// What one endpoint of the REST API is, declared once: route() executes the descriptor (scope,
+// limits, parsing) and /api/openapi.json is generated from it. A route file only binds a
+// handler to its descriptor: `export const GET = route(api.getSession, async ({ params }) => …)`.
+import type { z } from "zod";
+import type { ErrorCase } from "./error-cases";
+import type { Scope } from "./integrations";
+
+/** The methods a route.ts may export, as it exports them. */
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type Method = (typeof METHODS)[number];
+
+export interface SuccessResponse {
+  description: string;
+  /** The JSON body; leave out for a bodiless answer (204). */
+  json?: z.ZodType;
+  /** A Server-Sent Events stream; each frame matches this schema as `{ event, data }`. */
+  events?: z.ZodType;
+  /** Also answers text/csv (when asked): what its columns are. */
+  csv?: string;
+}
+
+export interface HeaderParameter {
+  name: string;
+  description: string;
+  schema: z.ZodType;
+}
+
+/** A body larger than this is a 413 unless the endpoint names its own limit. */
+export const DEFAULT_BODY_LIMIT = 16 * 1024;
+
+export interface EndpointSpec {
+  method: Method;
+  /** The route's folder under app/, with `[name]` written `{name}`: `/api/session/{id}/messages`. */
+  path: string;
+  summary: string;
+  description?: string;
+  /** What an API key needs; read for GET, write otherwise. */
+  scope?: Scope;
+  /** A send: it also takes from the caller's sends-per-minute bucket and must fit today's token budget. */
+  send?: boolean;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Bytes; a function when the limit is configured at run time. */
+  bodyLimit?: number | (() => number);
+  headers?: HeaderParameter[];
+  responses: Record<number, SuccessResponse>;
+  /** Errors beyond those every route answers and those its params, query and body imply. */
+  errors?: ErrorCase[];
+}
+
+export type Endpoint = EndpointSpec & { operationId: string };
+
+export interface EndpointGroup<T extends Record<string, EndpointSpec> = Record<string, EndpointSpec>> {
+  tag: string;
+  description: string;
+  endpoints: { [K in keyof T]: T[K] & { operationId: K & string } };
+}
+
+/** A tag of the document and its endpoints; each key is the endpoint's operationId. */
+export function group<T extends Record<string, EndpointSpec>>(tag: string, description: string, specs: T): EndpointGroup<T> {
+  const endpoints = Object.fromEntries(Object.entries(specs).map(([operationId, spec]) => [operationId, { ...spec, operationId }]));
+  return { tag, description, endpoints: endpoints as EndpointGroup<T>["endpoints"] };
+}
+
+export function scopeOf(e: EndpointSpec): Scope {
+  return e.scope ?? (e.method === "GET" ? "read" : "write");
+}
+
+export function bodyLimitOf(e: EndpointSpec): number {
+  return typeof e.bodyLimit === "function" ? e.bodyLimit() : (e.bodyLimit ?? DEFAULT_BODY_LIMIT);
+}
+
+type Parsed<E, K extends "params" | "query" | "body"> = E extends { [P in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+/** What a route's handler receives: the request's inputs parsed by its descriptor's schemas. */
+export interface Inputs<E extends EndpointSpec> {
+  params: Parsed<E, "params">;
+  query: Parsed<E, "query">;
+  body: Parsed<E, "body">;
+}

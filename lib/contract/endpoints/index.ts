@@ -1,0 +1,45 @@
+// Every endpoint, by group. A new route adds an entry to its group (or a new group here) and
+// binds its handler to it with route(); tests/unit/openapi.test.ts fails until every
+// app/api/**/route.ts method is bound to the endpoint of its own method and path.
+import type { EndpointGroup } from "../endpoint";
+import { canvasOperations } from "./canvas";
+import { checkpoints } from "./checkpoints";
+import { context } from "./context";
+import { audit, keys, webhooks } from "./integrations";
+import { memories } from "./memory";
+import { messages } from "./messages";
+import { meta } from "./meta";
+import { projects } from "./projects";
+import { search } from "./search";
+import { sessions } from "./sessions";
+import { usage } from "./usage";
+
+export const GROUPS: EndpointGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, meta];
+
+/** Every endpoint by its operationId: what a route file binds its handler to. */
+export const api = {
+  ...sessions.endpoints,
+  ...messages.endpoints,
+  ...canvasOperations.endpoints,
+  ...context.endpoints,
+  ...checkpoints.endpoints,
+  ...memories.endpoints,
+  ...search.endpoints,
+  ...projects.endpoints,
+  ...usage.endpoints,
+  ...audit.endpoints,
+  ...webhooks.endpoints,
+  ...keys.endpoints,
+  ...meta.endpoints,
+};
+
+/**
+ * Route files that answer without being endpoints of their own: the catch-all turns any
+ * unknown /api path into the 404 error envelope.
+ */
+export const UNDOCUMENTED_ROUTES: Record<string, string> = {
+  "/api/[...path]": "answers 404 not_found for every unknown /api path",
+};
+
+/** The catch-all's descriptor: in no group, so not in the document. */
+export const unknownRoute = { method: "GET", path: "/api/{path}", operationId: "unknownRoute", summary: "Any unknown /api path", scope: "read", responses: {} } as const;
