@@ -5,7 +5,11 @@
 import { create } from "zustand";
 import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/api/types";
 export { activeCompaction } from "@/lib/client/conversation-helpers";
-import * as api from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
+import * as checkpointsApi from "@/lib/client/api/checkpoints";
+import * as contextApi from "@/lib/client/api/context";
+import * as messagesApi from "@/lib/client/api/messages";
+import * as sessionsApi from "@/lib/client/api/sessions";
 import { useCanvasStore } from "@/lib/client/canvas-store";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import {
@@ -65,7 +69,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
   async function refreshTail(sessionId: string): Promise<void> {
     if (active && active.sessionId === sessionId) return;
     try {
-      const page = await api.listMessages(sessionId, { limit: PAGE_SIZE });
+      const page = await messagesApi.listMessages(sessionId, { limit: PAGE_SIZE });
       if (!isOpen(sessionId) || (active && active.sessionId === sessionId)) return;
       set((s) => ({ messages: merge(s.messages, page.messages, page.window), window: page.window }));
     } catch {
@@ -75,7 +79,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
 
   async function loadHistory(sessionId: string): Promise<void> {
     try {
-      const compactions = await api.compactionHistory(sessionId);
+      const compactions = await contextApi.compactionHistory(sessionId);
       if (isOpen(sessionId)) set({ compactions });
     } catch {
       // Dividers are a view of the history; the conversation itself still works without them.
@@ -166,11 +170,11 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     }
   }
 
-  async function run(a: Attempt, body: api.SendBody): Promise<void> {
+  async function run(a: Attempt, body: messagesApi.SendBody): Promise<void> {
     const { sessionId } = a;
     active = a;
     try {
-      for await (const event of api.streamMessage(sessionId, body, { idempotencyKey: newIdempotencyKey() })) {
+      for await (const event of messagesApi.streamMessage(sessionId, body, { idempotencyKey: newIdempotencyKey() })) {
         apply(a, event);
       }
       // After the status the reply is saved; a stream cut during the background compaction loses nothing.
@@ -178,7 +182,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
         fail(a, { code: "stream_ended", message: "The connection closed before the reply finished." });
       }
     } catch (err) {
-      if (!a.released) fail(a, api.describeError(err));
+      if (!a.released) fail(a, describeError(err));
     } finally {
       const hadStatus = a.released;
       releaseComposer(a);
@@ -226,7 +230,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       void useStatusStore.getState().load(sessionId);
       void loadHistory(sessionId);
       try {
-        const page = await api.listMessages(sessionId, { limit: PAGE_SIZE });
+        const page = await messagesApi.listMessages(sessionId, { limit: PAGE_SIZE });
         if (!isOpen(sessionId)) return;
         const inProgress = replyInProgress(page.messages);
         set((s) => ({
@@ -238,7 +242,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
         }));
         if (inProgress) void follow(sessionId, inProgress);
       } catch (err) {
-        if (isOpen(sessionId)) set({ loading: false, loadError: api.describeError(err).message });
+        if (isOpen(sessionId)) set({ loading: false, loadError: describeError(err).message });
       }
     },
 
@@ -247,7 +251,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       if (!sessionId || !hasMore || loadingOlder || messages.length === 0) return;
       set({ loadingOlder: true });
       try {
-        const page = await api.listMessages(sessionId, { beforeSeq: messages[0].seq, limit: PAGE_SIZE });
+        const page = await messagesApi.listMessages(sessionId, { beforeSeq: messages[0].seq, limit: PAGE_SIZE });
         if (!isOpen(sessionId)) return;
         set((s) => ({
           messages: merge(s.messages, page.messages, null),
@@ -255,7 +259,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
           loadingOlder: false,
         }));
       } catch (err) {
-        if (isOpen(sessionId)) set({ loadingOlder: false, loadError: api.describeError(err).message });
+        if (isOpen(sessionId)) set({ loadingOlder: false, loadError: describeError(err).message });
       }
     },
 
@@ -267,7 +271,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       let sessionId = get().sessionId;
       if (!sessionId) {
         try {
-          const session = await api.createSession();
+          const session = await sessionsApi.createSession();
           sessionId = session.id;
           // Claim the new session before selecting it, so open() does not reset this send.
           set({ sessionId, messages: [], window: null, hasMore: false, compactions: [] });
@@ -275,7 +279,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
           useSessionsStore.getState().upsert(session);
           useSessionsStore.getState().select(sessionId);
         } catch (err) {
-          set({ phase: "idle", pendingText: null, sendError: { ...api.describeError(err), text, saved: false } });
+          set({ phase: "idle", pendingText: null, sendError: { ...describeError(err), text, saved: false } });
           return;
         }
       }
@@ -300,7 +304,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       if (!sessionId || phase === "idle" || stopping) return;
       set({ stopping: true });
       try {
-        await api.stopReply(sessionId);
+        await messagesApi.stopReply(sessionId);
       } catch {
         // 409: the reply had just finished, and its stream ends on its own; otherwise Stop can be pressed again.
         if (isOpen(sessionId)) set({ stopping: false });
@@ -328,13 +332,13 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       if (!sessionId || get().protecting[message.id]) return;
       set((s) => ({ protecting: { ...s.protecting, [message.id]: true }, protectError: null }));
       try {
-        const updated = await api.setProtected(sessionId, message.id, !message.protected);
+        const updated = await contextApi.setProtected(sessionId, message.id, !message.protected);
         if (isOpen(sessionId)) set((s) => ({ messages: merge(s.messages, [updated], null) }));
         // Protecting can pin a turn back into the window and change what the next request holds.
         await refreshTail(sessionId);
         void useStatusStore.getState().load(sessionId);
       } catch (err) {
-        if (isOpen(sessionId)) set({ protectError: api.describeError(err).message });
+        if (isOpen(sessionId)) set({ protectError: describeError(err).message });
       } finally {
         set((s) => {
           const { [message.id]: _, ...rest } = s.protecting;
@@ -352,12 +356,12 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       }
       set({ compacting: true, commandFeedback: null, sendError: null });
       try {
-        const result = await api.compact(sessionId, request);
+        const result = await contextApi.compact(sessionId, request);
         if (!isOpen(sessionId)) return;
         useStatusStore.getState().accept(result.status);
         await afterCompaction(sessionId, result.compaction);
       } catch (err) {
-        if (isOpen(sessionId)) set({ commandFeedback: compactFeedback(api.describeError(err)) });
+        if (isOpen(sessionId)) set({ commandFeedback: compactFeedback(describeError(err)) });
       } finally {
         if (isOpen(sessionId)) set({ compacting: false });
       }
@@ -368,14 +372,14 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       if (!sessionId || phase !== "idle" || compacting || get().undoing[compactionId]) return;
       set((s) => ({ undoing: { ...s.undoing, [compactionId]: true }, undoError: null }));
       try {
-        const result = await api.undoCompaction(compactionId);
+        const result = await contextApi.undoCompaction(compactionId);
         if (!isOpen(sessionId)) return;
         useStatusStore.getState().accept(result.status);
         set((s) => ({ compactions: upsertCompaction(s.compactions, result.compaction) }));
         // The condensed turns are back in the window: the server's messages, status and history say how.
         await Promise.all([refreshTail(sessionId), loadHistory(sessionId), useStatusStore.getState().load(sessionId)]);
       } catch (err) {
-        if (isOpen(sessionId)) set({ undoError: api.describeError(err).message });
+        if (isOpen(sessionId)) set({ undoError: describeError(err).message });
       } finally {
         set((s) => {
           const { [compactionId]: _, ...rest } = s.undoing;
@@ -396,13 +400,13 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       }
       set({ commandFeedback: { tone: "info", code: "saving", message: "Saving checkpoint…" } });
       try {
-        const cp = await api.saveCheckpoint(sessionId, label);
+        const cp = await checkpointsApi.saveCheckpoint(sessionId, label);
         if (!isOpen(sessionId)) return;
         const parts = ["Checkpoint saved", cp.id.slice(0, 8), ...(cp.label ? [cp.label] : [])];
         set({ commandFeedback: { tone: "info", code: "ok", message: parts.join(" · ") } });
         await useCheckpointsStore.getState().refresh(sessionId);
       } catch (err) {
-        const e = api.describeError(err);
+        const e = describeError(err);
         if (isOpen(sessionId)) set({ commandFeedback: { tone: "error", code: e.code, message: `Checkpoint not saved: ${e.message}` } });
       }
     },
