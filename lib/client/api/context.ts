@@ -8,6 +8,8 @@ import type {
   SettingsJson,
   TemplateJson,
 } from "@/lib/api/types";
+import type { z } from "zod";
+import type { compactSchema } from "@/lib/chat/compact";
 import { json, send, withBody } from "@/lib/client/api/http";
 
 const enc = encodeURIComponent;
@@ -32,13 +34,8 @@ export async function setProtected(sessionId: string, messageId: string, value: 
   return res.message;
 }
 
-/** What POST /api/context/compact accepts besides the session. */
-export interface CompactRequest {
-  force?: boolean;
-  instructions?: string;
-  preset?: string;
-  template_id?: string;
-}
+/** What POST /api/context/compact accepts besides the session: its schema's type (a type-only import). */
+export type CompactRequest = Omit<z.input<typeof compactSchema>, "session_id">;
 
 export interface CompactResult {
   compaction: CompactionJson;
