@@ -2,32 +2,24 @@
 // One send at a time: the composer is locked while a reply streams and unlocks as soon as
 // the reply is saved (the turn's status arrived); the stream is still read after that,
 // because an automatic compaction may follow in the background and report its divider.
+// The send itself (posting, reading the stream, following a reply) is in conversation-stream.ts.
 import { create } from "zustand";
-import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/api/types";
+import type { CompactionJson } from "@/lib/api/types";
 export { activeCompaction } from "@/lib/client/conversation-helpers";
 import { describeError } from "@/lib/client/api/http";
 import * as checkpointsApi from "@/lib/client/api/checkpoints";
 import * as contextApi from "@/lib/client/api/context";
 import * as messagesApi from "@/lib/client/api/messages";
 import * as sessionsApi from "@/lib/client/api/sessions";
-import { useCanvasStore } from "@/lib/client/canvas-store";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
-import {
-  compactFeedback,
-  lastTypedUserText,
-  merge,
-  newIdempotencyKey,
-  upsertCompaction,
-} from "@/lib/client/conversation-helpers";
-import { SESSION_START, type Attempt, type ConversationState } from "@/lib/client/conversation-state";
-import { useMemoryStore } from "@/lib/client/memory-store";
-import { followReply, replyInProgress } from "@/lib/client/reply-follower";
+import { compactFeedback, lastTypedUserText, merge, upsertCompaction } from "@/lib/client/conversation-helpers";
+import { SESSION_START, type ConversationState } from "@/lib/client/conversation-state";
+import { createReplyStream } from "@/lib/client/conversation-stream";
+import { replyInProgress } from "@/lib/client/reply-follower";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
 const PAGE_SIZE = 50;
-
-type ApiErrorInfo = ApiErrorJson["error"];
 
 export type { Notice, SendFailure, SendPhase } from "@/lib/client/conversation-state";
 /** What a slash command answered, shown above the composer rather than as a chat message. */
@@ -35,31 +27,7 @@ export type { CommandFeedback } from "@/lib/client/conversation-helpers";
 
 export const useConversationStore = create<ConversationState>()((set, get) => {
   const isOpen = (sessionId: string) => get().sessionId === sessionId;
-  /** The send that holds the composer; null once its reply is saved. */
-  let active: Attempt | null = null;
-  const owns = (a: Attempt) => active === a && isOpen(a.sessionId);
-
-  // Deltas are applied at most once per frame: a long reply arrives as thousands of small
-  // deltas, and re-rendering the whole text for each one makes the page crawl.
-  const DELTA_FLUSH_MS = 32;
-  let deltaBuffer = "";
-  let deltaTimer: ReturnType<typeof setTimeout> | null = null;
-  function queueDelta(a: Attempt, text: string): void {
-    deltaBuffer += text;
-    if (deltaTimer !== null) return;
-    deltaTimer = setTimeout(() => {
-      deltaTimer = null;
-      const chunk = deltaBuffer;
-      deltaBuffer = "";
-      if (chunk && owns(a)) set((s) => ({ streamingText: s.streamingText + chunk, phase: "streaming" }));
-    }, DELTA_FLUSH_MS);
-  }
-  /** The saved message (or the end of the send) replaces whatever was still buffered. */
-  function dropDeltas(): void {
-    if (deltaTimer !== null) clearTimeout(deltaTimer);
-    deltaTimer = null;
-    deltaBuffer = "";
-  }
+  const stream = createReplyStream(set, get, { refreshTail, loadHistory, afterCompaction });
 
   /**
    * Re-reads the newest page so slid-out, condensed and pinned turns show what the server
@@ -67,10 +35,10 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
    * and that send refreshes when it ends anyway.
    */
   async function refreshTail(sessionId: string): Promise<void> {
-    if (active && active.sessionId === sessionId) return;
+    if (stream.holds(sessionId)) return;
     try {
       const page = await messagesApi.listMessages(sessionId, { limit: PAGE_SIZE });
-      if (!isOpen(sessionId) || (active && active.sessionId === sessionId)) return;
+      if (!isOpen(sessionId) || stream.holds(sessionId)) return;
       set((s) => ({ messages: merge(s.messages, page.messages, page.window), window: page.window }));
     } catch {
       // The stream already delivered the messages; only the in-window flags may be stale.
@@ -94,126 +62,6 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     await Promise.all([refreshTail(sessionId), loadHistory(sessionId), useCheckpointsStore.getState().refresh(sessionId)]);
   }
 
-  function fail(a: Attempt, error: ApiErrorInfo): void {
-    // Once another send holds the composer, a late error of this one must not pose as its failure.
-    if (isOpen(a.sessionId) && (active === a || active === null)) {
-      set({ sendError: { ...error, text: a.text, saved: a.saved } });
-    }
-  }
-
-  /** Hands the composer back: the reply is saved and its status is known. */
-  function releaseComposer(a: Attempt): void {
-    if (a.released) return;
-    a.released = true;
-    if (owns(a)) {
-      dropDeltas();
-      set({ phase: "idle", pendingText: null, streamingText: "" });
-    }
-    if (active === a) active = null;
-  }
-
-  function apply(a: Attempt, event: SendEvent): void {
-    const { sessionId } = a;
-    if (event.event === "user_message") a.saved = true;
-    if (event.event === "done") a.finished = true;
-    if (event.event === "status") {
-      useStatusStore.getState().accept(event.data);
-      if (!a.released) {
-        const mine = owns(a);
-        releaseComposer(a);
-        // At the threshold after a reply the server compacts in the background (when enabled).
-        if (mine && event.data.usage_percent >= event.data.threshold_percent) {
-          a.background = true;
-          set({ autoCompacting: true });
-        }
-      }
-      return;
-    }
-    if (!isOpen(sessionId)) return;
-    switch (event.event) {
-      case "user_message":
-        set((s) => ({
-          messages: merge(s.messages, [event.data], null),
-          ...(owns(a) ? { pendingText: null, phase: "streaming" as const } : {}),
-        }));
-        break;
-      case "notice":
-        set((s) => ({ notices: [...s.notices, event.data] }));
-        break;
-      case "delta":
-        if (owns(a)) queueDelta(a, event.data.text);
-        break;
-      case "assistant_message":
-        if (owns(a)) dropDeltas();
-        set((s) => ({
-          messages: merge(s.messages, [event.data], null),
-          ...(owns(a) ? { streamingText: "", phase: "finishing" as const } : {}),
-        }));
-        break;
-      case "compaction":
-        void afterCompaction(sessionId, event.data);
-        break;
-      case "memories":
-        useMemoryStore.getState().acceptLoaded(sessionId, event.data.loaded);
-        break;
-      case "checkpoint":
-        void useCheckpointsStore.getState().refresh(sessionId);
-        break;
-      case "canvas":
-        useCanvasStore.getState().accept(sessionId, event.data);
-        break;
-      case "error":
-        fail(a, event.data.error);
-        break;
-      case "done":
-        break;
-    }
-  }
-
-  async function run(a: Attempt, body: messagesApi.SendBody): Promise<void> {
-    const { sessionId } = a;
-    active = a;
-    try {
-      for await (const event of messagesApi.streamMessage(sessionId, body, { idempotencyKey: newIdempotencyKey() })) {
-        apply(a, event);
-      }
-      // After the status the reply is saved; a stream cut during the background compaction loses nothing.
-      if (!a.finished && !a.released && !get().sendError) {
-        fail(a, { code: "stream_ended", message: "The connection closed before the reply finished." });
-      }
-    } catch (err) {
-      if (!a.released) fail(a, describeError(err));
-    } finally {
-      const hadStatus = a.released;
-      releaseComposer(a);
-      if (isOpen(sessionId)) set({ stopping: false });
-      if (a.background && isOpen(sessionId)) set({ autoCompacting: false });
-      await refreshTail(sessionId);
-      // Without the stream's status event the bar would show the state before this send.
-      if (!hadStatus || !a.finished) void useStatusStore.getState().load(sessionId);
-      if (!a.finished) void loadHistory(sessionId);
-      // The first turn titles the session on the server: the list shows the new title.
-      void useSessionsStore.getState().refresh(sessionId);
-      void useSessionsStore.getState().load();
-      void useCheckpointsStore.getState().refresh(sessionId);
-    }
-  }
-
-  /** Shows a reply another request is still writing, and hands the composer back once it is saved. */
-  async function follow(sessionId: string, reply: MessageJson): Promise<void> {
-    const following = () => isOpen(sessionId) && active === null && get().phase === "streaming";
-    await followReply(sessionId, reply, {
-      stillFollowing: following,
-      progress: (text) => set({ streamingText: text }),
-      done: (messages, window) => {
-        set((s) => ({ messages: merge(s.messages, messages, window), window, phase: "idle", streamingText: "", stopping: false }));
-        void useStatusStore.getState().load(sessionId);
-        void loadHistory(sessionId);
-        void useCheckpointsStore.getState().refresh(sessionId);
-      },
-    });
-  }
-
   return {
     ...SESSION_START,
     sessionId: null,
@@ -222,8 +70,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
 
     async open(sessionId) {
       if (sessionId === get().sessionId) return;
-      active = null;
-      dropDeltas();
+      stream.reset();
       set({ ...SESSION_START, sessionId, loading: sessionId !== null });
       useStatusStore.getState().track(sessionId);
       if (!sessionId) return;
@@ -240,7 +87,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
           loading: false,
           ...(inProgress ? { phase: "streaming" as const } : {}),
         }));
-        if (inProgress) void follow(sessionId, inProgress);
+        if (inProgress) void stream.follow(sessionId, inProgress);
       } catch (err) {
         if (isOpen(sessionId)) set({ loading: false, loadError: describeError(err).message });
       }
@@ -283,7 +130,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
           return;
         }
       }
-      await run({ sessionId, text, saved: false, finished: false, released: false, background: false }, { content: text });
+      await stream.run({ sessionId, text, saved: false, finished: false, released: false, background: false }, { content: text });
     },
 
     async retry() {
@@ -296,7 +143,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       const text = sendError?.text || lastTypedUserText(messages);
       if (!sessionId || !text) return;
       set({ phase: "sending", pendingText: null, streamingText: "", notices: [], sendError: null });
-      await run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { retry: true });
+      await stream.run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { retry: true });
     },
 
     async stop() {
@@ -316,7 +163,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       const text = lastTypedUserText(messages);
       if (!sessionId || !text || phase !== "idle" || get().compacting) return;
       set({ phase: "sending", pendingText: null, streamingText: "", notices: [], sendError: null, commandFeedback: null });
-      await run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { regenerate: true });
+      await stream.run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { regenerate: true });
     },
 
     async editLast(messageId, rawText) {
@@ -324,7 +171,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       const { sessionId, phase } = get();
       if (!sessionId || !text || phase !== "idle" || get().compacting) return;
       set({ phase: "sending", pendingText: text, streamingText: "", notices: [], sendError: null, commandFeedback: null });
-      await run({ sessionId, text, saved: false, finished: false, released: false, background: false }, { content: text, edit_of: messageId });
+      await stream.run({ sessionId, text, saved: false, finished: false, released: false, background: false }, { content: text, edit_of: messageId });
     },
 
     async toggleProtect(message) {
