@@ -5,8 +5,8 @@
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { ArrowLeft, History, KeyRound, Loader2, User, Cpu } from "lucide-react";
-import { auditPage, type AuditEventJson } from "@/lib/client/audit-api";
-import { describeError } from "@/lib/client/api";
+import { auditPage, type AuditEventJson } from "@/lib/client/api/audit";
+import { describeError } from "@/lib/client/api/http";
 import { relativeTime } from "@/lib/client/format";
 
 const KINDS = [

@@ -4,7 +4,8 @@
 import { useId, useState } from "react";
 import { ChevronDown } from "lucide-react";
 import { MODELS } from "@/lib/models";
-import * as api from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
+import * as contextApi from "@/lib/client/api/context";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
@@ -18,10 +19,10 @@ export function ModelPicker({ sessionId, model, disabled }: { sessionId: string;
     setSaving(true);
     setError(null);
     try {
-      await api.putSettings(sessionId, { model: next });
+      await contextApi.putSettings(sessionId, { model: next });
       await Promise.all([useStatusStore.getState().load(sessionId), useSessionsStore.getState().refresh(sessionId)]);
     } catch (err) {
-      setError(api.describeError(err).message);
+      setError(describeError(err).message);
     } finally {
       setSaving(false);
     }

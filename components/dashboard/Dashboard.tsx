@@ -4,7 +4,7 @@
 import Link from "next/link";
 import { useEffect, useMemo, useState } from "react";
 import { ArrowLeft, Download } from "lucide-react";
-import { csvHref, rangeStart, usageSummary } from "@/lib/client/usage-api";
+import { csvHref, rangeStart, usageSummary } from "@/lib/client/api/usage";
 import { CacheChart } from "./CacheChart";
 import { CalibrationChart } from "./CalibrationChart";
 import { CompactionsChart } from "./CompactionsChart";

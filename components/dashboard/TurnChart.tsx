@@ -2,7 +2,7 @@
 // One session turn by turn: how full the window was when the API measured each request,
 // against our estimate, with compactions and slides marked where they happened.
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { csvHref, sessionTurns } from "@/lib/client/usage-api";
+import { csvHref, sessionTurns } from "@/lib/client/api/usage";
 import type { SessionRowJson, TurnRowJson } from "@/lib/contract";
 import { AXIS, CHART_BOX, chartStyle, GRID, Legend, TooltipBox, TooltipRow } from "./chart";
 import { COMPACTION_COLOR, ESTIMATE_COLOR, MEASURED_COLOR, SLIDE_COLOR } from "./colors";

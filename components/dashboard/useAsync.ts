@@ -2,7 +2,7 @@
 // One request's state for a dashboard panel: loading, its data, or the server's error. A newer
 // request aborts the older one, so a slow answer for the previous range never overwrites.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { describeError } from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
 
 export type Async<T> =
   | { status: "loading"; data: T | null; error: null }

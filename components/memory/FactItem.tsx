@@ -7,7 +7,7 @@ import type { MemoryJson } from "@/lib/contract";
 import { relativeTime } from "@/lib/client/format";
 import { factKinds, messagesLabel, seenLabel, type FactWithDetails } from "@/lib/client/facts";
 import { jumpToMessage } from "@/lib/client/jump-to-message";
-import * as memoryApi from "@/lib/client/memory-api";
+import * as memoryApi from "@/lib/client/api/memory";
 import { useMemoryStore } from "@/lib/client/memory-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { DeleteControl, Meta, PinButton, PinnedBadge } from "@/components/memory/MemoryControls";

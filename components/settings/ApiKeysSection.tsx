@@ -5,8 +5,8 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { KeyRound } from "lucide-react";
 import type { ApiKeyJson, Scope } from "@/lib/contract";
-import { describeError } from "@/lib/client/api";
-import * as keysApi from "@/lib/client/keys-api";
+import { describeError } from "@/lib/client/api/http";
+import * as keysApi from "@/lib/client/api/keys";
 import { ApiKeyItem } from "./ApiKeyItem";
 import { NewKeySecret } from "./NewKeySecret";
 

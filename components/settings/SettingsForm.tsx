@@ -3,7 +3,8 @@
 // which new sessions start from. A session's form can also make its values the defaults.
 import { useEffect, useState, type FormEvent } from "react";
 import type { SettingsJson } from "@/lib/contract";
-import * as api from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
+import * as contextApi from "@/lib/client/api/context";
 import { DEFAULT_TEMPLATE, fromDraft, toDraft, validate, type Draft } from "@/lib/client/settings-draft";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
@@ -29,14 +30,14 @@ export function SettingsForm({ sessionId }: { sessionId: string | null }) {
   useEffect(() => {
     void useTemplatesStore.getState().load();
     let live = true;
-    api
+    contextApi
       .getSettings(sessionId)
       .then((s) => {
         if (!live) return;
         setLoaded(s);
         setDraft(toDraft(s.effective));
       })
-      .catch((err: unknown) => live && setError(api.describeError(err).message));
+      .catch((err: unknown) => live && setError(describeError(err).message));
     return () => {
       live = false;
     };
@@ -63,7 +64,7 @@ export function SettingsForm({ sessionId }: { sessionId: string | null }) {
     setError(null);
     setSaved(null);
     try {
-      const result = await api.putSettings(target, fromDraft(draft));
+      const result = await contextApi.putSettings(target, fromDraft(draft));
       if (target === sessionId) {
         setLoaded(result);
         setDraft(toDraft(result.effective));
@@ -76,7 +77,7 @@ export function SettingsForm({ sessionId }: { sessionId: string | null }) {
       }
     } catch (err) {
       // The server's message already names the offending field.
-      setError(api.describeError(err).message);
+      setError(describeError(err).message);
     } finally {
       setSaving(false);
     }

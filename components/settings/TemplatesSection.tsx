@@ -2,7 +2,7 @@
 // The user's own summary templates: add one, delete one.
 import { useId, useState, type FormEvent } from "react";
 import type { TemplateJson } from "@/lib/contract";
-import * as api from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
 import { useTemplatesStore } from "@/lib/client/templates-store";
 
 export function TemplatesSection({
@@ -37,7 +37,7 @@ export function TemplatesSection({
       setBody("");
       setNotice(`Saved "${saved.name}". Pick it as the summary template above.`);
     } catch (err) {
-      setError(api.describeError(err).message);
+      setError(describeError(err).message);
     } finally {
       setBusy(false);
     }
@@ -51,7 +51,7 @@ export function TemplatesSection({
       await useTemplatesStore.getState().remove(t.id);
       setNotice(`Deleted "${t.name}".`);
     } catch (err) {
-      setError(api.describeError(err).message);
+      setError(describeError(err).message);
     } finally {
       setDeleting(null);
     }

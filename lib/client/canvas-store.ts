@@ -4,8 +4,8 @@
 import { create } from "zustand";
 import type { CanvasEffect } from "@/lib/contract";
 import type { CanvasJson, CanvasStreamEvent } from "@/lib/contract";
-import { describeError } from "@/lib/client/api";
-import * as canvasApi from "@/lib/client/canvas-api";
+import { describeError } from "@/lib/client/api/http";
+import * as canvasApi from "@/lib/client/api/canvas";
 import { applyStream, newer } from "@/lib/client/canvas-sync";
 
 export type CanvasNotification = Extract<CanvasEffect, { kind: "notification" }> & { id: number };

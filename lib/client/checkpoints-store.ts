@@ -3,7 +3,9 @@
 // (by /save-progress or by the server during a reply) and after a delete.
 import { create } from "zustand";
 import type { CheckpointJson, SessionDetailJson } from "@/lib/contract";
-import * as api from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
+import * as checkpointsApi from "@/lib/client/api/checkpoints";
+import * as sessionsApi from "@/lib/client/api/sessions";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 
 interface CheckpointsState {
@@ -29,12 +31,12 @@ export const useCheckpointsStore = create<CheckpointsState>()((set, get) => {
   async function fetchDetail(sessionId: string): Promise<void> {
     const mine = ++generation;
     try {
-      const detail = await api.sessionDetail(sessionId);
+      const detail = await sessionsApi.sessionDetail(sessionId);
       if (mine !== generation || get().sessionId !== sessionId) return;
       set({ detail, loading: false, error: null });
       useSessionsStore.getState().upsert(detail.session);
     } catch (err) {
-      if (mine === generation && get().sessionId === sessionId) set({ loading: false, error: api.describeError(err).message });
+      if (mine === generation && get().sessionId === sessionId) set({ loading: false, error: describeError(err).message });
     }
   }
 
@@ -64,12 +66,12 @@ export const useCheckpointsStore = create<CheckpointsState>()((set, get) => {
       if (get().busy[checkpoint.id]) return;
       set((s) => ({ busy: { ...s.busy, [checkpoint.id]: true }, error: null }));
       try {
-        const { session } = await api.restoreCheckpoint(checkpoint.id);
+        const { session } = await checkpointsApi.restoreCheckpoint(checkpoint.id);
         const sessions = useSessionsStore.getState();
         sessions.upsert(session);
         sessions.select(session.id);
       } catch (err) {
-        set({ error: `Could not resume from this checkpoint: ${api.describeError(err).message}` });
+        set({ error: `Could not resume from this checkpoint: ${describeError(err).message}` });
       } finally {
         set((s) => {
           const { [checkpoint.id]: _, ...rest } = s.busy;
@@ -82,12 +84,12 @@ export const useCheckpointsStore = create<CheckpointsState>()((set, get) => {
       if (get().busy[checkpoint.id]) return;
       set((s) => ({ busy: { ...s.busy, [checkpoint.id]: true }, error: null }));
       try {
-        await api.deleteCheckpoint(checkpoint.id);
+        await checkpointsApi.deleteCheckpoint(checkpoint.id);
         set((s) =>
           s.detail ? { detail: { ...s.detail, checkpoints: s.detail.checkpoints.filter((c) => c.id !== checkpoint.id) } } : {},
         );
       } catch (err) {
-        set({ error: `Could not delete the checkpoint: ${api.describeError(err).message}` });
+        set({ error: `Could not delete the checkpoint: ${describeError(err).message}` });
       } finally {
         set((s) => {
           const { [checkpoint.id]: _, ...rest } = s.busy;

@@ -1,7 +1,7 @@
 // Slash commands the composer offers. Each command parses its own arguments and acts
 // through the context the composer hands it, so adding one (/save-progress, /checkpoint)
 // is one entry in COMMANDS and nothing in the composer.
-import type { CompactRequest } from "@/lib/client/api";
+import type { CompactRequest } from "@/lib/client/api/context";
 import type { CommandFeedback } from "@/lib/client/conversation-store";
 import { useHistorySearch } from "@/lib/client/history-search-store";
 

@@ -1,7 +1,7 @@
 // Pure helpers of the conversation store: merging pages of messages, the compaction list,
 // which messages earlier versions replaced, and the words shown for a refused /compact.
 import type { ApiErrorJson, CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
-import { retryAfterSeconds } from "@/lib/client/api";
+import { retryAfterSeconds } from "@/lib/client/api/http";
 
 export interface CommandFeedback {
   tone: "info" | "error";

@@ -1,7 +1,7 @@
 // The shape of the conversation store (lib/client/conversation-store.ts): the open session's
 // messages and compactions, the send in progress, and what opening a session resets.
 import type { ApiErrorJson, CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
-import type * as api from "@/lib/client/api";
+import type * as contextApi from "@/lib/client/api/context";
 import type { CommandFeedback } from "@/lib/client/conversation-helpers";
 
 /** "finishing": the reply is saved; the turn's status is still to come. */
@@ -80,7 +80,7 @@ export interface ConversationState {
   stopping: boolean;
   toggleProtect(message: MessageJson): Promise<void>;
   /** Condenses older turns now (the /compact command). */
-  compact(request?: api.CompactRequest): Promise<void>;
+  compact(request?: contextApi.CompactRequest): Promise<void>;
   undoCompaction(compactionId: string): Promise<void>;
   setCommandFeedback(feedback: CommandFeedback | null): void;
   /** Saves a checkpoint of the open session (/save-progress, /checkpoint). */

@@ -3,10 +3,8 @@
 // still on its way, so fast typing never shows stale hits.
 import { create } from "zustand";
 import type { HistoryHitJson } from "@/lib/contract";
-import { ApiError, json } from "@/lib/client/api";
-
-/** Hits shown for one query. */
-const SEARCH_LIMIT = 20;
+import { ApiError } from "@/lib/client/api/http";
+import { fetchHistoryHits } from "@/lib/client/api/search";
 
 interface HistorySearchState {
   open: boolean;
@@ -31,11 +29,6 @@ interface HistorySearchState {
 }
 
 let controller: AbortController | null = null;
-
-async function fetchHistoryHits(q: string, signal?: AbortSignal): Promise<HistoryHitJson[]> {
-  const params = new URLSearchParams({ q, limit: String(SEARCH_LIMIT) });
-  return (await json<{ hits: HistoryHitJson[] }>(`/api/search?${params}`, { signal })).hits;
-}
 
 export const useHistorySearch = create<HistorySearchState>((set, get) => ({
   open: false,

@@ -5,7 +5,9 @@
 // assigns the open session to one.
 import { create } from "zustand";
 import type { ProjectJson, RecoveryJson, SessionSummaryJson } from "@/lib/contract";
-import * as api from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
+import * as projectsApi from "@/lib/client/api/projects";
+import * as sessionsApi from "@/lib/client/api/sessions";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
@@ -96,7 +98,7 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
       void get().loadProjects();
       void get().loadRecent();
       try {
-        const recovery = await api.recover({});
+        const recovery = await sessionsApi.recover({});
         if (recovery.needed && recovery.session) set({ recovery });
       } catch {
         // Without the recovery check the empty state still offers the recent sessions.
@@ -105,7 +107,7 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
 
     async loadRecent() {
       try {
-        set({ recent: await api.recentSessions({ limit: RECENT_LIMIT }) });
+        set({ recent: await sessionsApi.recentSessions({ limit: RECENT_LIMIT }) });
       } catch {
         set({ recent: [] }); // The sidebar still lists every session.
       }
@@ -117,11 +119,11 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
       if (!id || get().recoveryBusy) return;
       set({ recoveryBusy: true, recoveryError: null });
       try {
-        await api.resumeSession(id);
+        await sessionsApi.resumeSession(id);
         set({ recovery: null, recoveryBusy: false });
         await openAndRetry(id);
       } catch (err) {
-        set({ recoveryBusy: false, recoveryError: api.describeError(err).message });
+        set({ recoveryBusy: false, recoveryError: describeError(err).message });
       }
     },
 
@@ -135,7 +137,7 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
     async dismissRecovery() {
       const id = get().recovery?.session?.id;
       set({ recovery: null });
-      if (id) await api.recover({ dismiss_session_id: id }).catch(() => undefined);
+      if (id) await sessionsApi.recover({ dismiss_session_id: id }).catch(() => undefined);
     },
 
     openPicker() {
@@ -158,7 +160,7 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
       const f = get().filter;
       set({ rowsLoading: true, rowsError: null });
       try {
-        const rows = await api.recentSessions({
+        const rows = await sessionsApi.recentSessions({
           q: f.q.trim() || undefined,
           project_id: f.projectId || undefined,
           from: dayBound(f.from, false),
@@ -167,12 +169,12 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
         });
         if (mine === rowsGeneration) set({ rows, rowsLoading: false });
       } catch (err) {
-        if (mine === rowsGeneration) set({ rowsLoading: false, rowsError: api.describeError(err).message });
+        if (mine === rowsGeneration) set({ rowsLoading: false, rowsError: describeError(err).message });
       }
     },
 
     async openSession(id, opts = {}) {
-      if (opts.resume) await api.resumeSession(id).catch(() => undefined);
+      if (opts.resume) await sessionsApi.resumeSession(id).catch(() => undefined);
       set({ pickerOpen: false });
       useSessionsStore.getState().select(id);
       if (opts.browse) useCheckpointsStore.getState().setPanelOpen(true);
@@ -180,20 +182,20 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
 
     async loadProjects() {
       try {
-        set({ projects: await api.listProjects() });
+        set({ projects: await projectsApi.listProjects() });
       } catch (err) {
-        set({ projectError: api.describeError(err).message });
+        set({ projectError: describeError(err).message });
       }
     },
 
     async createProject(name) {
       set({ projectError: null });
       try {
-        const project = await api.createProject(name.trim());
+        const project = await projectsApi.createProject(name.trim());
         await get().loadProjects();
         return project;
       } catch (err) {
-        const e = api.describeError(err);
+        const e = describeError(err);
         set({ projectError: e.code === "duplicate_name" ? `A project named "${name.trim()}" already exists.` : e.message });
         return null;
       }
@@ -202,34 +204,34 @@ export const useLaunchStore = create<LaunchState>()((set, get) => {
     async renameProject(id, name) {
       set({ projectError: null });
       try {
-        await api.renameProject(id, name.trim());
+        await projectsApi.renameProject(id, name.trim());
         await get().loadProjects();
         if (get().pickerOpen) void get().loadRows();
       } catch (err) {
-        set({ projectError: api.describeError(err).message });
+        set({ projectError: describeError(err).message });
       }
     },
 
     async deleteProject(id) {
       set({ projectError: null });
       try {
-        await api.deleteProject(id);
+        await projectsApi.deleteProject(id);
         if (get().filter.projectId === id) get().setFilter({ projectId: "" });
         await get().loadProjects();
         if (get().pickerOpen) void get().loadRows();
       } catch (err) {
-        set({ projectError: api.describeError(err).message });
+        set({ projectError: describeError(err).message });
       }
     },
 
     async assignProject(sessionId, projectId) {
       set({ projectError: null });
       try {
-        const session = await api.patchSession(sessionId, { project_id: projectId });
+        const session = await sessionsApi.patchSession(sessionId, { project_id: projectId });
         useSessionsStore.getState().upsert(session);
         void get().loadProjects();
       } catch (err) {
-        set({ projectError: api.describeError(err).message });
+        set({ projectError: describeError(err).message });
       }
     },
   };

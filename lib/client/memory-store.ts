@@ -3,8 +3,8 @@
 // change what the next request holds, so the token bar's status is refetched after them.
 import { create } from "zustand";
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, MemoryKind } from "@/lib/contract";
-import { describeError } from "@/lib/client/api";
-import * as memoryApi from "@/lib/client/memory-api";
+import { describeError } from "@/lib/client/api/http";
+import * as memoryApi from "@/lib/client/api/memory";
 import { useStatusStore } from "@/lib/client/status-store";
 
 interface MemoryState {

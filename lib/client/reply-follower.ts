@@ -3,7 +3,7 @@
 // saves a streaming reply every second, so reading the newest messages that often shows it grow
 // on whichever instance writes it.
 import type { MessageJson, WindowJson } from "@/lib/contract";
-import * as api from "@/lib/client/api";
+import * as messagesApi from "@/lib/client/api/messages";
 
 const POLL_MS = 1_000;
 /** A reply whose text has not moved for this long is no longer followed (its writer is gone). */
@@ -32,9 +32,9 @@ export async function followReply(sessionId: string, reply: MessageJson, hooks: 
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     if (!hooks.stillFollowing()) return;
-    let page: Awaited<ReturnType<typeof api.listMessages>>;
+    let page: Awaited<ReturnType<typeof messagesApi.listMessages>>;
     try {
-      page = await api.listMessages(sessionId, { limit: TAIL });
+      page = await messagesApi.listMessages(sessionId, { limit: TAIL });
     } catch {
       continue; // A failed read is retried at the next tick.
     }

@@ -2,8 +2,9 @@
 // (?session=<id>) so a reload or a shared link lands on the same conversation.
 import { create } from "zustand";
 import type { SessionJson } from "@/lib/contract";
-import * as api from "@/lib/client/api";
-import { archiveSession } from "@/lib/client/memory-api";
+import { describeError, send } from "@/lib/client/api/http";
+import * as sessionsApi from "@/lib/client/api/sessions";
+import { archiveSession } from "@/lib/client/api/memory";
 import { lastUsed } from "@/lib/client/session-groups";
 
 /** How long a deleted session can be brought back before it is deleted on the server. */
@@ -24,7 +25,7 @@ interface SessionsState {
   refresh(id: string): Promise<void>;
 
   /** Rename, pin or unarchive from the list; the server's answer replaces the entry. */
-  update(id: string, patch: api.SessionPatch): Promise<void>;
+  update(id: string, patch: sessionsApi.SessionPatch): Promise<void>;
   /** Archives into a memory (the session stays, listed under Archived). */
   archive(id: string): Promise<void>;
   /** Hides the session at once and deletes it after UNDO_DELETE_MS unless undone. */
@@ -65,13 +66,13 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
 
   async load() {
     try {
-      const sessions = await api.listSessions();
+      const sessions = await sessionsApi.listSessions();
       // The server already sorts, but sessions upserted while the list was loading must merge in.
       const byId = new Map(sessions.map((s) => [s.id, s]));
       for (const s of get().sessions) if (!byId.has(s.id)) byId.set(s.id, s);
       set({ sessions: sortByRecency([...byId.values()]), loaded: true, error: null });
     } catch (err) {
-      set({ loaded: true, error: api.describeError(err).message });
+      set({ loaded: true, error: describeError(err).message });
     }
   },
 
@@ -84,7 +85,7 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
   async create() {
     set({ creating: true });
     try {
-      const session = await api.createSession();
+      const session = await sessionsApi.createSession();
       get().upsert(session);
       get().select(session.id);
       return session;
@@ -100,7 +101,7 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
 
   async refresh(id) {
     try {
-      get().upsert(await api.getSession(id));
+      get().upsert(await sessionsApi.getSession(id));
     } catch {
       // The list is a convenience; a failed refresh leaves the last known entry in place.
     }
@@ -108,10 +109,10 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
 
   async update(id, patch) {
     try {
-      get().upsert(await api.patchSession(id, patch));
+      get().upsert(await sessionsApi.patchSession(id, patch));
       set({ error: null });
     } catch (err) {
-      set({ error: api.describeError(err).message });
+      set({ error: describeError(err).message });
     }
   },
 
@@ -121,7 +122,7 @@ export const useSessionsStore = create<SessionsState>()((set, get) => ({
       await get().refresh(id);
       set({ error: null });
     } catch (err) {
-      set({ error: api.describeError(err).message });
+      set({ error: describeError(err).message });
     }
   },
 
@@ -153,11 +154,11 @@ function flushDelete(get: Get, set: Set): void {
   deleteTimer = null;
   if (!session) return;
   set({ pendingDelete: null });
-  api.deleteSession(session.id).then(
+  sessionsApi.deleteSession(session.id).then(
     () => undefined,
     (err: unknown) => {
       get().upsert(session);
-      set({ error: api.describeError(err).message });
+      set({ error: describeError(err).message });
     },
   );
 }
@@ -166,7 +167,7 @@ function flushDelete(get: Get, set: Set): void {
 if (typeof window !== "undefined") {
   window.addEventListener("pagehide", () => {
     const session = useSessionsStore.getState().pendingDelete;
-    if (session) void api.send(`/api/session/${encodeURIComponent(session.id)}`, { method: "DELETE", keepalive: true }).catch(() => undefined);
+    if (session) void send(`/api/session/${encodeURIComponent(session.id)}`, { method: "DELETE", keepalive: true }).catch(() => undefined);
   });
 }
 

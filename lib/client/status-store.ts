@@ -1,7 +1,8 @@
 // Context status of the open session: what the token bar draws.
 import { create } from "zustand";
 import type { ContextStatusJson } from "@/lib/contract";
-import * as api from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
+import * as contextApi from "@/lib/client/api/context";
 
 interface StatusState {
   /** The session the bar is for; answers for any other session are stale and dropped. */
@@ -25,10 +26,10 @@ export const useStatusStore = create<StatusState>()((set, get) => ({
 
   async load(sessionId) {
     try {
-      const status = await api.getStatus(sessionId);
+      const status = await contextApi.getStatus(sessionId);
       if (get().sessionId === sessionId) set({ status, error: null });
     } catch (err) {
-      if (get().sessionId === sessionId) set({ error: api.describeError(err).message });
+      if (get().sessionId === sessionId) set({ error: describeError(err).message });
     }
   },
 

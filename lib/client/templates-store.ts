@@ -2,7 +2,8 @@
 // save, delete) and the compaction dividers (which name the template a summary used).
 import { create } from "zustand";
 import type { TemplateJson } from "@/lib/contract";
-import * as api from "@/lib/client/api";
+import { describeError } from "@/lib/client/api/http";
+import * as contextApi from "@/lib/client/api/context";
 
 interface TemplatesState {
   templates: TemplateJson[];
@@ -21,20 +22,20 @@ export const useTemplatesStore = create<TemplatesState>()((set, get) => ({
 
   async load() {
     try {
-      set({ templates: await api.listTemplates(), loaded: true, error: null });
+      set({ templates: await contextApi.listTemplates(), loaded: true, error: null });
     } catch (err) {
-      set({ loaded: true, error: api.describeError(err).message });
+      set({ loaded: true, error: describeError(err).message });
     }
   },
 
   async create(input) {
-    const template = await api.createTemplate(input);
+    const template = await contextApi.createTemplate(input);
     set({ templates: [...get().templates.filter((t) => t.id !== template.id), template] });
     return template;
   },
 
   async remove(id) {
-    await api.deleteTemplate(id);
+    await contextApi.deleteTemplate(id);
     set({ templates: get().templates.filter((t) => t.id !== id) });
   },
 }));

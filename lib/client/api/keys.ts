@@ -1,6 +1,6 @@
 // Browser-side client for the user's API keys. Failures are ApiErrors like the rest of the client.
 import type { ApiKeyJson, Scope, CreatedApiKeyJson } from "@/lib/contract";
-import { json, send, withBody } from "@/lib/client/api";
+import { json, send, withBody } from "@/lib/client/api/http";
 
 export async function listKeys(): Promise<ApiKeyJson[]> {
   return (await json<{ keys: ApiKeyJson[] }>("/api/keys")).keys;

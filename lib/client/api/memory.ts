@@ -1,7 +1,7 @@
 // Browser-side client for cross-session memory: what a session loaded, search, pin, drop,
 // save by hand and archive. Failures are ApiErrors like the rest of the client.
 import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, MemoryKind } from "@/lib/contract";
-import { json, send, withBody } from "@/lib/client/api";
+import { json, send, withBody } from "@/lib/client/api/http";
 
 const enc = encodeURIComponent;
 

@@ -1,6 +1,6 @@
 // The audit log as the activity page reads it.
 import type { AuditEventJson } from "@/lib/contract";
-import { json } from "@/lib/client/api";
+import { json } from "@/lib/client/api/http";
 
 export type { AuditEventJson };
 

@@ -1,6 +1,6 @@
 // Browser client for the usage API (GET /api/usage, /api/usage/summary), for the dashboard.
 import type { TurnRowJson, UsageReportJson, UsageSummaryJson } from "@/lib/contract";
-import { json } from "./api";
+import { json } from "@/lib/client/api/http";
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 // Browser-side client for the open session's canvas: read it, remove one element, clear it,
 // record the answer to a confirmation. Each change answers the canvas as it now is.
 import type { CanvasJson } from "@/lib/contract";
-import { json, withBody } from "@/lib/client/api";
+import { json, withBody } from "@/lib/client/api/http";
 
 const enc = encodeURIComponent;
 const base = (sessionId: string) => `/api/session/${enc(sessionId)}/canvas`;

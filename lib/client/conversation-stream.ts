@@ -1,0 +1,200 @@
+// The send in progress of the conversation store (lib/client/conversation-store.ts): posts a
+// message (or a retry, a regeneration, an edit), applies the reply's events as they stream,
+// hands the composer back once the reply is saved, and follows a reply another request is
+// still writing. At most one send holds the composer at a time.
+import type { StoreApi } from "zustand";
+import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/contract";
+import { describeError } from "@/lib/client/api/http";
+import * as messagesApi from "@/lib/client/api/messages";
+import { useCanvasStore } from "@/lib/client/canvas-store";
+import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
+import { merge, newIdempotencyKey } from "@/lib/client/conversation-helpers";
+import type { Attempt, ConversationState } from "@/lib/client/conversation-state";
+import { useMemoryStore } from "@/lib/client/memory-store";
+import { followReply } from "@/lib/client/reply-follower";
+import { useSessionsStore } from "@/lib/client/sessions-store";
+import { useStatusStore } from "@/lib/client/status-store";
+
+type ApiErrorInfo = ApiErrorJson["error"];
+
+/** What the stream asks of the rest of the store: the server's view of the open session. */
+export interface SessionView {
+  refreshTail(sessionId: string): Promise<void>;
+  loadHistory(sessionId: string): Promise<void>;
+  afterCompaction(sessionId: string, compaction: CompactionJson): Promise<void>;
+}
+
+export interface ReplyStream {
+  /** Posts one send and reads its stream to the end. */
+  run(a: Attempt, body: messagesApi.SendBody): Promise<void>;
+  /** Follows a reply another request is still writing (see follow below). */
+  follow(sessionId: string, reply: MessageJson): Promise<void>;
+  /** A send of this session holds the composer. */
+  holds(sessionId: string): boolean;
+  /** Forgets the send that holds the composer and its buffered text (another session opens). */
+  reset(): void;
+}
+
+export function createReplyStream(
+  set: StoreApi<ConversationState>["setState"],
+  get: StoreApi<ConversationState>["getState"],
+  view: SessionView,
+): ReplyStream {
+  const { refreshTail, loadHistory, afterCompaction } = view;
+  const isOpen = (sessionId: string) => get().sessionId === sessionId;
+  /** The send that holds the composer; null once its reply is saved. */
+  let active: Attempt | null = null;
+  const owns = (a: Attempt) => active === a && isOpen(a.sessionId);
+
+  // Deltas are applied at most once per frame: a long reply arrives as thousands of small
+  // deltas, and re-rendering the whole text for each one makes the page crawl.
+  const DELTA_FLUSH_MS = 32;
+  let deltaBuffer = "";
+  let deltaTimer: ReturnType<typeof setTimeout> | null = null;
+  function queueDelta(a: Attempt, text: string): void {
+    deltaBuffer += text;
+    if (deltaTimer !== null) return;
+    deltaTimer = setTimeout(() => {
+      deltaTimer = null;
+      const chunk = deltaBuffer;
+      deltaBuffer = "";
+      if (chunk && owns(a)) set((s) => ({ streamingText: s.streamingText + chunk, phase: "streaming" }));
+    }, DELTA_FLUSH_MS);
+  }
+  /** The saved message (or the end of the send) replaces whatever was still buffered. */
+  function dropDeltas(): void {
+    if (deltaTimer !== null) clearTimeout(deltaTimer);
+    deltaTimer = null;
+    deltaBuffer = "";
+  }
+
+  function fail(a: Attempt, error: ApiErrorInfo): void {
+    // Once another send holds the composer, a late error of this one must not pose as its failure.
+    if (isOpen(a.sessionId) && (active === a || active === null)) {
+      set({ sendError: { ...error, text: a.text, saved: a.saved } });
+    }
+  }
+
+  /** Hands the composer back: the reply is saved and its status is known. */
+  function releaseComposer(a: Attempt): void {
+    if (a.released) return;
+    a.released = true;
+    if (owns(a)) {
+      dropDeltas();
+      set({ phase: "idle", pendingText: null, streamingText: "" });
+    }
+    if (active === a) active = null;
+  }
+
+  function apply(a: Attempt, event: SendEvent): void {
+    const { sessionId } = a;
+    if (event.event === "user_message") a.saved = true;
+    if (event.event === "done") a.finished = true;
+    if (event.event === "status") {
+      useStatusStore.getState().accept(event.data);
+      if (!a.released) {
+        const mine = owns(a);
+        releaseComposer(a);
+        // At the threshold after a reply the server compacts in the background (when enabled).
+        if (mine && event.data.usage_percent >= event.data.threshold_percent) {
+          a.background = true;
+          set({ autoCompacting: true });
+        }
+      }
+      return;
+    }
+    if (!isOpen(sessionId)) return;
+    switch (event.event) {
+      case "user_message":
+        set((s) => ({
+          messages: merge(s.messages, [event.data], null),
+          ...(owns(a) ? { pendingText: null, phase: "streaming" as const } : {}),
+        }));
+        break;
+      case "notice":
+        set((s) => ({ notices: [...s.notices, event.data] }));
+        break;
+      case "delta":
+        if (owns(a)) queueDelta(a, event.data.text);
+        break;
+      case "assistant_message":
+        if (owns(a)) dropDeltas();
+        set((s) => ({
+          messages: merge(s.messages, [event.data], null),
+          ...(owns(a) ? { streamingText: "", phase: "finishing" as const } : {}),
+        }));
+        break;
+      case "compaction":
+        void afterCompaction(sessionId, event.data);
+        break;
+      case "memories":
+        useMemoryStore.getState().acceptLoaded(sessionId, event.data.loaded);
+        break;
+      case "checkpoint":
+        void useCheckpointsStore.getState().refresh(sessionId);
+        break;
+      case "canvas":
+        useCanvasStore.getState().accept(sessionId, event.data);
+        break;
+      case "error":
+        fail(a, event.data.error);
+        break;
+      case "done":
+        break;
+    }
+  }
+
+  async function run(a: Attempt, body: messagesApi.SendBody): Promise<void> {
+    const { sessionId } = a;
+    active = a;
+    try {
+      for await (const event of messagesApi.streamMessage(sessionId, body, { idempotencyKey: newIdempotencyKey() })) {
+        apply(a, event);
+      }
+      // After the status the reply is saved; a stream cut during the background compaction loses nothing.
+      if (!a.finished && !a.released && !get().sendError) {
+        fail(a, { code: "stream_ended", message: "The connection closed before the reply finished." });
+      }
+    } catch (err) {
+      if (!a.released) fail(a, describeError(err));
+    } finally {
+      const hadStatus = a.released;
+      releaseComposer(a);
+      if (isOpen(sessionId)) set({ stopping: false });
+      if (a.background && isOpen(sessionId)) set({ autoCompacting: false });
+      await refreshTail(sessionId);
+      // Without the stream's status event the bar would show the state before this send.
+      if (!hadStatus || !a.finished) void useStatusStore.getState().load(sessionId);
+      if (!a.finished) void loadHistory(sessionId);
+      // The first turn titles the session on the server: the list shows the new title.
+      void useSessionsStore.getState().refresh(sessionId);
+      void useSessionsStore.getState().load();
+      void useCheckpointsStore.getState().refresh(sessionId);
+    }
+  }
+
+  /** Shows a reply another request is still writing, and hands the composer back once it is saved. */
+  async function follow(sessionId: string, reply: MessageJson): Promise<void> {
+    const following = () => isOpen(sessionId) && active === null && get().phase === "streaming";
+    await followReply(sessionId, reply, {
+      stillFollowing: following,
+      progress: (text) => set({ streamingText: text }),
+      done: (messages, window) => {
+        set((s) => ({ messages: merge(s.messages, messages, window), window, phase: "idle", streamingText: "", stopping: false }));
+        void useStatusStore.getState().load(sessionId);
+        void loadHistory(sessionId);
+        void useCheckpointsStore.getState().refresh(sessionId);
+      },
+    });
+  }
+
+  return {
+    run,
+    follow,
+    holds: (sessionId) => active !== null && active.sessionId === sessionId,
+    reset() {
+      active = null;
+      dropDeltas();
+    },
+  };
+}
