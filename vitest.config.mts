@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  // `server-only` throws outside a React server build; tests run server modules in plain Node.
+  resolve: { alias: { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js") } },
   // tsconfig.json keeps JSX for Next.js to compile; tests that render components need it compiled here.
   oxc: { jsx: { runtime: "automatic" } },
   test: {

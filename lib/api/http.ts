@@ -1,3 +1,4 @@
+import "server-only";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { authenticate, type Caller } from "@/lib/auth";

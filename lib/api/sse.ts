@@ -1,3 +1,4 @@
+import "server-only";
 import type { SendEvent } from "@/lib/contract";
 import type { PreparedSend } from "@/lib/turn/send";
 

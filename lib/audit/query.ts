@@ -1,5 +1,6 @@
 // Reading the audit log: newest first, filtered, paged by an opaque keyset cursor so a page
 // costs the same however long the log is.
+import "server-only";
 import { z } from "zod";
 import type { AuditEventJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";

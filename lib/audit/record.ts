@@ -1,5 +1,6 @@
 // Writing an audit event: called inside the operation's own transaction, so the operation and
 // its event (and any webhook delivery it queues) commit or roll back together.
+import "server-only";
 import { currentRequest } from "@/lib/request-context";
 import type { Tx } from "@/lib/db";
 import { deliveriesSql, isWebhookEvent } from "@/lib/webhooks/events";

@@ -1,6 +1,7 @@
 // Sign-in happens between the browser and Supabase; the server first sees a sign-in when a
 // token of it arrives. That first sight is the audit event, once per sign-in (the token's
 // session_id), with this process remembering recent ones so it costs nothing per request.
+import "server-only";
 import { withUser } from "@/lib/db";
 import { currentRequest } from "@/lib/request-context";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { cookieUser } from "./session-cookie";
 import type { AccountInfo } from "@/lib/contract/account";
 import { supabaseAuth } from "@/lib/mode";

@@ -4,6 +4,7 @@
 // Given the route's admission (the scope it needs, the requests-per-minute limit), the lookup's
 // statement also checks the scope and takes the request from the key's bucket: identifying and
 // counting a request by key costs one statement.
+import "server-only";
 import { getDb } from "@/lib/db";
 import { findApiKeyByHash, touchApiKey } from "@/lib/db/api-keys";
 import { bucketDebt } from "@/lib/db/rate-limits";

@@ -1,4 +1,5 @@
 // Who is calling, as every layer from the limits up sees it.
+import "server-only";
 import type { Scope } from "@/lib/keys/scopes";
 import type { Quota } from "@/lib/limits/quota";
 

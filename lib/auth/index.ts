@@ -1,3 +1,4 @@
+import "server-only";
 import { getDb, LOCAL_USER_ID } from "@/lib/db";
 import { ensureEmbeddedUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";

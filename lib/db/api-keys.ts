@@ -1,3 +1,4 @@
+import "server-only";
 import type { Scope } from "@/lib/contract";
 import type { Tx } from "./driver";
 import { onConflictTake } from "./rate-limits";

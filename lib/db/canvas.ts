@@ -4,6 +4,7 @@
 // Writing a large jsonb snapshot costs several times an event's row, so the snapshot is
 // rewritten only every SNAPSHOT_EVERY changes: it records the version it holds (`at`), and a
 // reader applies the few events after it. canvas_version and canvas_tokens are always current.
+import "server-only";
 import { EMPTY_CANVAS, type CanvasState } from "@/lib/contract/canvas-elements";
 import { isCanvasEvent, replay, type CanvasEvent } from "@/lib/canvas/reducer";
 import { notFound } from "@/lib/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { CheckpointJson, CheckpointTrigger } from "@/lib/contract";
 import type { Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";

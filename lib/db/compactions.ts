@@ -1,3 +1,4 @@
+import "server-only";
 import type { CacheBreak, CompactionMethod, CompactionStatus, CompactionTrigger, PreservedItemJson } from "@/lib/contract";
 import { AppError, notFound } from "@/lib/errors";
 import type { Tx } from "./driver";

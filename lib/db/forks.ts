@@ -2,6 +2,7 @@
 // so restoring a checkpoint costs the same for 10 messages or 10,000. The source's rows
 // are immutable once complete; what may differ per session, the protected flag, is kept
 // in inherited_protection.
+import "server-only";
 import type { Tx } from "./driver";
 
 /**

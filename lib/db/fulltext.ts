@@ -1,5 +1,6 @@
 // Full-text pieces shared by history and memory search: a query's lexemes, a tsquery of any of
 // them, and how often each occurs in a row's tsvector.
+import "server-only";
 import type { Tx } from "./driver";
 
 /** The most words of a query that search reads: a pasted paragraph as a query costs a query's worth. */

@@ -1,5 +1,6 @@
 // The queries behind history search: two candidate lists (full-text and nearest vectors) over
 // the messages a scope can see, then the details of the few that make the cut.
+import "server-only";
 import type { CorpusStat, ScoredDoc, TermStat } from "@/lib/context/bm25";
 import type { Tx } from "./driver";
 import { lexemesOf, termCounts, termCountsOf } from "./fulltext";

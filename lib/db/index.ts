@@ -1,3 +1,4 @@
+import "server-only";
 import { mkdir } from "node:fs/promises";
 import { authMode } from "@/lib/mode";
 import { dataDir, env } from "@/lib/env";

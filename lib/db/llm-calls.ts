@@ -1,3 +1,4 @@
+import "server-only";
 import type { Tx } from "./driver";
 import { billedInputTokens, costUsd, requireModel, type TokenUsage } from "@/lib/models";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ContentBlock } from "@/lib/context/types";
 import { log } from "@/lib/log";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";

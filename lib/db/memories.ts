@@ -1,3 +1,4 @@
+import "server-only";
 import type { LoadedMemoryJson, MemoryJson, MemoryKind, MemorySource } from "@/lib/contract";
 import { notFound } from "@/lib/errors";
 import { standaloneScores } from "@/lib/context/bm25";

@@ -1,5 +1,6 @@
 // Fact memories: rows of session_memories with kind 'fact', looked up by subject for
 // consolidation and written with their provenance and validity.
+import "server-only";
 import type { StoredFact } from "@/lib/context/facts";
 import type { Tx } from "./driver";
 import { COLUMNS, LIVE, type MemoryRow } from "./memories";

@@ -1,5 +1,6 @@
 // jsonb parameters are passed as JSON text and cast with `::text::jsonb`: postgres.js re-stringifies
 // values it sees as jsonb while PGlite passes strings through, so text is the one encoding both keep.
+import "server-only";
 import type { MessageJson } from "@/lib/contract";
 import { redactedPrefix } from "@/lib/redact";
 import { parseLeadingTimestamp } from "@/lib/context/dates";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProjectJson } from "@/lib/contract";
 import { conflict, notFound } from "@/lib/errors";
 import type { Tx } from "./driver";

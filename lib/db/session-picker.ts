@@ -1,3 +1,4 @@
+import "server-only";
 import type { SessionSummaryJson } from "@/lib/contract";
 import { DEFAULT_SETTINGS } from "@/lib/contract/settings";
 import { sessionTokens } from "@/lib/context/status";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ContextSettings, SessionJson } from "@/lib/contract";
 import { notFound } from "@/lib/errors";
 import type { Tx } from "./driver";

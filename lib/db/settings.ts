@@ -1,3 +1,4 @@
+import "server-only";
 import type { ContextSettings } from "@/lib/contract";
 import type { Tx } from "./driver";
 

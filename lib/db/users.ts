@@ -1,3 +1,4 @@
+import "server-only";
 import type { Database } from "./driver";
 
 // Users whose auth.users row this process has already made sure of, per database (tests

@@ -2,6 +2,7 @@
 // The checksum (CRC32 of the random part, in base62) lets a typo be refused without a database
 // lookup and lets secret scanners tell a real key from look-alike text, as GitHub's tokens do.
 // Pure, no I/O.
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 
 export const KEY_PREFIX = "tk_live_";

@@ -1,5 +1,6 @@
 // Creating, listing and revoking a user's API keys, as that user (withUser). Authenticating a
 // request by key is lib/auth/api-keys.ts.
+import "server-only";
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/contract";

@@ -2,6 +2,7 @@
 // `write` for anything that changes data (sends included), `admin` for managing keys and
 // changing context settings. A route says so through route()'s options; without one the
 // method decides. Browser, access-token and local-mode callers hold every scope. Pure.
+import "server-only";
 import { AppError } from "@/lib/errors";
 
 import { SCOPES, type Scope } from "@/lib/contract/integrations";

@@ -3,6 +3,7 @@
 // llm_usage_daily rollup the same transaction as each call keeps. A send is refused once the
 // day's use has reached the budget; a send started below it may finish above it, since no one
 // knows a reply's length in advance.
+import "server-only";
 import type { Tx } from "@/lib/db";
 import { tokensToday } from "@/lib/db/llm-calls";
 import { limitsEnv } from "@/lib/env";

@@ -1,6 +1,7 @@
 // Rate limits per API key (and per user for everyone else) and the daily budget, checked by
 // route() after the caller is known and before the handler runs. Counted in Postgres on the
 // app's own role, so every instance shares them.
+import "server-only";
 import type { Caller } from "@/lib/auth/caller";
 import { getDb, type Tx } from "@/lib/db";
 import { takeFromBucket, type Bucket, type BucketState } from "@/lib/db/rate-limits";

@@ -2,6 +2,7 @@
 // requests and refills at `limit` per 60 s. Each request adds window / limit of "debt", which
 // drains in real time; a request that would push the debt past the window is refused. See
 // takeFromBucket for the storage side.
+import "server-only";
 import type { BucketState } from "@/lib/db/rate-limits";
 
 export const WINDOW_SECONDS = 60;

@@ -1,6 +1,7 @@
 // The offline responder's canvas demo, so the canvas can be tried without a key: a message
 // starting with `/demo canvas` makes it call the canvas tools through the real loop (a card, a
 // chart, a table, a confirmation and a notification), exactly as Claude would.
+import "server-only";
 import type { ApiMessage, ToolUseBlock } from "@/lib/context/types";
 import { typedText } from "@/lib/context/text";
 import type { ToolDef } from "@/lib/tokens/tokenizer";

@@ -1,6 +1,7 @@
 // The offline responder's use of the recall tool, so recalling can be tried without a key: a
 // message that asks about something said before ("/recall Lisbon", "do you remember what I
 // said about the apartment?") gets a tool_use, and the results that come back are shown.
+import "server-only";
 import type { ApiMessage, ToolUseBlock } from "@/lib/context/types";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
 import { typedText } from "@/lib/context/text";

@@ -1,6 +1,7 @@
 // The offline responder answers when ANTHROPIC_API_KEY is not set, so every context
 // feature (token bar, compaction, checkpoints, resume) can be tried without a key. It is
 // deterministic so tests and demos give the same output every time.
+import "server-only";
 import { toolResultText, typedText } from "@/lib/context/text";
 import type { ApiMessage, ContentBlock } from "@/lib/context/types";
 import { getModel, type TokenizerFamily } from "@/lib/models";

@@ -1,3 +1,4 @@
+import "server-only";
 import type Anthropic from "@anthropic-ai/sdk";
 import { chunkTurns } from "@/lib/context/compaction/chunk";
 import { buildMergeRequest, buildSummaryRequest } from "@/lib/context/compaction/templates";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { MemoryJson } from "@/lib/contract";
 import { conflict } from "@/lib/errors";
 import { summarizeSession } from "./summary-writer";

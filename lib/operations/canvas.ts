@@ -1,6 +1,7 @@
 // The canvas on the server: Claude's canvas tool calls applied to the stored snapshot (in the
 // tool_result message's transaction), the section Claude's requests carry, the user's own
 // changes through the API, and the canvas a checkpoint's fork starts from.
+import "server-only";
 import type { ContextSettings } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { describeEffect, describeEvent } from "@/lib/canvas/describe";

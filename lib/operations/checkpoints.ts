@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/contract";
 import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";

@@ -1,6 +1,7 @@
 // Context editing as the first, cheapest stage before compaction: when the window is over the
 // threshold, old tool results are cleared from what is sent (lib/context/clearing.ts) if that
 // saves enough; compaction runs only if the window is still over it afterwards.
+import "server-only";
 import type { ContextStatusJson } from "@/lib/contract";
 import { nextClearingMark } from "@/lib/context/clearing";
 import { withUser } from "@/lib/db";

@@ -1,4 +1,5 @@
 // The compaction log as the API shows it, and undo.
+import "server-only";
 import type { CompactionJson, ContextStatusJson } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { withUser } from "@/lib/db";

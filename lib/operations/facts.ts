@@ -1,6 +1,7 @@
 // Fact memories: at a compaction and at an archive, the atomic facts of the turns are stored
 // beside the session's summary memory, consolidated against what the user's memory already
 // holds: a repeat updates the stored fact, a contradiction supersedes it (kept, marked).
+import "server-only";
 import { audit } from "@/lib/audit/record";
 import type { TranscriptTurn } from "@/lib/context/compaction";
 import { consolidateFact, extractFacts, type StoredFact } from "@/lib/context/facts";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { withUser, type Tx } from "@/lib/db";
 import { releaseTurnLease, renewTurnLease, tryAcquireTurnLease } from "@/lib/db/sessions";

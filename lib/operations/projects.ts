@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProjectJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { deleteProject, insertProject, listProjects, renameProject } from "@/lib/db/projects";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { MessageJson } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { withUser } from "@/lib/db";

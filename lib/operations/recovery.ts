@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import { enqueueEvent } from "@/lib/webhooks/events";

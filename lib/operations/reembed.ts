@@ -1,3 +1,4 @@
+import "server-only";
 import type { Database } from "@/lib/db";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/contract";
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";

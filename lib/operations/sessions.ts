@@ -1,3 +1,4 @@
+import "server-only";
 import { refreshCanvasTokens } from "./canvas";
 import { z } from "zod";
 import { settingsSchema } from "@/lib/contract/settings";

@@ -2,6 +2,7 @@
 // send; a stop may reach another. So the request is written on the session row, and the turn
 // checks for it every second while it streams (the flusher); on the same instance the
 // registered controller aborts at once.
+import "server-only";
 import { withUser } from "@/lib/db";
 import { getSession, requestStopOf } from "@/lib/db/sessions";
 import { conflict } from "@/lib/errors";

@@ -1,5 +1,6 @@
 // Writing a summary: Claude (the summarizer model) when it can, the extractive summary when
 // it cannot, and the whole-session summary that archiving keeps.
+import "server-only";
 import { extractiveSummary, extractMustKeep, isPreset, PRESETS, toTranscriptTurns, verifySummary, type TranscriptTurn } from "@/lib/context/compaction";
 import { redactSecrets } from "@/lib/redact";
 import { dropReplaced } from "@/lib/context/retries";

@@ -1,3 +1,4 @@
+import "server-only";
 import { heuristicTitle } from "@/lib/context/titles";
 import { redactSecrets } from "@/lib/redact";
 import { withUser } from "@/lib/db";

@@ -1,4 +1,5 @@
 // GET /api/search: the request schema and the one call the route makes.
+import "server-only";
 import { z } from "zod";
 import { withUser } from "@/lib/db";
 import { getProject } from "@/lib/db/projects";

@@ -1,6 +1,7 @@
 // History search: anything ever said, found again. Hybrid like memory search: full-text over
 // every message (found the moment it is saved) fused by RRF with the nearest message
 // embeddings (added by the background indexer, lib/search/indexer.ts).
+import "server-only";
 import type { HistoryHitJson } from "@/lib/contract";
 import { redactSecrets } from "@/lib/redact";
 import type { Tx } from "@/lib/db";

@@ -1,6 +1,7 @@
 // The background half of history indexing: embeds messages after they are saved, off the
 // send path. Saving a message only enqueues it (a trigger adds a pending row to
 // message_embeddings); until this pass reaches it, search finds the message by full-text alone.
+import "server-only";
 import { redactSecrets } from "@/lib/redact";
 import type { Database } from "@/lib/db";
 import { log } from "@/lib/log";

@@ -1,5 +1,6 @@
 // History search's keyword arm: BM25 with each message's conversation around it
 // (lib/context/bm25.ts), over every match of the query's informative words.
+import "server-only";
 import { essentialTerms, neighbourKeys, scoreDocs, type TermStat } from "@/lib/context/bm25";
 import { askedRange } from "@/lib/context/dates";
 import type { Tx } from "@/lib/db";

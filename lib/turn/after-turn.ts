@@ -1,5 +1,6 @@
 // What happens around a turn but never fails it: loading memories into a new session,
 // naming it, the automatic checkpoint and compaction afterwards, and the status events.
+import "server-only";
 import { withUser } from "@/lib/db";
 import { turnMessages } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";

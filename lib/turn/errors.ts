@@ -1,3 +1,4 @@
+import "server-only";
 import { Anthropic, isPromptTooLong } from "@/lib/llm/client";
 import { AppError } from "@/lib/errors";
 

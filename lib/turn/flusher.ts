@@ -1,3 +1,4 @@
+import "server-only";
 import { withUser } from "@/lib/db";
 import { flushStreaming } from "@/lib/db/messages";
 import { log } from "@/lib/log";

@@ -1,5 +1,6 @@
 // The request for the next reply: the window to send, assembled under capacity (sliding,
 // compacting, or recovering from "prompt is too long"), and the calibration it teaches us.
+import "server-only";
 import { MAX_OVERFLOW_ATTEMPTS } from "@/lib/context/compaction/overflow";
 import { withUser, type Tx } from "@/lib/db";
 import { getSession, recordMeasurement } from "@/lib/db/sessions";

@@ -1,6 +1,7 @@
 // The recall tool: Claude searches what was said before, verbatim, when the user refers to
 // something no longer in view: turns of this session condensed into its summary or slid out,
 // and the user's other sessions. Excerpts come back with their session and seq.
+import "server-only";
 import { z } from "zod";
 import { formatRecall, RECALL_MAX_RESULTS, RECALL_SCOPES, type RecallScope } from "@/lib/context/recall";
 import { withUser } from "@/lib/db";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { SendEvent } from "@/lib/contract";
 import { withUser, type Tx } from "@/lib/db";
 import { findByIdempotencyKey, messageJson, turnMessages } from "@/lib/db/messages";

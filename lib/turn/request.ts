@@ -1,5 +1,6 @@
 // The Messages API request for a window: the system prompt as blocks (stable part, then the
 // summary) and the messages, with prompt-cache breakpoints where they pay.
+import "server-only";
 import { toApiMessages } from "@/lib/context/api-messages";
 import { breakpointCount, markMessages, planCacheBreakpoints, systemBlocks } from "@/lib/context/prompt-cache";
 import { dropSuperseded } from "@/lib/context/retries";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { SendEvent, SendResultJson } from "@/lib/contract";
 import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/overflow";

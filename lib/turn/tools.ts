@@ -1,5 +1,6 @@
 // The tools' executors. Which tools a request offers is data (lib/context/tools.ts); a tool
 // Claude calls that was not offered is an error result, like an unknown one.
+import "server-only";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import type { CanvasStreamEvent } from "@/lib/contract";
 import { blocksToText } from "@/lib/context/text";

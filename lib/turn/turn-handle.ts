@@ -1,3 +1,4 @@
+import "server-only";
 import type { SendEvent } from "@/lib/contract";
 import type { MessageRow } from "@/lib/db/messages";
 

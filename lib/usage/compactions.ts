@@ -1,5 +1,6 @@
 // The compactions of a time range for the dashboard's timeline: before → after, method,
 // retention, with the session they ran in.
+import "server-only";
 import type { Tx } from "@/lib/db";
 import type { Interval } from "./range";
 import type { CompactionPointJson } from "@/lib/contract/usage";

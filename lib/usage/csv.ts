@@ -1,4 +1,5 @@
 // CSV of a usage report's rows (RFC 4180: CRLF, quoted when needed), as a download.
+import "server-only";
 import type { CompactionMarkJson, GroupBy, UsageMetrics, UsageReportJson } from "@/lib/contract/usage";
 
 type Cell = string | number | boolean | null | undefined;

@@ -2,6 +2,7 @@
 // from the daily rollups, the partial days at the edges from the calls, compactions from their
 // log, summed per group. The limit keeps the groups that matter most (the latest days, the
 // most expensive sessions and models); totals cover every group.
+import "server-only";
 import type { Tx } from "@/lib/db";
 import { CALL_ERROR_SQL, LIST_SQL, metricsOf, pricesParam, pricesSql, SUM_COLUMNS, sumsFromArray } from "./metrics";
 import type { RangeSplit } from "./range";

@@ -1,5 +1,6 @@
 // Usage and cost for the dashboard and API clients: GET /api/usage (grouped rows, JSON or CSV)
 // and GET /api/usage/summary (what the dashboard's first screen needs, in one transaction).
+import "server-only";
 import { withUser, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { badRequest, notFound } from "@/lib/errors";

@@ -1,6 +1,7 @@
 // Marks a session's turns with their compactions and slides, pure. A slide is the window's
 // first turn moving forward between two measured turns by more than the compactions run in
 // between account for: whole old turns dropped out of Claude's view without a summary.
+import "server-only";
 import { ZERO_SUMS, type MetricSums } from "./metrics";
 import type { CompactionMarkJson, TurnRowJson, UsageMetrics } from "@/lib/contract/usage";
 

@@ -1,5 +1,6 @@
 // The figures every usage row carries, from the sums the queries return. Sums come back as
 // float8 (cast in SQL): bigint would arrive as a string (postgres.js) or a BigInt (PGlite).
+import "server-only";
 import { MODELS } from "@/lib/models";
 import type { UsageMetrics } from "@/lib/contract/usage";
 

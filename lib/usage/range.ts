@@ -3,6 +3,7 @@
 // day from the calls themselves, so every figure is exact to the millisecond while a year
 // still reads a few rows per day. A range without an end ("up to now") has no partial day at
 // its end: today's rollup rows already hold every call made so far, and none can be later.
+import "server-only";
 
 const DAY_MS = 86_400_000;
 

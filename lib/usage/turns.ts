@@ -1,5 +1,6 @@
 // One session turn by turn: what each turn cost, how full its window was when the API
 // measured it, how far our estimate was off, and where compactions and slides happened.
+import "server-only";
 import type { Tx } from "@/lib/db";
 import { groupedUsage } from "./groups";
 import { markTurns, type TurnCall } from "./marks";

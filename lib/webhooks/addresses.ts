@@ -2,6 +2,7 @@
 // wherever a user says, so a receiver on loopback, a private network, link-local (cloud metadata
 // at 169.254.169.254) or any other special-purpose range would let a user probe or call what
 // sits beside the server.
+import "server-only";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 

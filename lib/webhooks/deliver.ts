@@ -3,6 +3,7 @@
 // is claimed again when its lease ends. Each attempt is signed; a failure is retried with
 // exponential backoff until MAX_ATTEMPTS, then marked failed. Runs on the app's own role:
 // the queue spans users.
+import "server-only";
 import { createHmac } from "node:crypto";
 import { authMode } from "@/lib/mode";
 import type { Database } from "@/lib/db";

@@ -1,5 +1,6 @@
 // The events a webhook can subscribe to, and queuing them: one insert per event, in the
 // caller's transaction, fanning out to the user's subscribed webhooks. Nothing is sent here.
+import "server-only";
 import { WEBHOOK_EVENTS } from "@/lib/contract/integrations";
 import { withUser, type Tx } from "@/lib/db";
 import { log } from "@/lib/log";

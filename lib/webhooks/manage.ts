@@ -1,4 +1,5 @@
 // Creating, listing and deleting a user's webhooks, and their deliveries.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { z } from "zod";

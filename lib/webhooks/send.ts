@@ -1,5 +1,6 @@
 // One webhook POST. Node's http(s) rather than fetch, for its `lookup` hook: in SaaS mode the
 // connection may only reach a public address, checked on the address actually connected to.
+import "server-only";
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";

@@ -19,6 +19,10 @@ export const CLIENT = { paths: ["lib/client/**", "components/**"], maxServerLaye
 /** Only this layer (app/) may import browser code. */
 const APP_LAYER = 6;
 const SEE = "see docs/architecture.md#layers";
+/** Server layers whose modules must never reach a browser bundle: each starts with `import "server-only"`. */
+const SERVER_ONLY_LAYERS = [2, 3, 4, 5];
+/** Imported by middleware.ts (the edge runtime) and pure: left unmarked. */
+const EDGE_SAFE = ["lib/auth/session-cookie.ts", "lib/api/edge.ts", "lib/api/security-headers.ts"];
 
 /** "lib/db/**" matches lib/db and everything under it; "lib/env.ts" matches lib/env(.ts|.tsx). */
 function matches(pattern, file) {
@@ -118,12 +122,23 @@ export const layersRule = {
           context.report({ node, loc: { line: 1, column: 0 }, message: `${file} is in no layer: add its folder to the layer table in scripts/lint/layers.mjs — ${SEE}` }),
       };
     }
-    return importVisitors((node, specifier) => {
+    let marked = false;
+    const visitors = importVisitors((node, specifier) => {
+      if (specifier === "server-only") marked = true;
       const toFile = resolveImport(root, context.filename, specifier);
       if (!toFile || toFile === file) return;
       const to = placeOf(toFile);
       const why = violation(from, to, toFile);
       if (why) context.report({ node, message: `${describe(file, from)} imports ${to ? describe(toFile, to) : `${toFile} (in no layer)`}: ${why} — ${SEE}` });
     });
+    if (from.side === "server" && SERVER_ONLY_LAYERS.includes(from.layer) && !EDGE_SAFE.includes(file)) {
+      visitors["Program:exit"] = (node) => {
+        if (!marked) {
+          const message = `${describe(file, from)} is server code: start it with import "server-only" so no browser bundle can include it — ${SEE}`;
+          context.report({ node, loc: { line: 1, column: 0 }, message });
+        }
+      };
+    }
+    return visitors;
   },
 };

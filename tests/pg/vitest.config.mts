@@ -7,7 +7,7 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 
 export default defineConfig({
   root,
-  resolve: { alias: { "@": root } },
+  resolve: { alias: { "@": root, "server-only": path.join(root, "node_modules/server-only/empty.js") } },
   test: {
     environment: "node",
     include: ["tests/pg/**/*.test.ts"],

@@ -15,10 +15,23 @@ async function lint(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
 }
+const SERVER_ONLY = 'start it with import "server-only"';
 const layerMessages = async (filePath: string, code: string) =>
-  (await lint(filePath, code)).filter((m) => m.startsWith("threadkeeper/layers:"));
+  (await lint(filePath, code)).filter((m) => m.startsWith("threadkeeper/layers:") && !m.includes(SERVER_ONLY));
+const serverOnlyMessages = async (filePath: string, code: string) => (await lint(filePath, code)).filter((m) => m.includes(SERVER_ONLY));
 
 describe("import-boundary rule (threadkeeper/layers)", () => {
+  it("asks every module of the server layers (db up to the edge) to say it is server-only", async () => {
+    const code = 'import { getDb } from "@/lib/db";\nexport const d = getDb;\n';
+    expect(await serverOnlyMessages("lib/operations/x.ts", code)).toEqual([
+      `threadkeeper/layers: lib/operations/x.ts (operations, layer 3) is server code: ${SERVER_ONLY} so no browser bundle can include it — see docs/architecture.md#layers`,
+    ]);
+    expect(await serverOnlyMessages("lib/operations/x.ts", `import "server-only";\n${code}`)).toEqual([]);
+    // The pure engine and the leaves are shared with the browser; the edge-safe modules with the middleware.
+    expect(await serverOnlyMessages("lib/context/x.ts", "export const a = 1;\n")).toEqual([]);
+    expect(await serverOnlyMessages("lib/api/edge.ts", "export const a = 1;\n")).toEqual([]);
+  });
+
   it("reports an import that points up a layer, naming both files and layers", async () => {
     const messages = await layerMessages("lib/db/x.ts", 'import { send } from "@/lib/turn/send";\nexport const y = send;\n');
     expect(messages).toHaveLength(1);

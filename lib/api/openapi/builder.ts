@@ -1,6 +1,7 @@
 // Endpoint descriptors -> OpenAPI 3.1. Everything a descriptor does not say is derived here the
 // same way for every endpoint: parameters from the schemas route() parses with, the errors its
 // inputs and the edge imply, the security requirements from its scope.
+import "server-only";
 import type { z } from "zod";
 import type { Endpoint, EndpointGroup, SuccessResponse } from "@/lib/contract/endpoint";
 import { E, EXACT_CODE_STATUSES, type ErrorCase } from "@/lib/contract/error-cases";

@@ -1,3 +1,4 @@
+import "server-only";
 import pkg from "@/package.json";
 import { buildDocument } from "./builder";
 import { GROUPS } from "@/lib/contract/endpoints";

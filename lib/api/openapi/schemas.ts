@@ -1,5 +1,6 @@
 // zod -> JSON Schema for the document: each conversion's named shapes ($defs) move to
 // components/schemas, and what zod writes that helps nobody reading the document goes.
+import "server-only";
 import { z } from "zod";
 import { components } from "@/lib/contract/meta";
 import type { JsonSchema } from "./types";

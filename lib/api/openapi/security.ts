@@ -1,3 +1,4 @@
+import "server-only";
 import { scopeOf, type EndpointSpec } from "@/lib/contract/endpoint";
 import type { SecurityRequirement, SecuritySchemeObject } from "./types";
 

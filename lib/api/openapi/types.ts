@@ -1,4 +1,5 @@
 // The parts of an OpenAPI 3.1 document this builder writes.
+import "server-only";
 import type { z } from "zod";
 
 export type JsonSchema = z.core.JSONSchema.JSONSchema;
