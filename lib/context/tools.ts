@@ -1,5 +1,5 @@
 // The tools offered to Claude, as data: which ones a session's settings turn on and what their
-// definitions add to every request. Their executors live in lib/chat (they read the database).
+// definitions add to every request. Their executors live in lib/turn (they read the database).
 import type { ContextSettings } from "@/lib/contract";
 import { CANVAS_TOOLS } from "@/lib/canvas/tools";
 import { estimateToolsTokens, type ToolDef } from "@/lib/tokens/tokenizer";

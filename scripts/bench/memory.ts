@@ -30,7 +30,7 @@ const MEMORY_TARGETS = { searchP95Ms: 50, firstMessagePrdMs: 500, firstMessageAi
 
 const SEED = 0x3e3e;
 const BATCH = 500;
-/** As `searchMemories` asks `searchCandidates` for (CANDIDATES_PER_LIST in lib/chat/memory.ts). */
+/** As `searchMemories` asks `searchCandidates` for (CANDIDATES_PER_LIST in lib/operations/memory.ts). */
 const PER_LIST = 50;
 const K = 10;
 const RECALL_QUERIES = 50;
