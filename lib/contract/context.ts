@@ -133,3 +133,4 @@ export type CompactionTrigger = CompactionJson["trigger"];
 export type CompactionMethod = CompactionJson["method"];
 export type CompactionStatus = CompactionJson["status"];
 export type TemplateJson = z.infer<typeof template>;
+export type CompactionOutcomeJson = z.infer<typeof compactionOutcome>;

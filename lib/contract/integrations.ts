@@ -91,6 +91,7 @@ export const createdApiKey = named(
 );
 
 export type AuditEventJson = z.infer<typeof auditEvent>;
+export type AuditPageJson = z.infer<typeof auditPage>;
 export type WebhookJson = z.infer<typeof webhook>;
 export type CreatedWebhookJson = z.infer<typeof createdWebhook>;
 export type DeliveryJson = z.infer<typeof delivery>;

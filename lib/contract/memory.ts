@@ -53,6 +53,12 @@ export const loadedMemory = named(
   "A memory loaded into a session's context (dropped: taken out of it again).",
 );
 
+export const sessionMemories = z.object({
+  memories: described(z.array(memory), "Saved from this session."),
+  loaded: described(z.array(loadedMemory), "Loaded into this session at its first message."),
+  facts: described(z.array(memory), "Facts learned from this session: current ones first, then those replaced since."),
+});
+
 export type MemoryFactJson = z.infer<typeof memoryFact>;
 export type MemoryJson = z.infer<typeof memory>;
 export type MemorySource = MemoryJson["source"];
@@ -60,3 +66,4 @@ export type MemorySource = MemoryJson["source"];
 export type MemoryKind = MemoryJson["kind"];
 export type MemoryHitJson = z.infer<typeof memoryHit>;
 export type LoadedMemoryJson = z.infer<typeof loadedMemory>;
+export type SessionMemoriesJson = z.infer<typeof sessionMemories>;

@@ -1,5 +1,5 @@
 // The audit log as the activity page reads it.
-import type { AuditEventJson } from "@/lib/contract";
+import type { AuditEventJson, AuditPageJson } from "@/lib/contract";
 import { json } from "@/lib/client/api/http";
 
 export type { AuditEventJson };
@@ -7,7 +7,7 @@ export type { AuditEventJson };
 export async function auditPage(
   q: { action?: string; cursor?: string | null; limit?: number },
   signal?: AbortSignal,
-): Promise<{ events: AuditEventJson[]; next_cursor: string | null }> {
+): Promise<AuditPageJson> {
   const params = new URLSearchParams({ limit: String(q.limit ?? 50) });
   if (q.action) params.set("action", q.action);
   if (q.cursor) params.set("cursor", q.cursor);

@@ -2,6 +2,7 @@
 // (and its history and undo) and the compaction templates.
 import type {
   CompactionJson,
+  CompactionOutcomeJson,
   ContextSettings,
   ContextStatusJson,
   MessageJson,
@@ -37,13 +38,8 @@ export async function setProtected(sessionId: string, messageId: string, value: 
 /** What POST /api/context/compact accepts besides the session: its schema's type (a type-only import). */
 export type CompactRequest = Omit<z.input<typeof compactSchema>, "session_id">;
 
-export interface CompactResult {
-  compaction: CompactionJson;
-  status: ContextStatusJson;
-}
-
-export async function compact(sessionId: string, req: CompactRequest = {}): Promise<CompactResult> {
-  return json<CompactResult>("/api/context/compact", withBody("POST", { session_id: sessionId, ...req }));
+export async function compact(sessionId: string, req: CompactRequest = {}): Promise<CompactionOutcomeJson> {
+  return json<CompactionOutcomeJson>("/api/context/compact", withBody("POST", { session_id: sessionId, ...req }));
 }
 
 /** The session's compactions, oldest first, reverted ones included. */
@@ -51,8 +47,8 @@ export async function compactionHistory(sessionId: string): Promise<CompactionJs
   return (await json<{ compactions: CompactionJson[] }>(`/api/context/history/${enc(sessionId)}`)).compactions;
 }
 
-export async function undoCompaction(compactionId: string): Promise<CompactResult> {
-  return json<CompactResult>(`/api/context/compact/${enc(compactionId)}/undo`, { method: "POST" });
+export async function undoCompaction(compactionId: string): Promise<CompactionOutcomeJson> {
+  return json<CompactionOutcomeJson>(`/api/context/compact/${enc(compactionId)}/undo`, { method: "POST" });
 }
 
 export async function listTemplates(): Promise<TemplateJson[]> {

@@ -1,18 +1,9 @@
 // Browser-side client for cross-session memory: what a session loaded, search, pin, drop,
 // save by hand and archive. Failures are ApiErrors like the rest of the client.
-import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, MemoryKind } from "@/lib/contract";
+import type { LoadedMemoryJson, MemoryHitJson, MemoryJson, MemoryKind, SessionMemoriesJson } from "@/lib/contract";
 import { json, send, withBody } from "@/lib/client/api/http";
 
 const enc = encodeURIComponent;
-
-export interface SessionMemoriesJson {
-  /** Saved from this session. */
-  memories: MemoryJson[];
-  /** Loaded into this session at its first message. */
-  loaded: LoadedMemoryJson[];
-  /** Facts learned from this session: current ones first, then those replaced since. */
-  facts: MemoryJson[];
-}
 
 export async function sessionMemories(sessionId: string): Promise<SessionMemoriesJson> {
   return json<SessionMemoriesJson>(`/api/memory/session/${enc(sessionId)}`);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { E } from "../error-cases";
 import { group } from "../endpoint";
 import { memoryIdParams, pinSchema, projectIdParams, saveMemorySchema, searchSchema, sessionIdParams } from "../requests";
-import { loadedMemory, memory, memoryHit } from "../memory";
+import { memory, memoryHit, sessionMemories } from "../memory";
 
 const oneMemory = z.object({ memory });
 
@@ -24,7 +24,7 @@ export const memories = group("Memory", "What sessions established, remembered a
     responses: {
       200: {
         description: "Its summaries, the memories loaded into it, and its facts (current first; superseded ones kept, marked).",
-        json: z.object({ memories: z.array(memory), loaded: z.array(loadedMemory), facts: z.array(memory) }),
+        json: sessionMemories,
       },
     },
   },
