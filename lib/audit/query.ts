@@ -4,25 +4,9 @@ import "server-only";
 import { z } from "zod";
 import type { AuditEventJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
+import { auditRows } from "@/lib/db/audit-log";
 import { badRequest } from "@/lib/errors";
 import { auditQuery } from "@/lib/contract/requests";
-
-interface Row {
-  id: string;
-  action: string;
-  occurred_at: Date;
-  actor_type: AuditEventJson["actor"]["type"];
-  actor_id: string | null;
-  actor_name: string | null;
-  target_type: string | null;
-  target_id: string | null;
-  request_id: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  metadata: Record<string, unknown>;
-  session_id: string | null;
-  session_title: string | null;
-}
 
 /** The position after an event: its time (to the microsecond, as text) and id. */
 function encodeCursor(r: { at: string; id: string }): string {
@@ -47,25 +31,16 @@ export async function auditEvents(
   const exact = q.action && !q.action.endsWith(".*") ? q.action : null;
   const prefix = q.action?.endsWith(".*") ? `${q.action.slice(0, -1)}%` : null;
   const rows = await withUser(userId, (tx) =>
-    tx.query<Row & { at: string }>(
-      `select a.id, action, occurred_at, to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
-         actor_type, actor_id, actor_name, target_type, target_id, request_id, ip, user_agent, metadata,
-         s.id as session_id, s.title as session_title
-       from audit_log a
-       -- Named by its session's title, not an id; a deleted session names nothing.
-       left join lateral (
-         select s.id, s.title from sessions s, coalesce(case when a.target_type = 'session' then a.target_id end, a.metadata->>'session_id') ref
-         where s.user_id = a.user_id and s.id = case when ref ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then ref::uuid end
-       ) s on true
-       where a.user_id = $1
-         and ($2::text is null or action = $2) and ($3::text is null or action like $3)
-         and ($4::text is null or target_id = $4)
-         and ($5::timestamptz is null or occurred_at >= $5) and ($6::timestamptz is null or occurred_at < $6)
-         and ($7::timestamptz is null or (occurred_at, a.id) < ($7::timestamptz, $8::uuid))
-       order by occurred_at desc, a.id desc
-       limit $9`,
-      [userId, exact, prefix, q.target_id ?? null, q.from ?? null, q.to ?? null, after?.at ?? null, after?.id ?? null, q.limit + 1],
-    ),
+    auditRows(tx, userId, {
+      action: exact,
+      prefix,
+      targetId: q.target_id ?? null,
+      from: q.from ?? null,
+      to: q.to ?? null,
+      after,
+      // One more than the page: whether it exists says whether there is a next page.
+      limit: q.limit + 1,
+    }),
   );
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);

@@ -3,7 +3,8 @@
 import "server-only";
 import { currentRequest } from "@/lib/request-context";
 import type { Tx } from "@/lib/db";
-import { deliveriesSql, isWebhookEvent } from "@/lib/webhooks/events";
+import { insertAuditEvent, insertAuditEventWithDeliveries, type AuditEntry } from "@/lib/db/audit-log";
+import { isWebhookEvent } from "@/lib/webhooks/events";
 
 export interface AuditEvent {
   /** Dotted: compaction.applied, checkpoint.created, session.deleted, ... */
@@ -15,30 +16,22 @@ export interface AuditEvent {
 
 export async function audit(tx: Tx, userId: string, e: AuditEvent): Promise<void> {
   const r = currentRequest();
-  const params = [
+  const entry: AuditEntry = {
     userId,
-    e.action,
-    r.actor.type,
-    r.actor.id,
-    r.actor.name,
-    e.target?.type ?? null,
-    e.target?.id ?? null,
-    r.requestId || null,
-    r.ip,
-    r.userAgent,
-    JSON.stringify(e.metadata ?? {}),
-  ];
-  const insert = `insert into audit_log (user_id, action, actor_type, actor_id, actor_name, target_type, target_id, request_id, ip, user_agent, metadata)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text::jsonb)`;
+    action: e.action,
+    actor: r.actor,
+    targetType: e.target?.type ?? null,
+    targetId: e.target?.id ?? null,
+    requestId: r.requestId || null,
+    ip: r.ip,
+    userAgent: r.userAgent,
+    metadata: e.metadata ?? {},
+  };
   if (!isWebhookEvent(e.action)) {
-    await tx.query(insert, params);
+    await insertAuditEvent(tx, entry);
     return;
   }
   // The events integrations subscribe to are audit events too: the event and its deliveries
   // are one statement, in the operation's transaction.
-  await tx.query(
-    `with event as (${insert} returning 1)
-     ${deliveriesSql("$1", "$2", "$12")} and exists (select 1 from event)`,
-    [...params, JSON.stringify({ target: e.target ?? null, ...e.metadata })],
-  );
+  await insertAuditEventWithDeliveries(tx, entry, { target: e.target ?? null, ...e.metadata });
 }

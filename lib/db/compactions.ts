@@ -95,6 +95,24 @@ export async function setCompactionStatus(tx: Tx, id: string, status: Compaction
   await tx.query(`update compaction_logs set status = $2 where id = $1`, [id, status]);
 }
 
+/**
+ * What is known only once a compaction is applied: the window's size after it, the reduction,
+ * how long it took, and what it cost the prompt cache.
+ */
+export async function recordCompactionOutcome(
+  tx: Tx,
+  id: string,
+  o: { postTokens: number; reductionPercent: number; durationMs: number; cacheBreak: CacheBreak },
+): Promise<void> {
+  await tx.query(`update compaction_logs set post_tokens = $2, reduction_percent = $3, duration_ms = $4, cache_break = $5 where id = $1`, [
+    id,
+    o.postTokens,
+    o.reductionPercent,
+    o.durationMs,
+    JSON.stringify(o.cacheBreak),
+  ]);
+}
+
 /** Refuses with a 429 while the session's last manual compaction is under `seconds` old. */
 export async function checkManualCooldown(tx: Tx, sessionId: string, seconds: number): Promise<void> {
   const [row] = await tx.query<{ s: number | null }>(

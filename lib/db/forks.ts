@@ -4,6 +4,8 @@
 // in inherited_protection.
 import "server-only";
 import type { Tx } from "./driver";
+import { messagePreview, PREVIEW_READ_CHARS } from "./messages";
+import { SESSION_COLUMNS, type SessionRow } from "./sessions";
 
 /**
  * Makes `forkId` see `sourceId`'s history through `throughSeq`: the ranges the source
@@ -64,4 +66,53 @@ export async function handOverToForks(tx: Tx, userId: string, sourceId: string):
     [sourceId, userId],
   );
   await tx.query(`delete from session_lineage where source_session_id = $1 and user_id = $2`, [sourceId, userId]);
+}
+
+/**
+ * A new session forked from `source` after its message `throughSeq` (turn `throughTurn`), as
+ * restoring checkpoint `checkpointId` makes it: the source's model, settings, prompt, project
+ * and loaded memory, its sequence numbers continuing the source's. Its history comes after
+ * (inheritHistory, then setForkPreview).
+ */
+export async function insertFork(
+  tx: Tx,
+  userId: string,
+  source: SessionRow,
+  f: { title: string; checkpointId: string; throughSeq: number; throughTurn: number },
+): Promise<SessionRow> {
+  const [fork] = await tx.query<SessionRow>(
+    `insert into sessions (user_id, title, title_source, model, settings, system_prompt, system_tokens, project_id,
+         parent_session_id, forked_from_checkpoint_id, next_seq, last_turn_seq, last_checkpoint_seq,
+         memory_text, memory_tokens, memory_loaded_at)
+       select $1, $2, 'user', $3, $4::text::jsonb, $5, $6, $7, $8, $9, $10, $11, $10 - 1,
+         memory_text, memory_tokens, memory_loaded_at from sessions where id = $8
+       returning ${SESSION_COLUMNS}`,
+    [
+      userId,
+      f.title,
+      source.model,
+      JSON.stringify(source.settings),
+      source.system_prompt,
+      source.system_tokens,
+      source.project_id,
+      source.id,
+      f.checkpointId,
+      f.throughSeq + 1,
+      f.throughTurn,
+    ],
+  );
+  return fork;
+}
+
+/** The fork's message count and list preview: its last inherited message, `throughSeq`. */
+export async function setForkPreview(tx: Tx, forkId: string, throughSeq: number): Promise<void> {
+  const [last] = await tx.query<{ text: string }>(`select left(text, ${PREVIEW_READ_CHARS}) as text from session_messages($1) where seq = $2`, [
+    forkId,
+    throughSeq,
+  ]);
+  await tx.query(`update sessions set message_count = $2, last_message_at = now(), last_message_preview = $3 where id = $1`, [
+    forkId,
+    throughSeq,
+    last ? messagePreview(last.text) : null,
+  ]);
 }

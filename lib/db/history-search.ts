@@ -211,3 +211,30 @@ export async function hitDetails(tx: Tx, userId: string, scope: HistoryScope, id
     [userId, ids, scope.sessionId ?? null, scope.projectId ?? null, maxChars],
   );
 }
+
+/**
+ * The indexer's queue: up to `limit` messages saved but not embedded yet (a trigger adds a
+ * pending row, model null, to message_embeddings), oldest first, their text cut to `maxChars`.
+ * Across users: the indexer runs on the app's own role.
+ */
+export async function pendingEmbeddings(tx: Tx, limit: number, maxChars: number): Promise<{ message_id: string; text: string }[]> {
+  return tx.query<{ message_id: string; text: string }>(
+    `select e.message_id, left(m.text, $2) as text from message_embeddings e join messages m on m.id = e.message_id
+       where e.model is null order by e.created_at limit $1`,
+    [limit, maxChars],
+  );
+}
+
+/**
+ * Fills pending rows with their vectors (pgvector text; null for a zero vector, which has no
+ * direction to compare). Only rows still pending: a message embedded by a racing pass keeps
+ * that pass's (identical) vector.
+ */
+export async function storeEmbeddings(tx: Tx, messageIds: readonly string[], vectors: readonly (string | null)[], model: string): Promise<void> {
+  await tx.query(
+    `update message_embeddings e set model = $3, embedding = v.embedding::halfvec
+       from unnest($1::uuid[], $2::text[]) as v(message_id, embedding)
+       where e.message_id = v.message_id and e.model is null`,
+    [messageIds, vectors, model],
+  );
+}

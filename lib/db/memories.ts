@@ -319,3 +319,19 @@ export async function upsertCompactionMemory(tx: Tx, userId: string, m: NewMemor
   );
   return row;
 }
+
+/**
+ * Up to `limit` memories, of any user, stored with another embedding model than `model`,
+ * oldest first: what re-embedding after a change of model still has to do.
+ */
+export async function memoriesToReembed(tx: Tx, model: string, limit: number): Promise<{ id: string; summary: string }[]> {
+  return tx.query<{ id: string; summary: string }>(
+    `select id, summary from session_memories where embedding_model <> $1 order by created_at limit $2`,
+    [model, limit],
+  );
+}
+
+/** Stores a memory's new embedding (pgvector text; null for a zero vector) and its model. */
+export async function setMemoryEmbedding(tx: Tx, id: string, vector: string | null, model: string): Promise<void> {
+  await tx.query(`update session_memories set embedding = $2::vector, embedding_model = $3 where id = $1`, [id, vector, model]);
+}

@@ -16,9 +16,9 @@ import {
   type CheckpointRow,
 } from "@/lib/db/checkpoints";
 import { installSummary } from "@/lib/db/compactions";
-import { inheritHistory } from "@/lib/db/forks";
-import { listMessages, messageJson, messagePreview, PREVIEW_READ_CHARS, turnMessages } from "@/lib/db/messages";
-import { getSession, sessionJson, SESSION_COLUMNS, type SessionRow } from "@/lib/db/sessions";
+import { inheritHistory, insertFork, setForkPreview } from "@/lib/db/forks";
+import { listMessages, messageJson, turnMessages } from "@/lib/db/messages";
+import { getSession, sessionJson, type SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { checkpointCanvas, forkCanvas } from "./canvas";
 import { contextStatus, loadContext } from "./session-context";
@@ -122,37 +122,14 @@ export async function restoreCheckpoint(userId: string, id: string): Promise<{ s
   return withUser(userId, async (tx) => {
     const cp = await getCheckpoint(tx, userId, id);
     const src = await getSession(tx, userId, cp.session_id);
-    const [fork] = await tx.query<SessionRow>(
-      `insert into sessions (user_id, title, title_source, model, settings, system_prompt, system_tokens, project_id,
-         parent_session_id, forked_from_checkpoint_id, next_seq, last_turn_seq, last_checkpoint_seq,
-         memory_text, memory_tokens, memory_loaded_at)
-       select $1, $2, 'user', $3, $4::text::jsonb, $5, $6, $7, $8, $9, $10, $11, $10 - 1,
-         memory_text, memory_tokens, memory_loaded_at from sessions where id = $8
-       returning ${SESSION_COLUMNS}`,
-      [
-        userId,
-        `${src.title.replace(/ \(fork\)$/, "")} (fork)`,
-        src.model,
-        JSON.stringify(src.settings),
-        src.system_prompt,
-        src.system_tokens,
-        src.project_id,
-        src.id,
-        cp.id,
-        cp.through_seq + 1,
-        cp.through_turn,
-      ],
-    );
+    const fork = await insertFork(tx, userId, src, {
+      title: `${src.title.replace(/ \(fork\)$/, "")} (fork)`,
+      checkpointId: cp.id,
+      throughSeq: cp.through_seq,
+      throughTurn: cp.through_turn,
+    });
     await inheritHistory(tx, userId, fork.id, src.id, cp.through_seq);
-    const [last] = await tx.query<{ text: string }>(
-      `select left(text, ${PREVIEW_READ_CHARS}) as text from session_messages($1) where seq = $2`,
-      [fork.id, cp.through_seq],
-    );
-    await tx.query(`update sessions set message_count = $2, last_message_at = now(), last_message_preview = $3 where id = $1`, [
-      fork.id,
-      cp.through_seq,
-      last ? messagePreview(last.text) : null,
-    ]);
+    await setForkPreview(tx, fork.id, cp.through_seq);
     await installSummary(tx, fork.id, {
       summaryId: null,
       text: cp.summary_text,

@@ -23,6 +23,7 @@ import {
   insertCompaction,
   installSummary,
   recentAutoTurns,
+  recordCompactionOutcome,
   setCompactionStatus,
 } from "@/lib/db/compactions";
 import { tailMessages } from "@/lib/db/messages";
@@ -246,10 +247,12 @@ async function compactHoldingLease(
       postTokens: after.current_tokens,
       price: ctx.model.price,
     });
-    await tx.query(
-      `update compaction_logs set post_tokens = $2, reduction_percent = $3, duration_ms = $4, cache_break = $5 where id = $1`,
-      [row.id, after.current_tokens, Math.round(reduction * 10) / 10, durationMs, JSON.stringify(cache)],
-    );
+    await recordCompactionOutcome(tx, row.id, {
+      postTokens: after.current_tokens,
+      reductionPercent: Math.round(reduction * 10) / 10,
+      durationMs,
+      cacheBreak: cache,
+    });
     return { row: await getCompaction(tx, userId, row.id), status: after };
   });
   if (applied.row.summary) {

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Database } from "@/lib/db";
+import { memoriesToReembed, setMemoryEmbedding } from "@/lib/db/memories";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 
 const BATCH = 64;
@@ -13,12 +14,7 @@ export async function reembedAll(db: Database, log: (line: string) => void = con
   const embedder = getEmbedder();
   let done = 0;
   for (;;) {
-    const rows = await db.transaction((tx) =>
-      tx.query<{ id: string; summary: string }>(
-        `select id, summary from session_memories where embedding_model <> $1 order by created_at limit $2`,
-        [embedder.model, BATCH],
-      ),
-    );
+    const rows = await db.transaction((tx) => memoriesToReembed(tx, embedder.model, BATCH));
     if (rows.length === 0) break;
     const vectors = await embedder.embed(
       rows.map((r) => r.summary),
@@ -27,11 +23,7 @@ export async function reembedAll(db: Database, log: (line: string) => void = con
     await db.transaction(async (tx) => {
       for (const [i, r] of rows.entries()) {
         const v = vectors[i];
-        await tx.query(`update session_memories set embedding = $2::vector, embedding_model = $3 where id = $1`, [
-          r.id,
-          v.some((x) => x !== 0) ? toPgVector(v) : null,
-          embedder.model,
-        ]);
+        await setMemoryEmbedding(tx, r.id, v.some((x) => x !== 0) ? toPgVector(v) : null, embedder.model);
       }
     });
     done += rows.length;

@@ -4,6 +4,7 @@
 import "server-only";
 import { redactSecrets } from "@/lib/redact";
 import type { Database } from "@/lib/db";
+import { pendingEmbeddings, storeEmbeddings } from "@/lib/db/history-search";
 import { log } from "@/lib/log";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 import { HISTORY_EMBEDDING_DIMENSIONS } from "./history";
@@ -19,13 +20,7 @@ const MAX_BATCHES_PER_PASS = 8;
  * twice by racing passes is harmless (same vector, the update only fills pending rows).
  */
 export async function indexPendingMessages(db: Database, batch = BATCH): Promise<number> {
-  const pending = await db.transaction((tx) =>
-    tx.query<{ message_id: string; text: string }>(
-      `select e.message_id, left(m.text, $2) as text from message_embeddings e join messages m on m.id = e.message_id
-       where e.model is null order by e.created_at limit $1`,
-      [batch, MAX_EMBED_CHARS],
-    ),
-  );
+  const pending = await db.transaction((tx) => pendingEmbeddings(tx, batch, MAX_EMBED_CHARS));
   if (pending.length === 0) return 0;
   const embedder = getEmbedder(HISTORY_EMBEDDING_DIMENSIONS);
   // Redacted like everything derived from a conversation: a pasted key shapes no vector.
@@ -34,11 +29,11 @@ export async function indexPendingMessages(db: Database, batch = BATCH): Promise
     "document",
   );
   await db.transaction((tx) =>
-    tx.query(
-      `update message_embeddings e set model = $3, embedding = v.embedding::halfvec
-       from unnest($1::uuid[], $2::text[]) as v(message_id, embedding)
-       where e.message_id = v.message_id and e.model is null`,
-      [pending.map((p) => p.message_id), vectors.map((v) => (v.some((x) => x !== 0) ? toPgVector(v) : null)), embedder.model],
+    storeEmbeddings(
+      tx,
+      pending.map((p) => p.message_id),
+      vectors.map((v) => (v.some((x) => x !== 0) ? toPgVector(v) : null)),
+      embedder.model,
     ),
   );
   return pending.length;

@@ -4,7 +4,7 @@ import "server-only";
 import { withUser, type Tx } from "@/lib/db";
 import { env } from "@/lib/env";
 import { badRequest, notFound } from "@/lib/errors";
-import { compactionPoints } from "./compactions";
+import { compactionPoints, hasAnyUsage, usageSessionVisible } from "@/lib/db/usage/dashboard";
 import { groupedUsage, topGroups } from "./groups";
 import type { SummaryQuery, UsageQuery } from "@/lib/contract/usage-query";
 import { OPEN_END, resolveRange, splitRange, type Interval } from "./range";
@@ -38,12 +38,7 @@ function bounds(range: Interval): { from: string; to: string | null } {
  * Anything else, another user's session included, is "not found" exactly like an unknown id.
  */
 async function assertSessionVisible(tx: Tx, userId: string, sessionId: string): Promise<void> {
-  const [row] = await tx.query<{ visible: boolean }>(
-    `select exists (select 1 from sessions where id = $2 and user_id = $1)
-         or exists (select 1 from llm_calls where session_id = $2 and user_id = $1) as visible`,
-    [userId, sessionId],
-  );
-  if (!row?.visible) throw notFound("Session", sessionId);
+  if (!(await usageSessionVisible(tx, userId, sessionId))) throw notFound("Session", sessionId);
 }
 
 export async function usageReport(userId: string, q: UsageQuery): Promise<UsageReportJson> {
@@ -94,12 +89,4 @@ export async function usageSummary(userId: string, q: SummaryQuery): Promise<Usa
       compactions,
     };
   });
-}
-
-async function hasAnyUsage(tx: Tx, userId: string): Promise<boolean> {
-  const [row] = await tx.query<{ any: boolean }>(
-    `select exists (select 1 from llm_calls where user_id = $1) or exists (select 1 from compaction_logs where user_id = $1) as any`,
-    [userId],
-  );
-  return row?.any ?? false;
 }

@@ -4,6 +4,7 @@
 // still reads a few rows per day. A range without an end ("up to now") has no partial day at
 // its end: today's rollup rows already hold every call made so far, and none can be later.
 import "server-only";
+import type { Interval, RangeSplit } from "@/lib/db/usage/sums";
 
 const DAY_MS = 86_400_000;
 
@@ -12,20 +13,7 @@ export const DEFAULT_RANGE_DAYS = 30;
 /** Stands for "no end": later than any call, and a whole day, so it leaves no partial day. */
 export const OPEN_END = new Date("9999-12-31T00:00:00Z");
 
-/** A half-open interval [from, to) of instants. */
-export interface Interval {
-  from: Date;
-  to: Date;
-}
-
-export interface RangeSplit {
-  range: Interval;
-  /** Whole UTC days [fromDay, toDay) (YYYY-MM-DD), read from the rollups; empty when equal. */
-  wholeDays: { fromDay: string; toDay: string };
-  /** The partial days at either end, read from the calls; either may be empty (from = to). */
-  head: Interval;
-  tail: Interval;
-}
+export type { Interval, RangeSplit };
 
 const floorDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
 const dayText = (d: Date) => d.toISOString().slice(0, 10);

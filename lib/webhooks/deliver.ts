@@ -7,6 +7,7 @@ import "server-only";
 import { createHmac } from "node:crypto";
 import { authMode } from "@/lib/mode";
 import type { Database } from "@/lib/db";
+import { claimDueDeliveries, recordDeliveryAttempt, type DueDelivery } from "@/lib/db/webhooks";
 import { log } from "@/lib/log";
 import { post } from "./send";
 
@@ -27,15 +28,6 @@ export interface DeliveryOptions {
   publicOnly?: boolean;
 }
 
-interface Due {
-  id: string;
-  event: string;
-  payload: unknown;
-  attempts: number;
-  url: string;
-  secret: string;
-}
-
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as Stripe-style receivers expect. */
 export function signature(secret: string, timestamp: number, body: string): string {
   return `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
@@ -43,22 +35,12 @@ export function signature(secret: string, timestamp: number, body: string): stri
 
 /** Sends what is due now; returns how many deliveries were attempted. */
 export async function deliverDue(db: Database, opts: DeliveryOptions): Promise<number> {
-  const due = await db.transaction((tx) =>
-    tx.query<Due>(
-      `with picked as (
-         select d.id from webhook_deliveries d
-         where d.status in ('pending', 'delivering') and d.next_attempt_at <= now()
-         order by d.next_attempt_at limit ${BATCH} for update skip locked)
-       update webhook_deliveries d set status = 'delivering', next_attempt_at = now() + interval '${LEASE_S} seconds'
-       from picked, webhooks w where d.id = picked.id and w.id = d.webhook_id
-       returning d.id, d.event, d.payload, d.attempts, w.url, w.secret`,
-    ),
-  );
+  const due = await db.transaction((tx) => claimDueDeliveries(tx, BATCH, LEASE_S));
   await Promise.all(due.map((d) => attempt(db, d, opts)));
   return due.length;
 }
 
-async function attempt(db: Database, d: Due, opts: DeliveryOptions): Promise<void> {
+async function attempt(db: Database, d: DueDelivery, opts: DeliveryOptions): Promise<void> {
   const body = JSON.stringify(d.payload);
   const timestamp = Math.floor(Date.now() / 1000);
   let status: number | null = null;
@@ -84,14 +66,7 @@ async function attempt(db: Database, d: Due, opts: DeliveryOptions): Promise<voi
   const delayMs = Math.min(opts.backoffMs * 2 ** (attempts - 1), 60 * 60_000);
   await db
     .transaction((tx) =>
-      tx.query(
-        `update webhook_deliveries set attempts = $2, last_status_code = $3, last_error = $4,
-           status = case when $4::text is null then 'delivered' when $2 >= ${MAX_ATTEMPTS} then 'failed' else 'pending' end,
-           delivered_at = case when $4::text is null then now() else null end,
-           next_attempt_at = now() + ($5::int * interval '1 millisecond')
-         where id = $1`,
-        [d.id, attempts, status, error?.slice(0, 500) ?? null, delayMs],
-      ),
+      recordDeliveryAttempt(tx, { id: d.id, attempts, statusCode: status, error: error?.slice(0, 500) ?? null, delayMs, maxAttempts: MAX_ATTEMPTS }),
     )
     .catch((err: unknown) => log.error("[threadkeeper] recording a webhook attempt failed; it will be retried", err));
 }

@@ -7,6 +7,7 @@ import type { DeliveryJson, WebhookJson } from "@/lib/contract";
 import { audit } from "@/lib/audit/record";
 import { authMode } from "@/lib/mode";
 import { withUser } from "@/lib/db";
+import { deleteWebhookRow, insertWebhook, listDeliveries, listWebhookRows, webhookExists, type WebhookRow } from "@/lib/db/webhooks";
 import { badRequest, notFound } from "@/lib/errors";
 import { isPublicAddress } from "./addresses";
 import { createWebhookSchema, deliveriesQuery } from "@/lib/contract/requests";
@@ -33,43 +34,28 @@ export async function createWebhook(userId: string, input: z.infer<typeof create
   checkUrl(input.url);
   const secret = input.secret ?? `whsec_${randomBytes(24).toString("base64url")}`;
   return withUser(userId, async (tx) => {
-    const [row] = await tx.query<{ id: string; url: string; events: string[]; created_at: Date }>(
-      `insert into webhooks (user_id, url, events, secret) values ($1, $2, $3, $4) returning id, url, events, created_at`,
-      [userId, input.url, [...new Set(input.events)], secret],
-    );
+    const row = await insertWebhook(tx, userId, { url: input.url, events: [...new Set(input.events)], secret });
     await audit(tx, userId, { action: "webhook.created", target: { type: "webhook", id: row.id }, metadata: { url: row.url, events: row.events } });
     return { ...webhookJson(row), secret };
   });
 }
 
 export async function listWebhooks(userId: string): Promise<WebhookJson[]> {
-  const rows = await withUser(userId, (tx) =>
-    tx.query<{ id: string; url: string; events: string[]; created_at: Date }>(
-      `select id, url, events, created_at from webhooks where user_id = $1 order by created_at`,
-      [userId],
-    ),
-  );
+  const rows = await withUser(userId, (tx) => listWebhookRows(tx, userId));
   return rows.map(webhookJson);
 }
 
 export async function deleteWebhook(userId: string, id: string): Promise<void> {
   await withUser(userId, async (tx) => {
-    const rows = await tx.query(`delete from webhooks where id = $1 and user_id = $2 returning id`, [id, userId]);
-    if (rows.length === 0) throw notFound("Webhook", id);
+    if (!(await deleteWebhookRow(tx, userId, id))) throw notFound("Webhook", id);
     await audit(tx, userId, { action: "webhook.deleted", target: { type: "webhook", id } });
   });
 }
 
 export async function webhookDeliveries(userId: string, webhookId: string, q: z.infer<typeof deliveriesQuery>): Promise<DeliveryJson[]> {
   return withUser(userId, async (tx) => {
-    const [hook] = await tx.query(`select 1 from webhooks where id = $1 and user_id = $2`, [webhookId, userId]);
-    if (!hook) throw notFound("Webhook", webhookId);
-    const rows = await tx.query<Omit<DeliveryJson, "next_attempt_at" | "created_at" | "delivered_at"> & { next_attempt_at: Date; created_at: Date; delivered_at: Date | null }>(
-      `select id, webhook_id, event, status, attempts, next_attempt_at, last_status_code, last_error, created_at, delivered_at, payload
-       from webhook_deliveries where webhook_id = $1 and user_id = $2 and ($3::text is null or status = $3)
-       order by created_at desc limit $4`,
-      [webhookId, userId, q.status ?? null, q.limit],
-    );
+    if (!(await webhookExists(tx, userId, webhookId))) throw notFound("Webhook", webhookId);
+    const rows = await listDeliveries(tx, userId, webhookId, { status: q.status ?? null, limit: q.limit });
     return rows.map((r) => ({
       ...r,
       next_attempt_at: r.next_attempt_at.toISOString(),
@@ -79,6 +65,6 @@ export async function webhookDeliveries(userId: string, webhookId: string, q: z.
   });
 }
 
-function webhookJson(r: { id: string; url: string; events: string[]; created_at: Date }): WebhookJson {
+function webhookJson(r: WebhookRow): WebhookJson {
   return { id: r.id, url: r.url, events: r.events, created_at: r.created_at.toISOString() };
 }

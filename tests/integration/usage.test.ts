@@ -19,7 +19,7 @@ import { fromPGlite } from "@/lib/db/driver";
 import { applyEmbeddedAuth, migrate } from "@/lib/db/migrate";
 import { recordLlmCall } from "@/lib/db/llm-calls";
 import { usageReport, usageSummary } from "@/lib/usage";
-import { CALL_ERROR_SQL } from "@/lib/usage/metrics";
+import { CALL_ERROR_SQL } from "@/lib/db/usage/sums";
 import type { DayRowJson, ModelRowJson, SessionRowJson, TurnRowJson, UsageReportJson, UsageSummaryJson } from "@/lib/contract";
 import { idle, newSession, params, req, sendJson, useHarness } from "./harness";
 

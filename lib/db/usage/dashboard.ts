@@ -1,8 +1,9 @@
-// The compactions of a time range for the dashboard's timeline: before → after, method,
-// retention, with the session they ran in.
+// The usage API's small reads: the compactions of a time range for the dashboard's timeline
+// (before → after, method, retention, with the session they ran in), whether a session's usage
+// may be shown, whether there is any usage at all.
 import "server-only";
-import type { Tx } from "@/lib/db";
-import type { Interval } from "./range";
+import type { Tx } from "../driver";
+import type { Interval } from "./sums";
 import type { CompactionPointJson } from "@/lib/contract/usage";
 
 /** The latest `limit` compactions of the range, oldest first. */
@@ -22,4 +23,26 @@ export async function compactionPoints(tx: Tx, userId: string, range: Interval, 
     [userId, range.from, range.to, limit],
   );
   return JSON.parse(row.doc) as CompactionPointJson[];
+}
+
+/**
+ * Whether the user may ask about the session's usage: one of theirs, or one they deleted
+ * whose calls remain.
+ */
+export async function usageSessionVisible(tx: Tx, userId: string, sessionId: string): Promise<boolean> {
+  const [row] = await tx.query<{ visible: boolean }>(
+    `select exists (select 1 from sessions where id = $2 and user_id = $1)
+         or exists (select 1 from llm_calls where session_id = $2 and user_id = $1) as visible`,
+    [userId, sessionId],
+  );
+  return row?.visible ?? false;
+}
+
+/** Whether the user has any usage at all, at any time: a call or a compaction. */
+export async function hasAnyUsage(tx: Tx, userId: string): Promise<boolean> {
+  const [row] = await tx.query<{ any: boolean }>(
+    `select exists (select 1 from llm_calls where user_id = $1) or exists (select 1 from compaction_logs where user_id = $1) as any`,
+    [userId],
+  );
+  return row?.any ?? false;
 }
