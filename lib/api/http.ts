@@ -129,7 +129,7 @@ function describeZod(err: z.ZodError): string {
 }
 
 /** Parses a JSON body against a schema; malformed JSON and wrong shapes are 400s naming the field. */
-export async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes: number): Promise<z.infer<S>> {
+async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes: number): Promise<z.infer<S>> {
   const raw = await req.text();
   if (Buffer.byteLength(raw, "utf8") > maxBytes) {
     throw new AppError(413, "payload_too_large", `Request body exceeds ${maxBytes} bytes`, { max_bytes: maxBytes });
@@ -145,11 +145,11 @@ export async function parseBody<S extends z.ZodType>(req: Request, schema: S, ma
   return schema.parse(data);
 }
 
-export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
+function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
   return schema.parse(Object.fromEntries(new URL(req.url).searchParams));
 }
 
-export function parseParams<S extends z.ZodType>(params: unknown, schema: S): z.infer<S> {
+function parseParams<S extends z.ZodType>(params: unknown, schema: S): z.infer<S> {
   const result = schema.safeParse(params);
   // A malformed id in the path names nothing that exists.
   if (!result.success) throw new AppError(404, "not_found", "No such resource", { issues: zodIssues(result.error) });

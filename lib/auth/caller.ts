@@ -1,6 +1,6 @@
 // Who is calling, as every layer from the limits up sees it.
 import "server-only";
-import type { Scope } from "@/lib/keys/scopes";
+import type { Scope } from "@/lib/contract";
 import type { Quota } from "@/lib/limits/quota";
 
 /**

@@ -1,7 +1,7 @@
 // Words for the canvas: one line per element for Claude's view of the canvas, and one phrase
 // per change for the tool result and the chat ("Added card “Today's weather”"). Pure.
 import type { CanvasElement } from "@/lib/contract/canvas-elements";
-import type { CanvasEvent } from "./reducer";
+import type { CanvasEvent } from "@/lib/contract/canvas";
 import type { CanvasEffect } from "@/lib/contract/canvas";
 
 export const SUMMARY_CHARS = 150;

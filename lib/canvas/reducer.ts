@@ -13,8 +13,6 @@ import {
 } from "@/lib/contract/canvas-elements";
 import type { CanvasEvent } from "@/lib/contract/canvas";
 
-export type { CanvasEvent };
-
 export type CanvasOp = CanvasEvent["op"];
 export const CANVAS_OPS = ["add", "update", "remove", "clear", "layout", "choose", "reset"] as const satisfies readonly CanvasOp[];
 

@@ -3,7 +3,7 @@
 // handler to its descriptor: `export const GET = route(api.getSession, async ({ params }) => …)`.
 import type { z } from "zod";
 import type { ErrorCase } from "./error-cases";
-import type { Scope } from "./integrations";
+import { scopeForMethod, type Scope } from "./integrations";
 
 /** The methods a route.ts may export, as it exports them. */
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -64,7 +64,7 @@ export function group<T extends Record<string, EndpointSpec>>(tag: string, descr
 }
 
 export function scopeOf(e: EndpointSpec): Scope {
-  return e.scope ?? (e.method === "GET" ? "read" : "write");
+  return e.scope ?? scopeForMethod(e.method);
 }
 
 export function bodyLimitOf(e: EndpointSpec): number {

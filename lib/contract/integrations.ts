@@ -5,6 +5,11 @@ import { count, described, named, timestamp, uuidString } from "./meta";
 export const SCOPES = ["read", "write", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** The scope an endpoint needs when its descriptor does not name one. */
+export function scopeForMethod(method: string): Scope {
+  return method === "GET" || method === "HEAD" ? "read" : "write";
+}
+
 /** What a webhook can subscribe to. */
 export const WEBHOOK_EVENTS = [
   "compaction.applied",

@@ -6,7 +6,8 @@
 // reader applies the few events after it. canvas_version and canvas_tokens are always current.
 import "server-only";
 import { EMPTY_CANVAS, type CanvasState } from "@/lib/contract/canvas-elements";
-import { isCanvasEvent, replay, type CanvasEvent } from "@/lib/canvas/reducer";
+import { isCanvasEvent, replay } from "@/lib/canvas/reducer";
+import type { CanvasEvent } from "@/lib/contract/canvas";
 import { notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
 

@@ -1,18 +1,10 @@
 // What an API key may do. Every API route needs exactly one scope: `read` for GET (and HEAD),
 // `write` for anything that changes data (sends included), `admin` for managing keys and
-// changing context settings. A route says so through route()'s options; without one the
-// method decides. Browser, access-token and local-mode callers hold every scope. Pure.
+// changing context settings. An endpoint's descriptor says so; without one the method decides
+// (scopeForMethod in lib/contract). Browser, access-token and local-mode callers hold every scope.
 import "server-only";
-import { AppError } from "@/lib/errors";
-
 import { SCOPES, type Scope } from "@/lib/contract/integrations";
-
-export { SCOPES, type Scope };
-
-/** The scope a route needs when it does not name one. */
-export function scopeForMethod(method: string): Scope {
-  return method === "GET" || method === "HEAD" ? "read" : "write";
-}
+import { AppError } from "@/lib/errors";
 
 /**
  * Whether a key's scopes cover what a route needs. `admin` covers everything: a key that can

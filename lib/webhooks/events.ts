@@ -6,8 +6,6 @@ import { withUser, type Tx } from "@/lib/db";
 import { insertDeliveries } from "@/lib/db/webhooks";
 import { log } from "@/lib/log";
 
-export { WEBHOOK_EVENTS };
-
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export function isWebhookEvent(action: string): action is WebhookEvent {

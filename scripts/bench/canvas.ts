@@ -4,7 +4,8 @@
 // checkpoint of a session with about 2,000 canvas events (the checkpoint's base event and any
 // changes after it).
 import { canvasSection, memoCounter } from "@/lib/canvas/section";
-import { replay, type CanvasEvent } from "@/lib/canvas/reducer";
+import { replay } from "@/lib/canvas/reducer";
+import type { CanvasEvent } from "@/lib/contract/canvas";
 import type { CanvasState } from "@/lib/contract/canvas-elements";
 import { checkpointCanvas, forkCanvas, runCanvasCalls, sectionOf } from "@/lib/operations/canvas";
 import { createSession } from "@/lib/operations/sessions";

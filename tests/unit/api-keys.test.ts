@@ -1,7 +1,8 @@
 import { crc32 as zlibCrc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { checkKeyFormat, checksum, crc32, generateKey, hashKey, KEY_PREFIX, visiblePrefix } from "@/lib/keys/format";
-import { grants, normalizeScopes, requireScope, scopeForMethod } from "@/lib/keys/scopes";
+import { scopeForMethod } from "@/lib/contract";
+import { grants, normalizeScopes, requireScope } from "@/lib/keys/scopes";
 import { AppError } from "@/lib/errors";
 
 describe("the key format", () => {

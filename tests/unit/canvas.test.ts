@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { describeEvent, elementLine } from "@/lib/canvas/describe";
 import { EMPTY_CANVAS, parseElement, type CanvasElement, type CanvasState } from "@/lib/contract/canvas-elements";
-import { applyEvent, replay, type CanvasEvent } from "@/lib/canvas/reducer";
+import { applyEvent, replay } from "@/lib/canvas/reducer";
+import type { CanvasEvent } from "@/lib/contract/canvas";
 import { CANVAS_HEADING, canvasSection, memoCounter, userChangesNote } from "@/lib/canvas/section";
 import { CANVAS_TOOL_NAMES, CANVAS_TOOLS, canvasCall, generatedId } from "@/lib/canvas/tools";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
