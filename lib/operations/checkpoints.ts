@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/contract";
-import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
+import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoint-triggers";
 import { audit } from "@/lib/audit/record";
 import { redactSecrets } from "@/lib/redact";
 import { withUser, type Tx } from "@/lib/db";

@@ -41,7 +41,7 @@ import { preCompactionCheckpoint } from "./checkpoints";
 import { rememberFacts } from "./facts";
 import { rememberSummary } from "./memory";
 import { acquireLease, release } from "./lease";
-import { clearOldToolResults } from "./clearing";
+import { clearOldToolResults } from "./clear-tool-results";
 import { compactSchema } from "@/lib/contract/requests";
 
 const MANUAL_COOLDOWN_S = 30;

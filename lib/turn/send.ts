@@ -27,7 +27,7 @@ import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
 import { registerTurn } from "@/lib/operations/stop";
 import { canvasBudget } from "@/lib/operations/canvas";
-import { answerToolUses, MAX_TOOL_ROUNDS } from "./tools";
+import { answerToolUses, MAX_TOOL_ROUNDS } from "./tool-calls";
 import type { Emit, TurnHandle } from "./turn-handle";
 import { maxMessageBytes, sendSchema } from "@/lib/contract/requests";
 

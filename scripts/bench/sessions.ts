@@ -12,7 +12,7 @@ import { autoCheckpoint, restoreCheckpoint, saveCheckpoint } from "@/lib/operati
 import { assembleWindow, loadContext } from "@/lib/operations/session-context";
 import { resumeSession } from "@/lib/operations/recovery";
 import { messagesPage, pickerSessions, removeSession } from "@/lib/operations/sessions";
-import { checkpointTags, mentionsError, type CheckpointTag } from "@/lib/context/checkpoints";
+import { checkpointTags, mentionsError, type CheckpointTag } from "@/lib/context/checkpoint-triggers";
 import { LOCAL_USER_ID, setDb, withUser, type Database, type Tx } from "@/lib/db";
 import { getSession } from "@/lib/db/sessions";
 import { newUserMessage } from "./corpus";

@@ -5,7 +5,7 @@ import * as settingsRoute from "@/app/api/context/settings/route";
 import * as recentRoute from "@/app/api/session/recent/route";
 import type { SessionSummaryJson } from "@/lib/contract";
 import { recall } from "@/lib/turn/recall";
-import { runToolUses } from "@/lib/turn/tools";
+import { runToolUses } from "@/lib/turn/tool-calls";
 import { parseRecall, RECALL_TOOL_NAME } from "@/lib/context/recall";
 import { RECALL_TOOL } from "@/lib/context/tools";
 import type { ToolResultBlock } from "@/lib/context/types";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkpointTags, mentionsError, type TurnFacts } from "@/lib/context/checkpoints";
+import { checkpointTags, mentionsError, type TurnFacts } from "@/lib/context/checkpoint-triggers";
 
 const quiet: TurnFacts = { userText: "hi", replyText: "Hello!", previousTurnHadError: false, messagesSinceLast: 2, msSinceLast: 1000 };
 const tags = (over: Partial<TurnFacts>) => checkpointTags({ ...quiet, ...over }).sort();
