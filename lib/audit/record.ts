@@ -4,7 +4,7 @@ import "server-only";
 import { currentRequest } from "@/lib/request-context";
 import type { Tx } from "@/lib/db";
 import { insertAuditEvent, insertAuditEventWithDeliveries, type AuditEntry } from "@/lib/db/audit-log";
-import { isWebhookEvent } from "@/lib/webhooks/events";
+import { isWebhookEvent } from "@/lib/contract/integrations";
 
 export interface AuditEvent {
   /** Dotted: compaction.applied, checkpoint.created, session.deleted, ... */

@@ -19,6 +19,12 @@ export const WEBHOOK_EVENTS = [
   "memory.saved",
   "session.recovered",
 ] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Whether an audit action is also an event integrations can subscribe to. */
+export function isWebhookEvent(action: string): action is WebhookEvent {
+  return (WEBHOOK_EVENTS as readonly string[]).includes(action);
+}
 
 export const auditEvent = named(
   "AuditEvent",

@@ -2,7 +2,6 @@
 // route() after the caller is known and before the handler runs. Counted in Postgres on the
 // app's own role, so every instance shares them.
 import "server-only";
-import type { Caller } from "@/lib/auth/caller";
 import { getDb, type Tx } from "@/lib/db";
 import { takeFromBucket, type Bucket, type BucketState } from "@/lib/db/rate-limits";
 import { limitsEnv } from "@/lib/env";
@@ -26,6 +25,14 @@ export function limits(): Limits {
   };
 }
 
+/** Whom a request counts against (lib/auth's Caller is one): the user, the key it came with,
+ * and the key's requests bucket when its lookup already took it. */
+interface Counted {
+  userId: string;
+  key?: { id: string };
+  requests?: Quota;
+}
+
 /**
  * Lets a request in or refuses it: 429 `budget_exhausted` for a send once today's tokens reached
  * the budget, 429 `rate_limited` when a bucket is empty. One transaction, so a refusal rolls
@@ -34,7 +41,7 @@ export function limits(): Limits {
  * statement). Answers the quota to report in the RateLimit-* headers (the bucket closest to
  * refusing), or null when no limit applies.
  */
-export async function admit(caller: Caller, opts: { send: boolean }): Promise<Quota | null> {
+export async function admit(caller: Counted, opts: { send: boolean }): Promise<Quota | null> {
   const { requestsPerMinute, sendsPerMinute } = limits();
   const checkBudget = opts.send && dailyBudget() !== null;
   const sendLimited = opts.send && sendsPerMinute > 0;
@@ -51,7 +58,7 @@ export async function admit(caller: Caller, opts: { send: boolean }): Promise<Qu
   });
 }
 
-async function take(tx: Tx, caller: Caller, bucket: Bucket, limit: number): Promise<Quota> {
+async function take(tx: Tx, caller: Counted, bucket: Bucket, limit: number): Promise<Quota> {
   const keyId = caller.key?.id ?? null;
   const state = await takeFromBucket(tx, { userId: caller.userId, keyId, bucket, costMicros: costMicros(limit), windowMicros: windowMicros() });
   return settle(state, { bucket, limit, keyId });

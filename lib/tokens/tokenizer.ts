@@ -2,7 +2,7 @@
 // callers multiply by the per-model calibration factor (see calibration.ts) before
 // comparing against a window.
 import { get_encoding, type Tiktoken } from "@dqbd/tiktoken";
-import type { ContentBlock, Role } from "@/lib/context/types";
+import type { ContentBlock, Role } from "@/lib/contract/messages";
 
 /** A tool definition as sent in the Messages API `tools` array. */
 export interface ToolDef {

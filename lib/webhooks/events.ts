@@ -1,16 +1,10 @@
 // The events a webhook can subscribe to, and queuing them: one insert per event, in the
 // caller's transaction, fanning out to the user's subscribed webhooks. Nothing is sent here.
 import "server-only";
-import { WEBHOOK_EVENTS } from "@/lib/contract/integrations";
+import type { WebhookEvent } from "@/lib/contract/integrations";
 import { withUser, type Tx } from "@/lib/db";
 import { insertDeliveries } from "@/lib/db/webhooks";
 import { log } from "@/lib/log";
-
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
-export function isWebhookEvent(action: string): action is WebhookEvent {
-  return (WEBHOOK_EVENTS as readonly string[]).includes(action);
-}
 
 /** Queues `event` for every webhook of the user subscribed to it; a no-op without one. */
 export async function enqueueEvent(tx: Tx, userId: string, event: WebhookEvent, data: Record<string, unknown>): Promise<void> {
