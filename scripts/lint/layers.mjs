@@ -11,7 +11,7 @@ export const LAYERS = [
   { layer: 2, paths: ["lib/db/**", "lib/llm/**"] },
   { layer: 3, paths: ["lib/operations/**", "lib/auth/**", "lib/keys/**", "lib/limits/**", "lib/audit/**", "lib/webhooks/**", "lib/usage/**", "lib/search/**"] },
   { layer: 4, paths: ["lib/turn/**"] },
-  { layer: 5, paths: ["lib/api/**"] },
+  { layer: 5, paths: ["lib/api/**", "lib/mcp/**"] },
   { layer: 6, paths: ["app/**", "middleware.ts", "instrumentation.ts"] },
 ];
 /** Browser code: beside the layers; it may import only these server layers, and itself. */

@@ -43,9 +43,12 @@ interface Attempt {
   params?: (ids: Ids) => Record<string, string | string[]>;
   query?: (ids: Ids) => string;
   body?: (ids: Ids) => unknown;
+  headers?: Record<string, string>;
 }
 
 const sid = (ids: Ids) => ({ id: ids.session });
+const MCP = { accept: "application/json, text/event-stream" };
+const mcpCall = (name: string, args: object) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 
 const ATTEMPTS: Attempt[] = [
   { route: "/api/session", method: "GET", expect: "own" },
@@ -136,6 +139,13 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/keys", method: "GET", expect: "own" },
   { route: "/api/keys", method: "POST", expect: "own", body: () => ({ name: "B's key", scopes: ["read"] }) },
   { route: "/api/keys/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.key }) },
+  // MCP answers in JSON-RPC: a tool asked about A's objects returns a not_found tool error (status 200).
+  { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("search_history", { query: `${MARK} launch` }) },
+  { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("search_memory", { query: `${MARK} launch Lisbon` }) },
+  { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("list_sessions", { query: MARK }) },
+  { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: (i) => mcpCall("get_session_context", { session_id: i.session }) },
+  { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: (i) => mcpCall("save_checkpoint", { session_id: i.session, label: "taken" }) },
+  { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: (i) => mcpCall("compact_session", { session_id: i.session }) },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
 ];
 
@@ -159,7 +169,7 @@ function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Re
   const body = a.body?.(ids);
   const req = new Request(`http://127.0.0.1:3000${url}`, {
     method: a.method,
-    headers: { "content-type": "application/json", accept: "application/json", ...headers },
+    headers: { "content-type": "application/json", accept: "application/json", ...a.headers, ...headers },
     body: body === undefined || a.method === "GET" ? undefined : JSON.stringify(body),
   });
   return handler(req, { params: Promise.resolve(params) });

@@ -51,6 +51,12 @@ const seen = new Set<string>();
 /** Event names of every validated stream. */
 const seenEvents = new Set<string>();
 
+/** A JSON body, or null for a bodiless answer (a 202 has none either). */
+async function jsonOrNull(res: Response): Promise<unknown> {
+  const text = await res.text();
+  return text === "" ? null : JSON.parse(text);
+}
+
 /** Calls a route's handler and checks the answer against the document; answers the parsed body. */
 async function api<T = Record<string, unknown>>(method: Method, template: string, call: Call = {}): Promise<{ status: number; body: T }> {
   const handler = routes.get(template)?.[method];
@@ -58,7 +64,7 @@ async function api<T = Record<string, unknown>>(method: Method, template: string
   const url = template.replace(/\{(\w+)\}/g, (_, name: string) => call.params?.[name] ?? "") + (call.query ?? "");
   const res = await handler(req(method, url, call.body, call.headers), { params: Promise.resolve(call.params ?? {}) });
   const type = res.headers.get("content-type") ?? "";
-  const body: unknown = res.status === 204 ? null : type.startsWith("text/event-stream") ? await readSse(res) : await res.json();
+  const body: unknown = res.status === 204 ? null : type.startsWith("text/event-stream") ? await readSse(res) : await jsonOrNull(res);
   const problems = validator.check(method.toLowerCase() as HttpMethod, template, res.status, type || "application/json", body);
   expect(problems, `${method} ${template} answered ${res.status}: ${JSON.stringify(body).slice(0, 800)}`).toEqual([]);
   seen.add(`${method} ${template} ${res.status}`);
@@ -432,6 +438,21 @@ describe("usage, audit and webhooks", () => {
     await expectStatus(403, "POST", "/api/session", { body: {}, headers: { authorization: `Bearer ${created.secret}` } }, "insufficient_scope");
     await expectStatus(204, "DELETE", "/api/keys/{id}", { params: { id: created.key.id } });
     await expectStatus(401, "GET", "/api/session", { headers: { authorization: `Bearer ${created.secret}` } }, "invalid_api_key");
+  });
+});
+
+describe("the MCP endpoint", () => {
+  it("answers JSON-RPC as documented, and a notification with 202", async () => {
+    const mcp = { accept: "application/json, text/event-stream" };
+    const init = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "openapi-test", version: "1" } };
+    const r = await expectStatus<{ result: { serverInfo: { name: string } } }>(200, "POST", "/api/mcp", {
+      headers: mcp,
+      body: { jsonrpc: "2.0", id: 1, method: "initialize", params: init },
+    });
+    expect(r.result.serverInfo.name).toBe("threadkeeper");
+    const tools = await expectStatus<{ result: { tools: unknown[] } }>(200, "POST", "/api/mcp", { headers: mcp, body: { jsonrpc: "2.0", id: 2, method: "tools/list" } });
+    expect(tools.result.tools.length).toBe(7);
+    await expectStatus(202, "POST", "/api/mcp", { headers: mcp, body: { jsonrpc: "2.0", method: "notifications/initialized" } });
   });
 });
 

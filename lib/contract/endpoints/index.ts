@@ -8,13 +8,14 @@ import { context } from "./context";
 import { audit, keys, webhooks } from "./integrations";
 import { memories } from "./memory";
 import { messages } from "./messages";
+import { mcp } from "./mcp";
 import { meta } from "./meta";
 import { projects } from "./projects";
 import { search } from "./search";
 import { sessions } from "./sessions";
 import { usage } from "./usage";
 
-export const GROUPS: EndpointGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, meta];
+export const GROUPS: EndpointGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, meta];
 
 /** Every endpoint by its operationId: what a route file binds its handler to. */
 export const api = {
@@ -30,6 +31,7 @@ export const api = {
   ...audit.endpoints,
   ...webhooks.endpoints,
   ...keys.endpoints,
+  ...mcp.endpoints,
   ...meta.endpoints,
 };
 

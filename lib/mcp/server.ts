@@ -1,0 +1,176 @@
+// Threadkeeper as an MCP server: a person's history, memories and sessions for any MCP client
+// (Claude Code, Claude Desktop, agents). One server per request, stateless, acting as the
+// caller: every tool runs the same operation the REST API runs, held to the API key's scopes.
+import "server-only";
+import { McpServer, type ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { ShapeOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import type { CallToolResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Caller } from "@/lib/auth";
+import type { Scope } from "@/lib/contract";
+import { AppError } from "@/lib/errors";
+import { requireScope } from "@/lib/keys/scopes";
+import { saveCheckpoint, sessionCheckpoints } from "@/lib/operations/checkpoints";
+import { compactNow } from "@/lib/operations/compact";
+import { compactionHistory } from "@/lib/operations/compaction-log";
+import { memories, saveMemory, searchMemories } from "@/lib/operations/memory";
+import { getStatus, messagesPage, pickerSessions } from "@/lib/operations/sessions";
+import { searchHistoryFor } from "@/lib/search/api";
+import pkg from "@/package.json";
+
+const id = () => z.string().uuid();
+const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
+const date = () => z.string().datetime({ offset: true }).describe("ISO 8601, e.g. 2026-11-01T00:00:00Z");
+
+/** A tool's answer: its JSON as text (what every client shows a model) and as structured content. */
+function answer(value: object): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
+}
+
+/** Our errors are the tool's result, readable by the model; anything else is the SDK's internal error. */
+function failure(err: unknown): CallToolResult {
+  if (!(err instanceof AppError)) throw err;
+  return { isError: true, content: [{ type: "text", text: `${err.code}: ${err.message}` }] };
+}
+
+/** Answers one Streamable HTTP request. Stateless: a fresh server per request, so any instance answers any request. */
+export async function handleMcp(req: Request, body: unknown, caller: Caller): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  await mcpServer(caller).connect(transport);
+  return transport.handleRequest(req, { parsedBody: body });
+}
+
+function mcpServer(caller: Caller): McpServer {
+  const server = new McpServer({ name: "threadkeeper", version: pkg.version });
+  const userId = caller.userId;
+  // Registers a tool that needs `scope`: a key without it gets an error result, not the data.
+  const tool = <S extends z.ZodRawShape>(
+    name: string,
+    scope: Scope,
+    description: string,
+    inputSchema: S,
+    run: (args: ShapeOutput<S>) => Promise<object>,
+  ) => {
+    // The SDK types a callback by a conditional over the shape, which TypeScript leaves
+    // unresolved for a generic one: this is the callback for exactly `inputSchema`.
+    const call = (async (args: ShapeOutput<S>) => {
+      try {
+        requireScope(caller.key?.scopes ?? null, scope);
+        return answer(await run(args));
+      } catch (err) {
+        return failure(err);
+      }
+    }) as unknown as ToolCallback<S>;
+    server.registerTool(name, { description, inputSchema, annotations: { readOnlyHint: scope === "read" } }, call);
+  };
+
+  tool(
+    "search_history",
+    "read",
+    "Search everything the user has said with Claude in Threadkeeper, condensed turns included: keyword and meaning, newest versions first. Use it when the user refers to something discussed before. Returns excerpts with their session, speaker (role), time and seq.",
+    {
+      query: z.string().min(1).max(500).describe("What to look for, in the user's words"),
+      session_id: id().optional().describe("Only this session (a fork includes what it inherited)"),
+      project_id: id().optional(),
+      from: date().optional(),
+      to: date().optional(),
+      limit: limit(50, 10),
+    },
+    async (a) => ({
+      hits: await searchHistoryFor(userId, {
+        q: a.query,
+        session_id: a.session_id,
+        project_id: a.project_id,
+        from: a.from ? new Date(a.from) : undefined,
+        to: a.to ? new Date(a.to) : undefined,
+        limit: a.limit,
+      }),
+    }),
+  );
+
+  tool(
+    "search_memory",
+    "read",
+    "Search the user's memories: summaries of earlier sessions and atomic facts about the user and their work (kind 'fact'), ranked by meaning, keywords, recency and pinning.",
+    { query: z.string().min(1).max(2000), kind: z.enum(["summary", "fact"]).optional(), project_id: id().optional(), limit: limit(50, 10) },
+    async (a) => ({ memories: await searchMemories(userId, a.query, { projectId: a.project_id, kind: a.kind }, a.limit) }),
+  );
+
+  tool(
+    "list_sessions",
+    "read",
+    "The user's Threadkeeper sessions, most recent first, with their last message and token figures; `query` searches titles and messages.",
+    { query: z.string().min(1).max(200).optional(), limit: limit(200, 20) },
+    async (a) => ({ sessions: await pickerSessions(userId, { q: a.query, limit: a.limit }) }),
+  );
+
+  tool(
+    "get_session_context",
+    "read",
+    "What a session knows now: its context figures (tokens used of capacity, status), the current summary of its condensed turns, its current facts and its checkpoints.",
+    { session_id: id() },
+    async (a) => sessionContext(userId, a.session_id),
+  );
+
+  tool(
+    "save_memory",
+    "write",
+    "Remember something for later sessions: a decision, a preference, a fact about the user's work. Later sessions load it when relevant.",
+    { text: z.string().trim().min(1).max(100_000), project_id: id().optional(), tags: z.array(z.string().trim().min(1).max(50)).max(20).optional() },
+    async (a) => ({ memory: await saveMemory(userId, { summary: a.text, project_id: a.project_id, tags: a.tags ?? [], key_decisions: [], code_references: [] }) }),
+  );
+
+  tool(
+    "save_checkpoint",
+    "write",
+    "Save a checkpoint of a session as it is now, to return to or fork from later.",
+    { session_id: id(), label: z.string().trim().min(1).max(200).optional() },
+    async (a) => ({ checkpoint: await saveCheckpoint(userId, { session_id: a.session_id, label: a.label }) }),
+  );
+
+  tool(
+    "compact_session",
+    "write",
+    "Condense a session's older turns into a verified summary now, to free room in its context window; `instructions` say what the summary must keep.",
+    { session_id: id(), instructions: z.string().trim().min(1).max(4000).optional() },
+    async (a) => compactNow(userId, { session_id: a.session_id, instructions: a.instructions, force: true }),
+  );
+
+  server.registerPrompt(
+    "resume_session",
+    {
+      description: "Carry a Threadkeeper session into this conversation: its summary, its facts and its latest turns.",
+      argsSchema: { session_id: id() },
+    },
+    async ({ session_id }): Promise<GetPromptResult> => {
+      requireScope(caller.key?.scopes ?? null, "read");
+      return { messages: [{ role: "user", content: { type: "text", text: await resumeText(userId, session_id) } }] };
+    },
+  );
+  return server;
+}
+
+async function sessionContext(userId: string, sessionId: string) {
+  const [status, history, known, checkpoints] = await Promise.all([
+    getStatus(userId, sessionId),
+    compactionHistory(userId, sessionId),
+    memories.ofSession(userId, sessionId),
+    sessionCheckpoints(userId, sessionId),
+  ]);
+  const summary = history.filter((c) => c.status === "applied" && c.summary).at(-1)?.summary ?? null;
+  const facts = known.facts.filter((f) => f.fact?.valid_until === null).map((f) => f.summary);
+  return { status, summary, facts, checkpoints: checkpoints.map((c) => ({ id: c.id, name: c.name, created_at: c.created_at })) };
+}
+
+const RECENT_MESSAGES = 20;
+
+async function resumeText(userId: string, sessionId: string): Promise<string> {
+  const [context, page] = await Promise.all([sessionContext(userId, sessionId), messagesPage(userId, sessionId, undefined, RECENT_MESSAGES)]);
+  const parts = ["We are continuing a conversation from Threadkeeper. What it established so far:"];
+  if (context.summary) parts.push(`## Summary of the earlier turns\n${context.summary}`);
+  if (context.facts.length) parts.push(`## Facts\n${context.facts.map((f) => `- ${f}`).join("\n")}`);
+  const turns = page.messages.filter((m) => m.text.trim()).map((m) => `**${m.role}:** ${m.text}`);
+  if (turns.length) parts.push(`## The latest turns\n${turns.join("\n\n")}`);
+  return parts.join("\n\n");
+}

@@ -1,0 +1,110 @@
+// /api/mcp as MCP clients use it: the official SDK's Client over its Streamable HTTP transport,
+// its fetch handed to our route handler. Real PGlite, the fake Anthropic server behind sends.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as keysRoute from "@/app/api/keys/route";
+import * as mcpRoute from "@/app/api/mcp/route";
+import type { CreatedApiKeyJson } from "@/lib/contract";
+import { newSession, req, sendJson, useHarness } from "./harness";
+
+useHarness();
+
+const URL_ = "http://127.0.0.1:3000/api/mcp";
+
+async function createKey(scopes: string[]): Promise<string> {
+  const res = await keysRoute.POST(req("POST", "/api/keys", { name: `mcp ${scopes.join("+")}`, scopes }), undefined);
+  if (res.status !== 201) throw new Error(`create key: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as CreatedApiKeyJson).secret;
+}
+
+/** An MCP client whose requests reach the route handler in this process. */
+async function connect(secret: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(URL_), {
+    requestInit: { headers: { authorization: `Bearer ${secret}` } },
+    fetch: (url, init) => mcpRoute.POST(new Request(url, init), undefined),
+  });
+  const client = new Client({ name: "threadkeeper-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+function json(result: unknown): Record<string, unknown> {
+  const r = result as CallToolResult;
+  expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+  return JSON.parse((r.content[0] as { text: string }).text) as Record<string, unknown>;
+}
+
+let readKey: string;
+let writeKey: string;
+let sessionId: string;
+
+beforeAll(async () => {
+  readKey = await createKey(["read"]);
+  writeKey = await createKey(["read", "write"]);
+  const s = await newSession({ title: "Quokka migration" });
+  sessionId = s.id;
+  await sendJson(s.id, "We decided to move the quokka database to PostgreSQL 15 with pgvector next Tuesday.");
+});
+
+describe("the MCP server", () => {
+  it("lists its tools with schemas and descriptions, and the resume prompt", async () => {
+    const client = await connect(readKey);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ["compact_session", "get_session_context", "list_sessions", "save_checkpoint", "save_memory", "search_history", "search_memory"].sort(),
+    );
+    for (const t of tools) {
+      expect(t.description?.length, t.name).toBeGreaterThan(40);
+      expect(t.inputSchema.type).toBe("object");
+    }
+    expect(tools.find((t) => t.name === "search_history")?.inputSchema.required).toEqual(["query"]);
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(["resume_session"]);
+    await client.close();
+  });
+
+  it("answers the read tools from the user's own history, sessions and context", async () => {
+    const client = await connect(readKey);
+    const hits = json(await client.callTool({ name: "search_history", arguments: { query: "quokka database" } })).hits as { session_id: string; role: string }[];
+    expect(hits.some((h) => h.session_id === sessionId && h.role === "user")).toBe(true);
+    const sessions = json(await client.callTool({ name: "list_sessions", arguments: { query: "quokka" } })).sessions as { id: string }[];
+    expect(sessions.map((s) => s.id)).toContain(sessionId);
+    const context = json(await client.callTool({ name: "get_session_context", arguments: { session_id: sessionId } }));
+    expect(context).toMatchObject({ summary: null, facts: expect.any(Array), checkpoints: expect.any(Array) });
+    expect((context.status as { session_id: string }).session_id).toBe(sessionId);
+    const prompt = await client.getPrompt({ name: "resume_session", arguments: { session_id: sessionId } });
+    expect((prompt.messages[0].content as { text: string }).text).toContain("quokka database");
+    await client.close();
+  });
+
+  it("holds each tool to the key's scopes: a read-only key gets an error result from a write tool", async () => {
+    const reader = await connect(readKey);
+    const refused = (await reader.callTool({ name: "save_memory", arguments: { text: "Prefers tabs over spaces." } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect((refused.content[0] as { text: string }).text).toMatch(/^insufficient_scope/);
+    await reader.close();
+
+    const writer = await connect(writeKey);
+    const saved = json(await writer.callTool({ name: "save_memory", arguments: { text: "Prefers tabs over spaces.", tags: ["style"] } }));
+    expect((saved.memory as { summary: string; tags: string[] }).tags).toEqual(["style"]);
+    const found = json(await writer.callTool({ name: "search_memory", arguments: { query: "tabs or spaces" } })).memories as { summary: string }[];
+    expect(found.map((m) => m.summary)).toContain("Prefers tabs over spaces.");
+    const checkpoint = json(await writer.callTool({ name: "save_checkpoint", arguments: { session_id: sessionId, label: "Before the move" } }));
+    expect((checkpoint.checkpoint as { label: string }).label).toBe("Before the move");
+    await writer.close();
+  });
+
+  it("answers a foreign or unknown session as not found, as a tool error", async () => {
+    const client = await connect(readKey);
+    const r = (await client.callTool({ name: "get_session_context", arguments: { session_id: "7d9f3c2e-1b4a-4c5d-8e6f-0a1b2c3d4e5f" } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect((r.content[0] as { text: string }).text).toMatch(/^not_found/);
+    await client.close();
+  });
+
+  it("refuses a bad key before any tool is listed", async () => {
+    await expect(connect("tk_live_" + "x".repeat(38))).rejects.toThrow(/401|invalid_api_key/);
+  });
+});
