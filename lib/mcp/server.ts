@@ -2,10 +2,10 @@
 // (Claude Code, Claude Desktop, agents). One server per request, stateless, acting as the
 // caller: every tool runs the same operation the REST API runs, held to the API key's scopes.
 import "server-only";
-import { McpServer, type ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, ResourceTemplate, type ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { ShapeOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import type { CallToolResult, GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Caller } from "@/lib/auth";
 import type { Scope } from "@/lib/contract";
@@ -148,7 +148,35 @@ function mcpServer(caller: Caller): McpServer {
       return { messages: [{ role: "user", content: { type: "text", text: await resumeText(userId, session_id) } }] };
     },
   );
+  // A session's condensed context (summary and current facts) as a document a client can attach.
+  const LISTED_SESSIONS = 20;
+  server.registerResource(
+    "session_context",
+    new ResourceTemplate("threadkeeper://session/{session_id}/context", {
+      list: async () => {
+        requireScope(caller.key?.scopes ?? null, "read");
+        const sessions = await pickerSessions(userId, { limit: LISTED_SESSIONS });
+        return { resources: sessions.map((s) => ({ uri: contextUri(s.id), name: s.title, mimeType: "text/markdown" })) };
+      },
+    }),
+    { description: "What a Threadkeeper session established: the summary of its condensed turns and its current facts.", mimeType: "text/markdown" },
+    async (uri, { session_id }): Promise<ReadResourceResult> => {
+      requireScope(caller.key?.scopes ?? null, "read");
+      const id = z.string().uuid().parse(session_id);
+      const context = await sessionContext(userId, id);
+      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: contextText(context) }] };
+    },
+  );
   return server;
+}
+
+const contextUri = (sessionId: string) => `threadkeeper://session/${sessionId}/context`;
+
+function contextText(context: Awaited<ReturnType<typeof sessionContext>>): string {
+  const parts: string[] = [];
+  if (context.summary) parts.push(`## Summary of the earlier turns\n${context.summary}`);
+  if (context.facts.length) parts.push(`## Facts\n${context.facts.map((f) => `- ${f}`).join("\n")}`);
+  return parts.join("\n\n") || "Nothing condensed or learned yet: the session's turns are all still in its window.";
 }
 
 async function sessionContext(userId: string, sessionId: string) {
@@ -168,8 +196,7 @@ const RECENT_MESSAGES = 20;
 async function resumeText(userId: string, sessionId: string): Promise<string> {
   const [context, page] = await Promise.all([sessionContext(userId, sessionId), messagesPage(userId, sessionId, undefined, RECENT_MESSAGES)]);
   const parts = ["We are continuing a conversation from Threadkeeper. What it established so far:"];
-  if (context.summary) parts.push(`## Summary of the earlier turns\n${context.summary}`);
-  if (context.facts.length) parts.push(`## Facts\n${context.facts.map((f) => `- ${f}`).join("\n")}`);
+  if (context.summary || context.facts.length) parts.push(contextText(context));
   const turns = page.messages.filter((m) => m.text.trim()).map((m) => `**${m.role}:** ${m.text}`);
   if (turns.length) parts.push(`## The latest turns\n${turns.join("\n\n")}`);
   return parts.join("\n\n");

@@ -79,6 +79,17 @@ describe("the MCP server", () => {
     await client.close();
   });
 
+  it("offers each recent session's condensed context as a resource", async () => {
+    const client = await connect(readKey);
+    const { resources } = await client.listResources();
+    const uri = `threadkeeper://session/${sessionId}/context`;
+    expect(resources.find((r) => r.uri === uri)?.name).toBe("Quokka migration");
+    const read = await client.readResource({ uri });
+    expect((read.contents[0] as { text: string }).text).toMatch(/Nothing condensed or learned yet|## Facts/);
+    await expect(client.readResource({ uri: "threadkeeper://session/not-a-uuid/context" })).rejects.toThrow();
+    await client.close();
+  });
+
   it("holds each tool to the key's scopes: a read-only key gets an error result from a write tool", async () => {
     const reader = await connect(readKey);
     const refused = (await reader.callTool({ name: "save_memory", arguments: { text: "Prefers tabs over spaces." } })) as CallToolResult;
