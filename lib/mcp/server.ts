@@ -9,6 +9,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@model
 import { z } from "zod";
 import type { Caller } from "@/lib/auth";
 import type { Scope } from "@/lib/contract";
+import { compactSchema, historySearchQuery, recentQuery, saveMemorySchema, saveSchema, searchSchema } from "@/lib/contract/requests";
 import { AppError } from "@/lib/errors";
 import { requireScope } from "@/lib/keys/scopes";
 import { saveCheckpoint, sessionCheckpoints } from "@/lib/operations/checkpoints";
@@ -19,9 +20,11 @@ import { getStatus, messagesPage, pickerSessions } from "@/lib/operations/sessio
 import { searchHistoryFor } from "@/lib/search/api";
 import pkg from "@/package.json";
 
-const id = () => z.string().uuid();
-const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
-const date = () => z.string().datetime({ offset: true }).describe("ISO 8601, e.g. 2026-11-01T00:00:00Z");
+// Tool inputs reuse the REST requests' fields (lib/contract/requests.ts), so both surfaces
+// accept exactly the same values; only dates differ, ISO strings in JSON Schema for a model.
+const H = historySearchQuery.shape;
+const M = searchSchema.shape;
+const date = () => z.iso.datetime({ offset: true }).describe("ISO 8601, e.g. 2026-11-01T00:00:00Z");
 
 /** A tool's answer: its JSON as text (what every client shows a model) and as structured content. */
 function answer(value: object): CallToolResult {
@@ -70,12 +73,12 @@ function mcpServer(caller: Caller): McpServer {
     "read",
     "Search everything the user has said with Claude in Threadkeeper, condensed turns included: keyword and meaning, newest versions first. Use it when the user refers to something discussed before. Returns excerpts with their session, speaker (role), time and seq.",
     {
-      query: z.string().min(1).max(500).describe("What to look for, in the user's words"),
-      session_id: id().optional().describe("Only this session (a fork includes what it inherited)"),
-      project_id: id().optional(),
+      query: H.q.describe("What to look for, in the user's words"),
+      session_id: H.session_id.describe("Only this session (a fork includes what it inherited)"),
+      project_id: H.project_id,
       from: date().optional(),
       to: date().optional(),
-      limit: limit(50, 10),
+      limit: H.limit,
     },
     async (a) => ({
       hits: await searchHistoryFor(userId, {
@@ -93,7 +96,7 @@ function mcpServer(caller: Caller): McpServer {
     "search_memory",
     "read",
     "Search the user's memories: summaries of earlier sessions and atomic facts about the user and their work (kind 'fact'), ranked by meaning, keywords, recency and pinning.",
-    { query: z.string().min(1).max(2000), kind: z.enum(["summary", "fact"]).optional(), project_id: id().optional(), limit: limit(50, 10) },
+    { query: M.query, kind: M.kind, project_id: M.project_id, limit: M.limit },
     async (a) => ({ memories: await searchMemories(userId, a.query, { projectId: a.project_id, kind: a.kind }, a.limit) }),
   );
 
@@ -101,7 +104,7 @@ function mcpServer(caller: Caller): McpServer {
     "list_sessions",
     "read",
     "The user's Threadkeeper sessions, most recent first, with their last message and token figures; `query` searches titles and messages.",
-    { query: z.string().min(1).max(200).optional(), limit: limit(200, 20) },
+    { query: recentQuery.shape.q, limit: recentQuery.shape.limit },
     async (a) => ({ sessions: await pickerSessions(userId, { q: a.query, limit: a.limit }) }),
   );
 
@@ -109,7 +112,7 @@ function mcpServer(caller: Caller): McpServer {
     "get_session_context",
     "read",
     "What a session knows now: its context figures (tokens used of capacity, status), the current summary of its condensed turns, its current facts and its checkpoints.",
-    { session_id: id() },
+    { session_id: saveSchema.shape.session_id },
     async (a) => sessionContext(userId, a.session_id),
   );
 
@@ -117,15 +120,15 @@ function mcpServer(caller: Caller): McpServer {
     "save_memory",
     "write",
     "Remember something for later sessions: a decision, a preference, a fact about the user's work. Later sessions load it when relevant.",
-    { text: z.string().trim().min(1).max(100_000), project_id: id().optional(), tags: z.array(z.string().trim().min(1).max(50)).max(20).optional() },
-    async (a) => ({ memory: await saveMemory(userId, { summary: a.text, project_id: a.project_id, tags: a.tags ?? [], key_decisions: [], code_references: [] }) }),
+    { text: saveMemorySchema.shape.summary, project_id: saveMemorySchema.shape.project_id, tags: saveMemorySchema.shape.tags },
+    async (a) => ({ memory: await saveMemory(userId, { summary: a.text, project_id: a.project_id, tags: a.tags, key_decisions: [], code_references: [] }) }),
   );
 
   tool(
     "save_checkpoint",
     "write",
     "Save a checkpoint of a session as it is now, to return to or fork from later.",
-    { session_id: id(), label: z.string().trim().min(1).max(200).optional() },
+    saveSchema.shape,
     async (a) => ({ checkpoint: await saveCheckpoint(userId, { session_id: a.session_id, label: a.label }) }),
   );
 
@@ -133,7 +136,7 @@ function mcpServer(caller: Caller): McpServer {
     "compact_session",
     "write",
     "Condense a session's older turns into a verified summary now, to free room in its context window; `instructions` say what the summary must keep.",
-    { session_id: id(), instructions: z.string().trim().min(1).max(4000).optional() },
+    { session_id: compactSchema.shape.session_id, instructions: compactSchema.shape.instructions },
     async (a) => compactNow(userId, { session_id: a.session_id, instructions: a.instructions, force: true }),
   );
 
@@ -141,7 +144,7 @@ function mcpServer(caller: Caller): McpServer {
     "resume_session",
     {
       description: "Carry a Threadkeeper session into this conversation: its summary, its facts and its latest turns.",
-      argsSchema: { session_id: id() },
+      argsSchema: { session_id: saveSchema.shape.session_id },
     },
     async ({ session_id }): Promise<GetPromptResult> => {
       requireScope(caller.key?.scopes ?? null, "read");
@@ -162,7 +165,7 @@ function mcpServer(caller: Caller): McpServer {
     { description: "What a Threadkeeper session established: the summary of its condensed turns and its current facts.", mimeType: "text/markdown" },
     async (uri, { session_id }): Promise<ReadResourceResult> => {
       requireScope(caller.key?.scopes ?? null, "read");
-      const id = z.string().uuid().parse(session_id);
+      const id = saveSchema.shape.session_id.parse(session_id);
       const context = await sessionContext(userId, id);
       return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: contextText(context) }] };
     },
