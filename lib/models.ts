@@ -9,7 +9,14 @@ export type TokenizerFamily = "claude-legacy" | "claude-2026";
 
 export interface ModelInfo {
   id: string;
+  /**
+   * Other ids the API accepts for this same model (dated snapshots). They resolve to this row so
+   * a stored or SDK-supplied dated id gets the same window, price and tokenizer.
+   */
+  aliases?: readonly string[];
   label: string;
+  /** Public release date (YYYY-MM-DD); `GET /v1/models` reports it as `created_at`. */
+  released: string;
   contextWindow: number;
   maxOutput: number;
   price: Price;
@@ -39,16 +46,20 @@ export interface TokenUsage {
   cache_read_input_tokens?: number | null;
 }
 
-// Anthropic prices cache writes (5-minute TTL) at 1.25x input and cache reads at 0.1x,
-// so only input and output need to be stated per model.
-function price(inputPerMTok: number, outputPerMTok: number): Price {
+// Anthropic prices cache writes (5-minute TTL) at 1.25x input and, on most models, cache reads
+// at 0.1x, so a row states input and output and only a cache-read ratio that departs from 0.1.
+function price(inputPerMTok: number, outputPerMTok: number, cacheReadRatio = 0.1): Price {
   return {
     inputPerMTok,
     outputPerMTok,
     cacheWritePerMTok: inputPerMTok * 1.25,
-    cacheReadPerMTok: inputPerMTok * 0.1,
+    cacheReadPerMTok: inputPerMTok * cacheReadRatio,
   };
 }
+
+// Fable and Mythos from 5.1 on read the cache at a quarter of the usual rate (release notes,
+// 2026-09-01: $0.25 on a $10 input).
+const FABLE_CACHE_READ = 0.025;
 
 const ONE_MILLION = 1_000_000;
 const TWO_HUNDRED_K = 200_000;
@@ -56,16 +67,31 @@ const TWO_HUNDRED_K = 200_000;
 // The price table: edit a row here when Anthropic's prices change. Recorded calls keep the
 // cost computed when they were made. Sonnet 4 and 4.5 bill prompts over 200K input tokens
 // at the long-context rate (when their 1M window is enabled).
+// A row's facts come from its model page under platform.claude.com/docs/en/models/, the
+// pricing page, the release notes and the prompt-caching page; a trailing comment names any
+// fact taken from elsewhere, or borrowed from a documented sibling because the docs give none.
 const REGISTRY: ModelInfo[] = [
-  { id: "claude-haiku-5-5", label: "Claude Haiku 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(1, 5), minCacheTokens: 4096, tokenizer: "claude-2026" },
-  { id: "claude-sonnet-5-5", label: "Claude Sonnet 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, tokenizer: "claude-2026" },
-  { id: "claude-opus-5-5", label: "Claude Opus 5.5", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 512, tokenizer: "claude-2026" },
-  { id: "claude-fable-5-1", label: "Claude Fable 5.1", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 512, tokenizer: "claude-2026" },
-  { id: "claude-sonnet-4-5", label: "Claude Sonnet 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, tokenizer: "claude-legacy" },
-  { id: "claude-haiku-4-5", label: "Claude Haiku 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(1, 5), minCacheTokens: 4096, tokenizer: "claude-legacy" },
-  { id: "claude-opus-4-5", label: "Claude Opus 4.5", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(5, 25), minCacheTokens: 4096, tokenizer: "claude-legacy" },
-  { id: "claude-opus-4-1", label: "Claude Opus 4.1", contextWindow: TWO_HUNDRED_K, maxOutput: 32_000, price: price(15, 75), minCacheTokens: 1024, tokenizer: "claude-legacy" },
-  { id: "claude-sonnet-4", label: "Claude Sonnet 4", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, tokenizer: "claude-legacy" },
+  { id: "claude-haiku-5-5", label: "Claude Haiku 5.5", released: "2026-10-07", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(1, 5), minCacheTokens: 4096, tokenizer: "claude-2026" },
+  { id: "claude-sonnet-5-5", label: "Claude Sonnet 5.5", released: "2026-09-28", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, tokenizer: "claude-2026" }, // release date: partner listings, no docs page found
+  { id: "claude-opus-5-5", label: "Claude Opus 5.5", released: "2026-09-22", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 512, tokenizer: "claude-2026" }, // release date: Anthropic's launch post
+  { id: "claude-fable-5-1", label: "Claude Fable 5.1", released: "2026-09-01", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 512, tokenizer: "claude-2026" },
+  { id: "claude-fable-5-2", label: "Claude Fable 5.2", released: "2026-11-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(8, 40, FABLE_CACHE_READ), minCacheTokens: 512, tokenizer: "claude-2026" }, // cache-read ratio and cache minimum: sibling Fable 5.1
+  { id: "claude-mythos-5-2", label: "Claude Mythos 5.2", released: "2026-11-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(8, 40, FABLE_CACHE_READ), minCacheTokens: 512, tokenizer: "claude-2026" }, // same model as Fable 5.2; cache-read ratio and minimum: sibling Fable 5.1
+  { id: "claude-mythos-5-1", label: "Claude Mythos 5.1", released: "2026-09-01", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50, FABLE_CACHE_READ), minCacheTokens: 512, tokenizer: "claude-2026" }, // cache minimum: sibling Fable 5.1
+  { id: "claude-opus-5", label: "Claude Opus 5", released: "2026-07-24", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 512, tokenizer: "claude-2026" },
+  { id: "claude-sonnet-5", label: "Claude Sonnet 5", released: "2026-06-30", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(2, 10), minCacheTokens: 1024, tokenizer: "claude-2026" },
+  { id: "claude-fable-5", label: "Claude Fable 5", released: "2026-06-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 512, tokenizer: "claude-2026" },
+  { id: "claude-mythos-5", label: "Claude Mythos 5", released: "2026-06-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 512, tokenizer: "claude-2026" },
+  { id: "claude-opus-4-8", label: "Claude Opus 4.8", released: "2026-05-28", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 1024, tokenizer: "claude-2026" },
+  { id: "claude-opus-4-7", label: "Claude Opus 4.7", released: "2026-04-16", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 2048, tokenizer: "claude-2026" }, // window, output, date: Bedrock model card (no docs page found)
+  { id: "claude-mythos-preview", label: "Claude Mythos Preview", released: "2026-04-07", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 2048, tokenizer: "claude-2026" }, // docs give no window, output or price: those of its successor Mythos 5; date: launch announcement
+  { id: "claude-sonnet-4-6", label: "Claude Sonnet 4.6", released: "2026-02-17", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, tokenizer: "claude-legacy" },
+  { id: "claude-opus-4-6", label: "Claude Opus 4.6", released: "2026-02-05", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 4096, tokenizer: "claude-legacy" },
+  { id: "claude-sonnet-4-5", aliases: ["claude-sonnet-4-5-20250929"], label: "Claude Sonnet 4.5", released: "2025-09-29", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, tokenizer: "claude-legacy" },
+  { id: "claude-haiku-4-5", aliases: ["claude-haiku-4-5-20251001"], label: "Claude Haiku 4.5", released: "2025-10-15", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(1, 5), minCacheTokens: 4096, tokenizer: "claude-legacy" },
+  { id: "claude-opus-4-5", aliases: ["claude-opus-4-5-20251101"], label: "Claude Opus 4.5", released: "2025-11-24", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(5, 25), minCacheTokens: 4096, tokenizer: "claude-legacy" },
+  { id: "claude-opus-4-1", label: "Claude Opus 4.1", released: "2025-08-05", contextWindow: TWO_HUNDRED_K, maxOutput: 32_000, price: price(15, 75), minCacheTokens: 1024, tokenizer: "claude-legacy" }, // release date: Anthropic's launch post
+  { id: "claude-sonnet-4", label: "Claude Sonnet 4", released: "2025-05-22", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, tokenizer: "claude-legacy" }, // release date: Anthropic's launch post
 ];
 
 // Frozen because every caller shares these objects; a stray write would change limits app-wide.
@@ -76,13 +102,33 @@ function deepFreeze<T extends object>(o: T): T {
   return Object.freeze(o);
 }
 
-const BY_ID: ReadonlyMap<string, ModelInfo> = new Map(MODELS.map((m) => [m.id, m]));
+// Ids and aliases share one namespace; a repeat would silently shadow a row, so fail at load.
+const BY_ID: ReadonlyMap<string, ModelInfo> = (() => {
+  const byId = new Map<string, ModelInfo>();
+  for (const m of MODELS) {
+    for (const id of [m.id, ...(m.aliases ?? [])]) {
+      if (byId.has(id)) throw new Error(`Model id "${id}" appears twice in the registry`);
+      byId.set(id, m);
+    }
+  }
+  return byId;
+})();
+
+// Registry order is the model pickers' display order (the current lineup first); listings want
+// newest first. The sort is stable, so models released the same day keep their registry order.
+const BY_RELEASE: readonly ModelInfo[] = Object.freeze([...MODELS].sort((a, b) => b.released.localeCompare(a.released)));
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 export const DEFAULT_SUMMARY_MODEL = "claude-haiku-5-5";
 
+/** The model an id or one of its aliases names; a dated alias gets the undated id's row. */
 export function getModel(id: string): ModelInfo | undefined {
   return BY_ID.get(id);
+}
+
+/** Every model once, newest release first (the order `GET /v1/models` lists them in). */
+export function modelList(): readonly ModelInfo[] {
+  return BY_RELEASE;
 }
 
 export function requireModel(id: string): ModelInfo {

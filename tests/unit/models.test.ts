@@ -1,11 +1,46 @@
 import { describe, it, expect } from "vitest";
-import { MODELS, DEFAULT_MODEL, DEFAULT_SUMMARY_MODEL, costUsd, getModel, requireModel } from "@/lib/models";
+import { MODELS, DEFAULT_MODEL, DEFAULT_SUMMARY_MODEL, costUsd, getModel, modelList, requireModel } from "@/lib/models";
 
 describe("model registry", () => {
   it("lists every model once", () => {
     const ids = MODELS.map((m) => m.id);
-    expect(ids).toHaveLength(9);
-    expect(new Set(ids).size).toBe(9);
+    expect(ids).toHaveLength(21);
+    expect(new Set(ids).size).toBe(21);
+  });
+
+  it("resolves a dated id to the same row as its undated id", () => {
+    for (const [dated, undated] of [
+      ["claude-haiku-4-5-20251001", "claude-haiku-4-5"],
+      ["claude-opus-4-5-20251101", "claude-opus-4-5"],
+      ["claude-sonnet-4-5-20250929", "claude-sonnet-4-5"],
+    ]) {
+      expect(getModel(dated)).toBe(requireModel(undated));
+      expect(requireModel(dated).id).toBe(undated);
+    }
+  });
+
+  it("dates every release and lists models newest first, each once", () => {
+    for (const m of MODELS) expect(m.released, m.id).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const m of MODELS) expect(new Date(`${m.released}T00:00:00Z`).toISOString().slice(0, 10), m.id).toBe(m.released);
+    const list = modelList();
+    expect(new Set(list)).toEqual(new Set(MODELS));
+    expect(list).toHaveLength(MODELS.length);
+    for (let i = 1; i < list.length; i++) expect(list[i - 1].released >= list[i].released).toBe(true);
+    expect(list[0].id).toBe("claude-fable-5-2");
+    expect(list.at(-1)?.id).toBe("claude-sonnet-4");
+  });
+
+  it("prices Fable and Mythos cache reads from 5.1 on at 0.025x input", () => {
+    expect(requireModel("claude-fable-5-2").price).toEqual({ inputPerMTok: 8, outputPerMTok: 40, cacheWritePerMTok: 10, cacheReadPerMTok: 0.2 });
+    expect(requireModel("claude-mythos-5-1").price.cacheReadPerMTok).toBeCloseTo(0.25, 10);
+    expect(requireModel("claude-fable-5").price.cacheReadPerMTok).toBe(1);
+  });
+
+  it("gives Claude 4.7 and later, and Mythos Preview, the 2026 tokenizer", () => {
+    for (const id of ["claude-opus-4-7", "claude-opus-4-8", "claude-mythos-preview", "claude-sonnet-5", "claude-opus-5"]) {
+      expect(requireModel(id).tokenizer, id).toBe("claude-2026");
+    }
+    for (const id of ["claude-opus-4-6", "claude-sonnet-4-6"]) expect(requireModel(id).tokenizer, id).toBe("claude-legacy");
   });
 
   it("gives 1M-window models the 2026 tokenizer and 128K output", () => {
