@@ -11,6 +11,7 @@ import { AppError, badRequest } from "@/lib/errors";
 import { requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
+import { anthropicError } from "./anthropic/errors";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { requestContextOf, runWithRequest, type Actor } from "@/lib/request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
@@ -37,8 +38,12 @@ function toAppError(err: unknown): AppError {
   return new AppError(500, "internal_error", "Something went wrong on our side; nothing was lost. Please retry.");
 }
 
-function errorResponse(err: unknown): NextResponse<ApiErrorJson> {
+function errorResponse(err: unknown, dialect: EndpointSpec["dialect"]): Response {
   const e = toAppError(err);
+  if (dialect === "anthropic") {
+    const { status, body } = anthropicError(e);
+    return json(body, status, e.headers);
+  }
   return json(errorBody(e), e.status, e.headers);
 }
 
@@ -82,9 +87,11 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
         return handler({ ...inputs, req, caller });
       });
     } catch (err) {
-      res = errorResponse(err);
+      res = errorResponse(err, endpoint.dialect);
     }
     if (requestId) res.headers.set("x-request-id", requestId);
+    // Anthropic clients read the request id from `request-id`.
+    if (requestId && endpoint.dialect === "anthropic") res.headers.set("request-id", requestId);
     if (quota) for (const [name, value] of Object.entries(rateLimitHeaders(quota))) res.headers.set(name, value);
     return withSecurityHeaders(res);
   };

@@ -16,7 +16,7 @@ const unauthenticated = (message: string) =>
   new AppError(401, "unauthenticated", message, undefined, { "WWW-Authenticate": "Bearer" });
 
 /**
- * Who is calling. An API key (`Authorization: Bearer tk_live_…`) works in both modes and acts
+ * Who is calling. An API key (`Authorization: Bearer tk_live_…` or `x-api-key: tk_live_…`) works in both modes and acts
  * as its owner. Otherwise local mode has exactly one user and no sign-in, and SaaS mode
  * (Supabase Auth) needs a verified access token: `Authorization: Bearer <token>` from API
  * clients, or the session cookie @supabase/ssr keeps in the browser. Every route handler calls
@@ -26,10 +26,13 @@ const unauthenticated = (message: string) =>
  */
 export async function authenticate(req: Request, admission?: Admission): Promise<Caller> {
   const header = req.headers.get("authorization");
-  const key = apiKeyOf(header);
+  // `x-api-key` is how Anthropic's SDKs send a key (the drop-in Messages API).
+  const xApiKey = req.headers.get("x-api-key");
+  const key = apiKeyOf(header) ?? (xApiKey?.startsWith("tk_") ? xApiKey.trim() : null);
   if (key) return keyCaller(key, admission);
   const cfg = supabaseAuth();
   if (!cfg) return LOCAL_CALLER;
+  if (xApiKey !== null && header === null) throw unauthenticated("'x-api-key' must be a Threadkeeper API key (tk_live_…).");
   const bearer = bearerToken(header);
   const token = bearer ?? (await accessTokenFromCookies(req.headers.get("cookie"), cfg.storageKey));
   if (!token) throw unauthenticated("Sign in first: send 'Authorization: Bearer <access token>' or the session cookie.");

@@ -2,6 +2,7 @@
 // which messages earlier versions replaced, and the words shown for a refused /compact.
 import type { ApiErrorJson, CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
 import { retryAfterSeconds } from "@/lib/client/api/http";
+import { isReplacedTurn } from "@/lib/context/retries";
 
 export interface CommandFeedback {
   tone: "info" | "error";
@@ -84,18 +85,18 @@ export function compactFeedback(error: ApiErrorJson["error"]): CommandFeedback {
  * `restarts_turn` reply. They stay in the chat as earlier versions.
  */
 export function replacedIds(messages: MessageJson[]): Set<string> {
-  const replacedTurns = new Set<number>();
+  const edits: [number, number][] = [];
   const restart = new Map<number, number>();
   const first = new Map<number, number>();
   for (const m of messages) {
-    if (m.supersedes_turn) replacedTurns.add(m.supersedes_turn);
+    if (m.supersedes_turn) edits.push([m.supersedes_turn, m.turn_seq]);
     if (m.restarts_turn) restart.set(m.turn_seq, m.seq);
     if (!first.has(m.turn_seq)) first.set(m.turn_seq, m.seq);
   }
   const out = new Set<string>();
   for (const m of messages) {
     const r = restart.get(m.turn_seq);
-    if (replacedTurns.has(m.turn_seq) || (r !== undefined && m.seq < r && m.seq !== first.get(m.turn_seq))) out.add(m.id);
+    if (isReplacedTurn(m.turn_seq, edits) || (r !== undefined && m.seq < r && m.seq !== first.get(m.turn_seq))) out.add(m.id);
   }
   return out;
 }

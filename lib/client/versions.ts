@@ -34,7 +34,11 @@ function slotsOf(messages: readonly MessageJson[]): Map<string, string[][]> {
     if (replacing.has(root) || !replacedBy.has(root)) continue;
     const chain = [root];
     for (let t = replacedBy.get(root); t !== undefined && byTurn.has(t) && !chain.includes(t); t = replacedBy.get(t)) chain.push(t);
-    slots.set(`edit:${root}`, chain.map((t) => byTurn.get(t)!.map((m) => m.id)));
+    // A version is the turns from its own up to the one that replaced it (an edit may replace several).
+    slots.set(
+      `edit:${root}`,
+      chain.map((t, i) => [...byTurn].filter(([turn]) => turn >= t && turn < (chain[i + 1] ?? t + 1)).flatMap(([, ms]) => ms.map((m) => m.id))),
+    );
   }
 
   // Regenerations: a turn's replies split where a reply restarts the turn.

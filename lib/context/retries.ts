@@ -4,23 +4,32 @@
 import type { EngineMessage } from "./types";
 
 /**
+ * An edit in turn `t` naming turn `r` replaces turns r … t-1: the app edits only the last
+ * turn (r = t-1); a drop-in client whose history differs from the session's several turns
+ * back replaces them all.
+ */
+export function isReplacedTurn(turn: number, edits: readonly (readonly [from: number, by: number])[]): boolean {
+  return edits.some(([from, by]) => turn >= from && turn < by);
+}
+
+/**
  * Drops turns replaced by an edit (a later user message names them in `supersedesTurn`) and,
  * within a turn, every reply before its latest regenerated one (`restartsTurn`); the user
  * message that starts the turn stays. Runs before window selection, so what is replaced
  * counts for nothing.
  */
 export function dropReplaced(messages: readonly EngineMessage[]): EngineMessage[] {
-  const replacedTurns = new Set<number>();
+  const replaced: [number, number][] = [];
   const restartSeq = new Map<number, number>();
   const firstSeq = new Map<number, number>();
   for (const m of messages) {
-    if (m.supersedesTurn) replacedTurns.add(m.supersedesTurn);
+    if (m.supersedesTurn) replaced.push([m.supersedesTurn, m.turnSeq]);
     if (m.restartsTurn) restartSeq.set(m.turnSeq, m.seq);
     if (!firstSeq.has(m.turnSeq)) firstSeq.set(m.turnSeq, m.seq);
   }
-  if (replacedTurns.size === 0 && restartSeq.size === 0) return messages.slice();
+  if (replaced.length === 0 && restartSeq.size === 0) return messages.slice();
   return messages.filter((m) => {
-    if (replacedTurns.has(m.turnSeq)) return false;
+    if (isReplacedTurn(m.turnSeq, replaced)) return false;
     const restart = restartSeq.get(m.turnSeq);
     return restart === undefined || m.seq >= restart || m.seq === firstSeq.get(m.turnSeq);
   });

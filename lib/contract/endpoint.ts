@@ -47,6 +47,8 @@ export interface EndpointSpec {
   responses: Record<number, SuccessResponse>;
   /** Errors beyond those every route answers and those its params, query and body imply. */
   errors?: ErrorCase[];
+  /** Errors in another API's shape: `anthropic` answers `{ type: "error", error: { type, message } }`. */
+  dialect?: "anthropic";
 }
 
 export type Endpoint = EndpointSpec & { operationId: string };

@@ -195,7 +195,7 @@ export async function hitDetails(tx: Tx, userId: string, scope: HistoryScope, id
   return tx.query<HitRow>(
     `select m.id as message_id, v.session_id, vs.title as session_title, m.seq, m.turn_seq, m.role,
        left(m.text, $5) as text, m.created_at,
-       (exists (select 1 from messages x where x.session_id = m.session_id and x.supersedes_turn = m.turn_seq)
+       (exists (select 1 from messages x where x.session_id = m.session_id and x.supersedes_turn <= m.turn_seq and x.turn_seq > m.turn_seq)
          or (m.role = 'assistant' and exists (select 1 from messages x where x.session_id = m.session_id and x.restarts_turn
            and x.turn_seq = m.turn_seq and x.seq > m.seq))) as replaced
      from messages m

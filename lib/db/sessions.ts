@@ -73,6 +73,16 @@ export async function insertSession(
   return row;
 }
 
+/** Replaces the session's own system prompt (a drop-in caller's `system`). */
+export async function setSystemPrompt(tx: Tx, userId: string, id: string, text: string, tokens: number): Promise<void> {
+  await tx.query(`update sessions set system_prompt = $3, system_tokens = $4, updated_at = now() where id = $1 and user_id = $2`, [
+    id,
+    userId,
+    text,
+    tokens,
+  ]);
+}
+
 /** The session, or a 404 — also when it belongs to someone else. */
 export async function getSession(tx: Tx, userId: string, id: string, forUpdate = false): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(

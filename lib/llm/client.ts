@@ -20,6 +20,18 @@ export interface LlmRequest {
   maxTokens: number;
   /** Tools offered to Claude; they come first in the prompt, so the first cache breakpoint covers them. */
   tools?: ToolDef[];
+  /** Sampling and tool-choice parameters a drop-in caller set; passed to the API as they are. */
+  params?: CallerParams;
+}
+
+/** The Messages API parameters Threadkeeper passes through untouched for a drop-in caller. */
+export interface CallerParams {
+  tool_choice?: Anthropic.ToolChoice;
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  stop_sequences?: string[];
+  metadata?: { user_id?: string | null };
 }
 
 /** The SDK's tools parameter: omitted when none are offered. */
@@ -32,6 +44,8 @@ export interface LlmReply {
   /** Null for the offline responder, which measures nothing. */
   usage: LlmUsage | null;
   stopReason: string | null;
+  /** The stop sequence that ended the reply, when one did. */
+  stopSequence?: string | null;
 }
 
 /** The Anthropic client, or null when no API key is configured (offline responder mode). */
@@ -65,6 +79,7 @@ export async function streamReply(
     tools: toolsParam(req.tools),
     max_tokens: req.maxTokens,
     messages: req.messages as Anthropic.MessageParam[],
+    ...req.params,
     },
     { signal },
   );
@@ -79,6 +94,7 @@ export async function streamReply(
       cache_read_input_tokens: final.usage.cache_read_input_tokens ?? 0,
     },
     stopReason: final.stop_reason,
+    stopSequence: final.stop_sequence,
   };
 }
 
@@ -89,6 +105,7 @@ export async function countTokens(client: Anthropic, req: Omit<LlmRequest, "maxT
     system: req.system.length > 0 ? req.system : undefined,
     tools: toolsParam(req.tools),
     messages: req.messages as Anthropic.MessageParam[],
+    ...(req.params?.tool_choice ? { tool_choice: req.params.tool_choice } : {}),
   });
   return res.input_tokens;
 }

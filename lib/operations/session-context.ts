@@ -28,6 +28,13 @@ export interface SessionContext {
   today: DailyUsage;
   /** The canvas's system-prompt section, read for a request only (planRequest); its tokens are the session's canvas_tokens. */
   canvasText?: string;
+  /** A drop-in caller's own tool definitions (raw tokens), sent after Threadkeeper's for this request only. */
+  callerToolsRaw?: number;
+}
+
+/** Raw tokens of every tool definition a request carries: Threadkeeper's and a drop-in caller's. */
+function allToolsRaw(ctx: SessionContext): number {
+  return toolsRawTokens(ctx.settings) + (ctx.callerToolsRaw ?? 0);
 }
 
 export function defaultModelId(): string {
@@ -55,12 +62,12 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow): 
  * tool definitions, the system prompt and loaded memories.
  */
 export function stableRawTokens(ctx: SessionContext): number {
-  return toolsRawTokens(ctx.settings) + ctx.session.system_tokens + ctx.session.memory_tokens;
+  return allToolsRaw(ctx) + ctx.session.system_tokens + ctx.session.memory_tokens;
 }
 
 /** Raw estimate of everything sent besides the window's messages. */
 export function fixedRawTokens(ctx: SessionContext): number {
-  const b = breakdownOf(ctx.session, toolsRawTokens(ctx.settings));
+  const b = breakdownOf(ctx.session, allToolsRaw(ctx));
   return b.system + b.tools + b.summary + b.memory + b.canvas;
 }
 

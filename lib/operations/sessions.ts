@@ -14,15 +14,15 @@ import { badRequest } from "@/lib/errors";
 import { isPreset } from "@/lib/context/compaction/templates";
 import { listMessages, messageJson } from "@/lib/db/messages";
 import { handOverToForks } from "@/lib/db/forks";
-import { deleteSession, forksOf, getSession, insertSession, listSessions, patchSession, sessionJson, sessionTitle, updateSessionSettings } from "@/lib/db/sessions";
+import { deleteSession, forksOf, getSession, insertSession, setSystemPrompt, listSessions, patchSession, sessionJson, sessionTitle, updateSessionSettings } from "@/lib/db/sessions";
 import { getUserSettings, putUserSettings } from "@/lib/db/settings";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, defaultModelId, loadContext, windowJson } from "./session-context";
 import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/contract/requests";
 
-export async function createSession(userId: string, input: z.infer<typeof createSessionSchema>): Promise<SessionJson> {
-  const systemPrompt = env().THREADKEEPER_SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT;
+/** `systemPrompt`: a drop-in caller's own, instead of the deployment's. */
+export async function createSession(userId: string, input: z.infer<typeof createSessionSchema>, systemPrompt = defaultSystemPrompt()): Promise<SessionJson> {
   return withUser(userId, async (tx) => {
     const user = await getUserSettings(tx, userId);
     const row = await insertSession(tx, userId, {
@@ -34,6 +34,18 @@ export async function createSession(userId: string, input: z.infer<typeof create
     });
     await audit(tx, userId, { action: "session.created", target: { type: "session", id: row.id }, metadata: { model: row.model } });
     return sessionJson(row);
+  });
+}
+
+function defaultSystemPrompt(): string {
+  return env().THREADKEEPER_SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT;
+}
+
+/** A drop-in caller's `system` becomes the session's system prompt when it changes. */
+export async function useSystemPrompt(userId: string, sessionId: string, text: string): Promise<void> {
+  await withUser(userId, async (tx) => {
+    const session = await getSession(tx, userId, sessionId);
+    if (session.system_prompt !== text) await setSystemPrompt(tx, userId, sessionId, text, estimateSystemTokens(text));
   });
 }
 

@@ -11,6 +11,7 @@ import { redactSecrets } from "@/lib/redact";
 import { log } from "@/lib/log";
 import { queueEvent } from "@/lib/webhooks/events";
 import { updateFactor } from "@/lib/tokens/calibration";
+import { estimateToolsTokens } from "@/lib/tokens/tokenizer";
 import { reportCompaction } from "./after-turn";
 import { canvasBudget, canvasForRequest } from "@/lib/operations/canvas";
 import { compactSession } from "@/lib/operations/compact";
@@ -68,6 +69,7 @@ export async function planRequest(
     const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
     // The user's own canvas changes since Claude's last reply (made after the message before this turn's).
     ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity), h.userMessage.seq - 1);
+    if (h.caller) ctx.callerToolsRaw = estimateToolsTokens(h.caller.tools);
     const factor = ctx.calibration.factor;
     const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
     return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
@@ -76,13 +78,14 @@ export async function planRequest(
   const nearThreshold =
     win.selection.calibratedTokens >= (ctx.settings.compaction_threshold - EXACT_COUNT_MARGIN) * ctx.capacity.capacity;
   if (client && nearThreshold && win.rawTokens > 0) {
-    const exact = await countTokens(client, buildRequest(ctx, win.messages, null).request);
+    const exact = await countTokens(client, buildRequest(ctx, win.messages, null, h.caller).request);
     const estimated = win.rawTokens;
     ({ ctx, win } = await withUser(h.userId, async (tx) => {
       await recordMeasured(tx, h, ctx, exact, estimated);
       if (exact <= ctx.capacity.capacity) return { ctx, win };
       const fresh = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
       fresh.canvasText = ctx.canvasText;
+      fresh.callerToolsRaw = ctx.callerToolsRaw;
       return { ctx: fresh, win: await assembleWindow(tx, fresh, exact / estimated) };
     }));
     if (exact > ctx.capacity.capacity) dropped += win.selection.droppedTurnSeqs.length;

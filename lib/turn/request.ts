@@ -9,6 +9,8 @@ import type { EngineMessage } from "@/lib/context/types";
 import { env } from "@/lib/env";
 import type { LlmRequest } from "@/lib/llm/client";
 import { calibrate } from "@/lib/tokens/calibration";
+import type { TurnCaller } from "./turn-handle";
+import type { ToolDef } from "@/lib/tokens/tokenizer";
 import { stableRawTokens, summaryBlock, type SessionContext } from "@/lib/operations/session-context";
 
 export interface BuiltRequest {
@@ -33,6 +35,7 @@ export function buildRequest(
   ctx: SessionContext,
   window: readonly EngineMessage[],
   current: { turn: number; regenerate: boolean } | null,
+  caller?: Pick<TurnCaller, "tools" | "params" | "maxTokens">,
 ): BuiltRequest {
   const s = ctx.session;
   const base = s.system_prompt + (s.memory_text ?? "");
@@ -52,11 +55,21 @@ export function buildRequest(
   return {
     request: {
       model: ctx.model.id,
-      tools: offeredTools(ctx.settings),
+      tools: withCallerTools(offeredTools(ctx.settings), caller?.tools ?? []),
       system: systemBlocks(base, summary, plan, ctx.canvasText ?? ""),
       messages: markMessages(messages, plan),
-      maxTokens: ctx.capacity.reserved,
+      maxTokens: caller?.maxTokens ?? ctx.capacity.reserved,
+      ...(caller ? { params: caller.params } : {}),
     },
     breakpoints: breakpointCount(plan),
   };
+}
+
+/**
+ * Threadkeeper's tools, then a drop-in caller's (ours first: they never change, so the cached
+ * prefix survives a caller whose tools do). A caller's tool of the same name wins.
+ */
+export function withCallerTools(own: readonly ToolDef[], callers: readonly ToolDef[]): ToolDef[] {
+  const taken = new Set(callers.map((t) => t.name));
+  return [...own.filter((t) => !taken.has(t.name)), ...callers];
 }

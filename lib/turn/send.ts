@@ -85,11 +85,7 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
     }
     if (input.retry || input.regenerate) await withUser(userId, (tx) => clearStop(tx, sessionId));
     const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
-    const handle: TurnHandle = { userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() };
-    return {
-      kind: "turn",
-      run: (emit, opts) => runTurn(handle, emit, mode, opts?.detachFollowUp ?? false),
-    };
+    return turnFor({ userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() }, mode);
   } catch (err) {
     await release(userId, sessionId, leaseId);
     throw err;
@@ -111,7 +107,13 @@ export async function sendAndCollect(prepared: PreparedSend): Promise<SendResult
   return result;
 }
 
-type TurnMode = "new" | "retry" | "regenerate";
+/** `continue`: a drop-in caller's tool_result carries on the turn its tool call paused. */
+export type TurnMode = "new" | "retry" | "regenerate" | "continue";
+
+/** The turn to run once its message is saved under the lease `h` holds. */
+export function turnFor(h: TurnHandle, mode: TurnMode): PreparedSend {
+  return { kind: "turn", run: (emit, opts) => runTurn(h, emit, mode, opts?.detachFollowUp ?? false) };
+}
 
 const STOPPED = new AppError(499, "stopped", "Stopped before the reply was complete.");
 
@@ -129,7 +131,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
       let { ctx, win } = await planRequest(h, client, emit, { autoCompact: true });
       // Where the session stood before this turn's message, for the threshold event.
       usageBefore ??= ((win.selection.calibratedTokens - calibrate(h.userMessage.token_count, ctx.calibration.factor)) / ctx.capacity.capacity) * 100;
-      const current = mode !== "new" && round === 0 ? { turn: h.userMessage.turn_seq, regenerate: mode === "regenerate" } : null;
+      const current = (mode === "retry" || mode === "regenerate") && round === 0 ? { turn: h.userMessage.turn_seq, regenerate: mode === "regenerate" } : null;
       const assistant = await withUser(h.userId, (tx) =>
         appendMessage(tx, h.userId, h.sessionId, {
           role: "assistant",
@@ -152,7 +154,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
       let built: BuiltRequest | null = null;
       const firstRaw = win.rawTokens;
       for (let attempt = 1; !reply; attempt++) {
-        built = buildRequest(ctx, win.messages, current);
+        built = buildRequest(ctx, win.messages, current, h.caller);
         try {
           reply = await callModel(client, built.request, onText, h.stop.signal);
         } catch (err) {
@@ -190,7 +192,9 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
       });
       stream.id = null;
       emit({ event: "assistant_message", data: messageJson(saved, true) });
-      if (final.stopReason !== "tool_use") break;
+      h.caller?.onReply(final);
+      // A call of the caller's own tool is the caller's to answer: the turn pauses with it.
+      if (final.stopReason !== "tool_use" || callsCallerTool(final.content, h.caller)) break;
       const answered = await answerToolUses(final.content, built?.request.tools ?? [], {
         userId: h.userId,
         sessionId: h.sessionId,
@@ -239,6 +243,11 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
   );
   if (!detachFollowUp) await followUp;
   emit({ event: "done", data: {} });
+}
+
+function callsCallerTool(content: readonly ContentBlock[], caller: TurnHandle["caller"]): boolean {
+  const names = new Set(caller?.tools.map((t) => t.name));
+  return content.some((b) => b.type === "tool_use" && names.has(b.name));
 }
 
 async function callModel(

@@ -43,12 +43,16 @@ interface Attempt {
   params?: (ids: Ids) => Record<string, string | string[]>;
   query?: (ids: Ids) => string;
   body?: (ids: Ids) => unknown;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | ((ids: Ids) => Record<string, string>);
 }
 
 const sid = (ids: Ids) => ({ id: ids.session });
 const MCP = { accept: "application/json, text/event-stream" };
 const mcpCall = (name: string, args: object) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+
+/** The drop-in Messages API: a session named by header, the conversation in the body. */
+const inSession = (i: Ids) => ({ "threadkeeper-session-id": i.session });
+const dropIn = (content: string) => ({ model: "claude-haiku-4-5", max_tokens: 256, messages: [{ role: "user", content }] });
 
 const ATTEMPTS: Attempt[] = [
   { route: "/api/session", method: "GET", expect: "own" },
@@ -146,6 +150,13 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: (i) => mcpCall("get_session_context", { session_id: i.session }) },
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: (i) => mcpCall("save_checkpoint", { session_id: i.session, label: "taken" }) },
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: (i) => mcpCall("compact_session", { session_id: i.session }) },
+  { route: "/api/anthropic/v1/messages", method: "POST", expect: "not_found", headers: inSession, body: () => dropIn("hijack") },
+  { route: "/api/anthropic/v1/messages", method: "POST", expect: "not_found", headers: inSession, body: () => ({ ...dropIn("hijack"), stream: true }) },
+  { route: "/api/anthropic/v1/messages", method: "POST", expect: "own", body: () => dropIn("What do we know about the launch in Lisbon on March 3rd?") },
+  { route: "/api/anthropic/v1/messages/count_tokens", method: "POST", expect: "not_found", headers: inSession, body: () => dropIn("count") },
+  { route: "/api/anthropic/v1/messages/count_tokens", method: "POST", expect: "own", body: () => dropIn("count") },
+  { route: "/api/anthropic/v1/models", method: "GET", expect: "own" },
+  { route: "/api/anthropic/v1/models/[model_id]", method: "GET", expect: "own", params: () => ({ model_id: "claude-haiku-4-5" }) },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
 ];
 
@@ -169,7 +180,7 @@ function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Re
   const body = a.body?.(ids);
   const req = new Request(`http://127.0.0.1:3000${url}`, {
     method: a.method,
-    headers: { "content-type": "application/json", accept: "application/json", ...a.headers, ...headers },
+    headers: { "content-type": "application/json", accept: "application/json", ...(typeof a.headers === "function" ? a.headers(ids) : a.headers), ...headers },
     body: body === undefined || a.method === "GET" ? undefined : JSON.stringify(body),
   });
   return handler(req, { params: Promise.resolve(params) });
@@ -279,7 +290,9 @@ describe("user B against user A's objects", () => {
     const res = await call(attempt, ids, b.bearer);
     const text = await res.text();
     expect(res.status, text).toBe(404);
-    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe("not_found");
+    // The drop-in Messages API answers in Anthropic's shape: `{ type: "error", error: { type } }`.
+    const error = (JSON.parse(text) as { error: { code?: string; type?: string } }).error;
+    expect(error.code ?? error.type).toBe(attempt.route.startsWith("/api/anthropic/") ? "not_found_error" : "not_found");
     expect(text.toLowerCase()).not.toContain(MARK);
     // No existence oracle: A's ids are answered exactly like ids that never existed.
     const unknown = Object.fromEntries(Object.entries(ids).map(([k, v]) => [k, k === "bSession" ? v : randomUUID()])) as unknown as Ids;

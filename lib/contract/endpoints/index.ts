@@ -5,6 +5,7 @@ import type { EndpointGroup } from "../endpoint";
 import { canvasOperations } from "./canvas";
 import { checkpoints } from "./checkpoints";
 import { context } from "./context";
+import { anthropicApi } from "./anthropic";
 import { audit, keys, webhooks } from "./integrations";
 import { memories } from "./memory";
 import { messages } from "./messages";
@@ -15,7 +16,7 @@ import { search } from "./search";
 import { sessions } from "./sessions";
 import { usage } from "./usage";
 
-export const GROUPS: EndpointGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, meta];
+export const GROUPS: EndpointGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, anthropicApi, meta];
 
 /** Every endpoint by its operationId: what a route file binds its handler to. */
 export const api = {
@@ -32,6 +33,7 @@ export const api = {
   ...webhooks.endpoints,
   ...keys.endpoints,
   ...mcp.endpoints,
+  ...anthropicApi.endpoints,
   ...meta.endpoints,
 };
 

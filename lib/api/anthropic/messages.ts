@@ -1,0 +1,187 @@
+// The answer to a drop-in Messages API request, as Anthropic gives it: one JSON message, or
+// its SSE event sequence (message_start, ping, content_block_start/delta/stop, message_delta,
+// message_stop), built from the turn's events and each reply Claude gave in it.
+import "server-only";
+import { randomBytes } from "node:crypto";
+import type { ContextStatusJson, SendEvent } from "@/lib/contract";
+import {
+  CONTEXT_CAPACITY_HEADER,
+  CONTEXT_PERCENT_HEADER,
+  CONTEXT_TOKENS_HEADER,
+  HISTORY_HEADER,
+  SESSION_HEADER,
+  type AnthropicBlockOut,
+  type AnthropicCreateRequest,
+  type AnthropicMessage,
+  type AnthropicUsage,
+} from "@/lib/contract/anthropic";
+import { AppError } from "@/lib/errors";
+import type { LlmReply } from "@/lib/llm/client";
+import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
+import { startDropIn, type DropIn } from "@/lib/turn/drop-in";
+import { anthropicError, anthropicErrorFrame } from "./errors";
+
+type StopReason = AnthropicMessage["stop_reason"];
+
+/** The caller's answer, gathered from the replies of one turn (Threadkeeper's own tool rounds included). */
+class Answer {
+  readonly id = `msg_${randomBytes(12).toString("hex")}`;
+  content: AnthropicBlockOut[] = [];
+  stopReason: StopReason = null;
+  stopSequence: string | null = null;
+  usage: AnthropicUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  measured = false;
+  status: ContextStatusJson | null = null;
+  error: AppError | null = null;
+
+  constructor(
+    readonly model: string,
+    private readonly callerTools: ReadonlySet<string>,
+  ) {}
+
+  /** What the caller sees of a reply: its text and the calls of the caller's own tools. */
+  visible(reply: LlmReply): AnthropicBlockOut[] {
+    return reply.content.flatMap((b): AnthropicBlockOut[] => {
+      if (b.type === "text" && b.text !== "") return [{ type: "text", text: b.text }];
+      if (b.type === "tool_use" && this.callerTools.has(b.name)) return [{ type: "tool_use", id: b.id, name: b.name, input: b.input }];
+      return [];
+    });
+  }
+
+  add(reply: LlmReply): AnthropicBlockOut[] {
+    const shown = this.visible(reply);
+    this.content.push(...shown);
+    this.stopReason = (reply.stopReason as StopReason) ?? null;
+    this.stopSequence = reply.stopSequence ?? null;
+    if (reply.usage) {
+      this.measured = true;
+      this.usage.input_tokens += reply.usage.input_tokens;
+      this.usage.output_tokens += reply.usage.output_tokens;
+      this.usage.cache_creation_input_tokens = (this.usage.cache_creation_input_tokens ?? 0) + reply.usage.cache_creation_input_tokens;
+      this.usage.cache_read_input_tokens = (this.usage.cache_read_input_tokens ?? 0) + reply.usage.cache_read_input_tokens;
+    } else {
+      // The offline responder measures nothing: our own estimate of what it wrote.
+      this.usage.output_tokens += estimateMessageTokens("assistant", reply.content);
+    }
+    return shown;
+  }
+
+  /** Our events: the status after the turn, and a failure of Claude's. */
+  note(e: SendEvent): void {
+    if (e.event === "status") this.status = e.data;
+    else if (e.event === "error") this.error = new AppError(502, e.data.error.code, e.data.error.message);
+  }
+
+  finalUsage(): AnthropicUsage {
+    if (this.measured || !this.status) return this.usage;
+    return { ...this.usage, input_tokens: this.status.current_tokens };
+  }
+
+  json(): AnthropicMessage {
+    const content = this.content;
+    return { id: this.id, type: "message", role: "assistant", model: this.model, content, stop_reason: this.stopReason, stop_sequence: this.stopSequence, usage: this.finalUsage() };
+  }
+}
+
+function sessionHeaders(turn: DropIn): Record<string, string> {
+  return { [SESSION_HEADER]: turn.sessionId, [HISTORY_HEADER]: turn.history };
+}
+
+function contextHeaders(status: ContextStatusJson | null): Record<string, string> {
+  if (!status) return {};
+  return {
+    [CONTEXT_TOKENS_HEADER]: String(status.current_tokens),
+    [CONTEXT_CAPACITY_HEADER]: String(status.capacity_tokens),
+    [CONTEXT_PERCENT_HEADER]: status.usage_percent.toFixed(1),
+  };
+}
+
+/** Runs a drop-in request and answers it as the Messages API would. */
+export async function createMessage(userId: string, sessionHeader: string | null, body: AnthropicCreateRequest): Promise<Response> {
+  const answer = new Answer(body.model, new Set((body.tools ?? []).map((t) => t.name)));
+  if (body.stream) return streamMessage(userId, sessionHeader, body, answer);
+  const turn = await startDropIn(userId, sessionHeader, body, (reply) => answer.add(reply));
+  if (turn.prepared.kind === "turn") await turn.prepared.run((e) => answer.note(e), { detachFollowUp: true });
+  const headers = { ...sessionHeaders(turn), ...contextHeaders(answer.status) };
+  if (answer.error) {
+    const { status, body: err } = anthropicError(answer.error);
+    return Response.json(err, { status, headers });
+  }
+  return Response.json(answer.json(), { status: 200, headers });
+}
+
+const frame = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`;
+
+/**
+ * The SSE answer. Text streams as Claude writes it; a call of the caller's tool is sent whole
+ * when its reply is saved (one input_json_delta), as the API allows. The turn runs to its end
+ * even if the client goes away, so the session keeps the reply.
+ */
+async function streamMessage(userId: string, sessionHeader: string | null, body: AnthropicCreateRequest, answer: Answer): Promise<Response> {
+  const encoder = new TextEncoder();
+  let send: (text: string) => void = () => {};
+  let index = 0;
+  let textOpen = false;
+  const closeText = () => {
+    if (!textOpen) return;
+    send(frame("content_block_stop", { index: index++ }));
+    textOpen = false;
+  };
+  const turn = await startDropIn(userId, sessionHeader, body, (reply) => {
+    const shown = answer.add(reply);
+    closeText();
+    for (const b of shown) {
+      if (b.type !== "tool_use") continue;
+      send(frame("content_block_start", { index, content_block: { ...b, input: {} } }));
+      send(frame("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) } }));
+      send(frame("content_block_stop", { index: index++ }));
+    }
+  });
+  const onEvent = (e: SendEvent) => {
+    answer.note(e);
+    if (e.event !== "delta" || e.data.text === "") return;
+    if (!textOpen) {
+      send(frame("content_block_start", { index, content_block: { type: "text", text: "" } }));
+      textOpen = true;
+    }
+    send(frame("content_block_delta", { index, delta: { type: "text_delta", text: e.data.text } }));
+  };
+  let open = true;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      send = (text) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          open = false;
+        }
+      };
+      const start = { id: answer.id, type: "message", role: "assistant", model: answer.model, content: [], stop_reason: null, stop_sequence: null };
+      send(frame("message_start", { message: { ...start, usage: { input_tokens: 0, output_tokens: 0 } } }));
+      send(frame("ping", {}));
+      if (turn.prepared.kind === "turn") await turn.prepared.run(onEvent, { detachFollowUp: true });
+      closeText();
+      if (answer.error) send(anthropicErrorFrame(answer.error));
+      else {
+        // The usage counters are whole-message totals here: the SDK overwrites its snapshot with them.
+        send(frame("message_delta", { delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence }, usage: answer.finalUsage() }));
+        send(frame("message_stop", {}));
+      }
+      if (open) controller.close();
+    },
+    cancel() {
+      open = false;
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+      ...sessionHeaders(turn),
+    },
+  });
+}

@@ -1,0 +1,57 @@
+// count_tokens for the drop-in Messages API: what the managed request would count. With a
+// session, its window (summary, memories, Threadkeeper's tools) plus the request's last
+// message; without one, the request as a new session would send it. The API's own count when
+// Claude is reachable, else the calibrated estimate.
+import "server-only";
+import type { AnthropicCountRequest } from "@/lib/contract/anthropic";
+import { DEFAULT_SETTINGS } from "@/lib/contract/settings";
+import { offeredTools } from "@/lib/context/tools";
+import type { EngineMessage } from "@/lib/context/types";
+import { withUser } from "@/lib/db";
+import { getSession } from "@/lib/db/sessions";
+import { notFound } from "@/lib/errors";
+import { anthropicClient, countTokens, type LlmRequest } from "@/lib/llm/client";
+import { assembleWindow, loadContext } from "@/lib/operations/session-context";
+import { calibrate } from "@/lib/tokens/calibration";
+import { estimateMessageTokens, estimateSystemTokens, estimateToolsTokens } from "@/lib/tokens/tokenizer";
+import { checkRequest, isSessionId, systemText, toolDefs } from "./drop-in";
+import { buildRequest, withCallerTools } from "./request";
+
+export async function countDropIn(userId: string, sessionHeader: string | null, body: AnthropicCountRequest): Promise<number> {
+  const { model, messages } = checkRequest(body);
+  const tools = toolDefs(body.tools);
+  const last = messages[messages.length - 1];
+  const client = anthropicClient();
+  if (sessionHeader === null) {
+    const system = systemText(body.system) ?? "";
+    const request: Omit<LlmRequest, "maxTokens"> = {
+      model: model.id,
+      system: system ? [{ type: "text", text: system }] : [],
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      tools: withCallerTools(offeredTools(DEFAULT_SETTINGS), tools),
+      ...(body.tool_choice ? { params: { tool_choice: body.tool_choice } } : {}),
+    };
+    if (client) return countTokens(client, request);
+    return estimateSystemTokens(system) + estimateToolsTokens(request.tools ?? []) + messages.reduce((n, m) => n + estimateMessageTokens(m.role, m.content), 0);
+  }
+  if (!isSessionId(sessionHeader)) throw notFound("Session", sessionHeader);
+  const { ctx, win, next } = await withUser(userId, async (tx) => {
+    const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionHeader));
+    ctx.callerToolsRaw = estimateToolsTokens(tools);
+    const win = await assembleWindow(tx, ctx, ctx.calibration.factor);
+    const s = ctx.session;
+    const next: EngineMessage = {
+      seq: s.next_seq,
+      turnSeq: s.last_turn_seq + 1,
+      role: "user",
+      content: last.content,
+      tokenCount: estimateMessageTokens("user", last.content),
+      protected: false,
+      status: "complete",
+    };
+    return { ctx, win, next };
+  });
+  if (!client) return win.selection.calibratedTokens + calibrate(next.tokenCount, ctx.calibration.factor);
+  const { request } = buildRequest(ctx, [...win.messages, next], null, { tools, params: body.tool_choice ? { tool_choice: body.tool_choice } : {}, maxTokens: 1 });
+  return countTokens(client, request);
+}

@@ -1,0 +1,218 @@
+// A Messages API request as a Threadkeeper turn: the session it continues (or a new one), its
+// messages lined up with the session's (lib/context/client-history.ts), and the turn that
+// answers it with the caller's tools beside Threadkeeper's. Everything that can fail with a
+// plain error happens here, before the answer starts.
+import "server-only";
+import type { AnthropicBlockIn, AnthropicCreateRequest, AnthropicMessageIn } from "@/lib/contract/anthropic";
+import { maxMessageBytes } from "@/lib/contract/requests";
+import { canonicalKey, clientView, mergeConsecutive, reconcile, type Reconciliation } from "@/lib/context/client-history";
+import { blocksToText } from "@/lib/context/text";
+import { offeredTools, RECALL_TOOL } from "@/lib/context/tools";
+import { startsTurn } from "@/lib/context/turns";
+import type { ContentBlock, EngineMessage, ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
+import { withUser } from "@/lib/db";
+import { appendMessage, tailMessages } from "@/lib/db/messages";
+import { clearStop, getSession } from "@/lib/db/sessions";
+import { AppError, badRequest, notFound } from "@/lib/errors";
+import type { CallerParams } from "@/lib/llm/client";
+import { getModel, MODELS } from "@/lib/models";
+import { acquireLease, release } from "@/lib/operations/lease";
+import { createSession, putSettings, useSystemPrompt } from "@/lib/operations/sessions";
+import { estimateMessageTokens, type ToolDef } from "@/lib/tokens/tokenizer";
+import { lastUserMessage } from "./replay";
+import { turnFor, type PreparedSend } from "./send";
+import { runToolUses } from "./tool-calls";
+import type { TurnCaller } from "./turn-handle";
+
+/** What the session did with the request's history; `continued`: a tool_result carried on a paused turn. */
+export type HistoryHandling = Reconciliation["how"] | "continued";
+
+export interface DropIn {
+  sessionId: string;
+  history: HistoryHandling;
+  prepared: PreparedSend;
+}
+
+/** Threadkeeper's own tools: run inside a request, so hidden from the caller's view of it. */
+const OWN_TOOLS = offeredTools({ recall_tool: true, canvas_tools: true });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A malformed session id names nothing: a 404 like an unknown one. */
+export const isSessionId = (id: string) => UUID.test(id);
+
+/** The caller's tool definitions as Threadkeeper sends them. */
+export function toolDefs(tools: AnthropicCreateRequest["tools"]): ToolDef[] {
+  return (tools ?? []).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.input_schema }));
+}
+
+/** The request's checks that need no database: a known model, a user message to answer, sizes. */
+export function checkRequest(body: Pick<AnthropicCreateRequest, "model" | "thinking" | "messages"> & { max_tokens?: number }) {
+  const model = getModel(body.model);
+  if (!model) throw badRequest(`model: unknown model '${body.model}'. Known models: ${MODELS.map((m) => m.id).join(", ")}`);
+  if (body.max_tokens !== undefined && body.max_tokens > model.maxOutput) {
+    throw badRequest(`max_tokens: ${body.max_tokens} > ${model.maxOutput}, which is the maximum allowed number of output tokens for ${model.id}`);
+  }
+  const thinking = body.thinking as { type?: string } | undefined;
+  if (thinking && thinking.type !== "disabled") throw badRequest("thinking: extended thinking is not supported through Threadkeeper yet");
+  const messages = mergeConsecutive(body.messages.map((m) => ({ role: m.role, content: storedBlocks(m) })));
+  const last = messages[messages.length - 1];
+  if (last.role !== "user") throw badRequest("messages: the last message must be a user message (assistant prefill is not supported)");
+  if (messages.some((m) => m.content.length === 0)) throw badRequest("messages: all messages must have non-empty content");
+  if (Buffer.byteLength(blocksToText(last.content), "utf8") > maxMessageBytes()) {
+    throw new AppError(413, "message_too_large", `The last message exceeds ${maxMessageBytes()} bytes`, { max_bytes: maxMessageBytes() });
+  }
+  return { model, messages };
+}
+
+/** A client's message as stored: string content as a text block, cache_control dropped, thinking left out. */
+function storedBlocks(m: AnthropicMessageIn): ContentBlock[] {
+  if (typeof m.content === "string") return m.content === "" ? [] : [{ type: "text", text: m.content }];
+  return m.content.flatMap((b: AnthropicBlockIn): ContentBlock[] => {
+    switch (b.type) {
+      case "text":
+        return [{ type: "text", text: b.text }];
+      case "image":
+        return [{ type: "image", source: b.source }];
+      case "tool_use":
+        return [{ type: "tool_use", id: b.id, name: b.name, input: b.input }];
+      case "tool_result": {
+        const content = typeof b.content === "string" || b.content === undefined ? (b.content ?? "") : b.content.map(resultPart);
+        return [{ type: "tool_result", tool_use_id: b.tool_use_id, content, ...(b.is_error ? { is_error: true } : {}) }];
+      }
+      default:
+        return [];
+    }
+  });
+}
+
+function resultPart(b: Extract<AnthropicBlockIn, { type: "text" | "image" }>): { type: "text"; text: string } {
+  if (b.type === "image") throw badRequest("messages: images inside tool_result blocks are not supported through Threadkeeper yet");
+  return { type: "text", text: b.text };
+}
+
+/** The session a request names (404 when unknown or another user's), or a new one. */
+async function dropInSession(userId: string, header: string | null, body: AnthropicCreateRequest, model: string): Promise<string> {
+  const system = systemText(body.system);
+  if (header === null) return (await createSession(userId, { model }, system ?? "")).id;
+  if (!isSessionId(header)) throw notFound("Session", header);
+  const session = await withUser(userId, (tx) => getSession(tx, userId, header));
+  if (session.model !== model) await putSettings(userId, session.id, { model });
+  if (system !== undefined) await useSystemPrompt(userId, session.id, system);
+  return session.id;
+}
+
+export function systemText(system: AnthropicCreateRequest["system"]): string | undefined {
+  if (system === undefined) return undefined;
+  return typeof system === "string" ? system : system.map((b) => b.text).join("\n\n");
+}
+
+export function callerParams(body: AnthropicCreateRequest): CallerParams {
+  const { tool_choice, temperature, top_p, top_k, stop_sequences, metadata } = body;
+  return Object.fromEntries(
+    Object.entries({ tool_choice, temperature, top_p, top_k, stop_sequences, metadata }).filter(([, v]) => v !== undefined),
+  ) as CallerParams;
+}
+
+/**
+ * Starts a request: checks it, finds or creates its session, lines its messages up with the
+ * session's under the turn lease, stores what is new (the new message, a history the session
+ * lacked, an edit), and returns the turn that answers it.
+ */
+export async function startDropIn(
+  userId: string,
+  sessionHeader: string | null,
+  body: AnthropicCreateRequest,
+  onReply: TurnCaller["onReply"],
+): Promise<DropIn> {
+  const { model, messages } = checkRequest(body);
+  // A dated alias is stored as its model's id, so costs and the picker know it.
+  const sessionId = await dropInSession(userId, sessionHeader, body, model.id);
+  const caller: TurnCaller = {
+    tools: toolDefs(body.tools),
+    params: callerParams(body),
+    maxTokens: body.max_tokens,
+    onReply,
+  };
+  const hidden = new Set(OWN_TOOLS.map((t) => t.name).filter((n) => !caller.tools.some((t) => t.name === n)));
+  const last = messages[messages.length - 1];
+  const continuing = !startsTurn("user", last.content);
+  const leaseId = await acquireLease(userId, sessionId);
+  try {
+    // Only a history or a tool_result needs the session's messages: a lone new message is appended as it is.
+    const stored = messages.length > 1 || continuing ? await withUser(userId, (tx) => tailMessages(tx, sessionId, 1)) : [];
+    const plan = reconcile(
+      clientView(stored, hidden),
+      messages.map((m) => ({ key: canonicalKey(m.role, m.content) })),
+    );
+    const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller };
+    if (plan.how === "retried" || plan.how === "regenerated") {
+      const mode = plan.how === "retried" ? "retry" : "regenerate";
+      const userMessage = await withUser(userId, async (tx) => {
+        await clearStop(tx, sessionId);
+        return lastUserMessage(tx, userId, sessionId, mode);
+      });
+      return { sessionId, history: plan.how, prepared: turnFor({ ...handle, userMessage }, mode) };
+    }
+    const imported = plan.how === "imported" || plan.how === "edited" ? messages.slice(plan.importFrom, -1) : [];
+    const content = continuing ? await withOwnResults(last.content, previousReply(imported, stored), hidden, { userId, sessionId }) : last.content;
+    const userMessage = await withUser(userId, async (tx) => {
+      await clearStop(tx, sessionId);
+      const store = (m: { role: "user" | "assistant"; content: ContentBlock[] }, supersedesTurn?: number) =>
+        appendMessage(tx, userId, sessionId, {
+          role: m.role,
+          content: m.content,
+          text: blocksToText(m.content),
+          tokenCount: estimateMessageTokens(m.role, m.content),
+          status: "complete",
+          startsTurn: startsTurn(m.role, m.content),
+          supersedesTurn,
+          ...(m.role === "assistant" ? { model: model.id } : {}),
+        });
+      // An edit's first new message names the first turn it replaces.
+      let replaces = plan.how === "edited" ? plan.replacesTurn : undefined;
+      for (const m of imported) {
+        await store(m, replaces);
+        replaces = undefined;
+      }
+      return store({ role: "user", content }, replaces);
+    });
+    const history: HistoryHandling = continuing && (plan.how === "appended" || plan.how === "matched") ? "continued" : plan.how;
+    return { sessionId, history, prepared: turnFor({ ...handle, userMessage }, continuing ? "continue" : "new") };
+  } catch (err) {
+    await release(userId, sessionId, leaseId);
+    throw err;
+  }
+}
+
+/** The reply a tool_result answers: the last one the client sent, else the session's last. */
+function previousReply(imported: readonly { role: string; content: ContentBlock[] }[], stored: readonly EngineMessage[]): ContentBlock[] {
+  const source = imported.length > 0 ? imported : stored.filter((m) => m.status === "complete");
+  const last = source[source.length - 1];
+  return last && last.role === "assistant" ? last.content : [];
+}
+
+/**
+ * The caller's tool results, checked against the calls they answer, with Threadkeeper's own
+ * calls of the same reply (which the caller never saw) answered here, in the reply's order.
+ */
+async function withOwnResults(
+  results: readonly ContentBlock[],
+  reply: readonly ContentBlock[],
+  hidden: ReadonlySet<string>,
+  where: { userId: string; sessionId: string },
+): Promise<ContentBlock[]> {
+  const calls = reply.filter((b): b is ToolUseBlock => b.type === "tool_use");
+  const given = new Map(results.filter((b): b is ToolResultBlock => b.type === "tool_result").map((b) => [b.tool_use_id, b]));
+  for (const id of given.keys()) {
+    if (!calls.some((c) => c.id === id)) {
+      throw badRequest(`messages: tool_result block(s) must answer the tool_use blocks of the previous assistant message; unknown tool_use_id '${id}'`);
+    }
+  }
+  const own = calls.filter((c) => hidden.has(c.name) && !given.has(c.id));
+  const session = await withUser(where.userId, (tx) => getSession(tx, where.userId, where.sessionId));
+  const ownResults = await runToolUses(own, [RECALL_TOOL], { ...where, windowStartTurn: session.window_start_turn });
+  for (const r of ownResults) given.set(r.tool_use_id, r);
+  const ordered = calls.flatMap((c) => (given.has(c.id) ? [given.get(c.id) as ToolResultBlock] : []));
+  return [...ordered, ...results.filter((b) => b.type !== "tool_result")];
+}
