@@ -27,7 +27,8 @@ export interface ViewEntry {
   startsTurn: boolean;
 }
 
-const squash = (text: string) => text.replace(/\s+/g, " ").trim();
+// Whitespace is left out entirely: clients join a reply's text blocks with "", " " or "\n".
+const squash = (text: string) => text.replace(/\s+/g, "");
 
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
@@ -36,7 +37,7 @@ function resultText(content: unknown): string {
 }
 
 /**
- * The canonical form of a message's blocks: text runs whitespace-squashed and joined, tool
+ * The canonical form of a message's blocks: text runs joined without whitespace, tool
  * calls by id, results by the id they answer and their text, images by source. Thinking is
  * left out: Claude's reasoning is not part of the conversation a client resends.
  */
@@ -106,7 +107,8 @@ export function mergeConsecutive<B>(messages: readonly { role: Role; content: re
 /**
  * What the session does with a request, given its view and the client's keyed messages (the
  * last is the message to answer):
- * - `appended`: only the new message was sent; the session supplies the rest.
+ * - `appended`: only the new message was sent; the session supplies the rest. Given only the
+ *   session's last turn as `view`, that is enough to tell an append from a retry.
  * - `matched`: the client's history is the session's (or its most recent part); the new message follows.
  * - `retried` / `regenerated`: the client sent the session's last message again, as an SDK
  *   retry does; it is answered again (its unfinished reply replaced, or its reply kept as an earlier version).
@@ -121,7 +123,11 @@ export type Reconciliation =
 
 export function reconcile(view: readonly ViewEntry[], client: readonly { key: string }[]): Reconciliation {
   const history = client.length - 1;
-  if (history === 0) return { how: "appended" };
+  if (history === 0) {
+    // The session's unanswered last message sent again alone: an SDK retrying a failed request.
+    const last = view[view.length - 1];
+    return { how: last?.role === "user" && last.startsTurn && last.key === client[0].key ? "retried" : "appended" };
+  }
   let k = 0;
   while (k < history && k < view.length && view[k].key === client[k].key) k++;
   if (k === history) {

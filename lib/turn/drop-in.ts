@@ -139,8 +139,12 @@ export async function startDropIn(
   const continuing = !startsTurn("user", last.content);
   const leaseId = await acquireLease(userId, sessionId);
   try {
-    // Only a history or a tool_result needs the session's messages: a lone new message is appended as it is.
-    const stored = messages.length > 1 || continuing ? await withUser(userId, (tx) => tailMessages(tx, sessionId, 1)) : [];
+    // A history or a tool_result is lined up with every message of the session; a lone new
+    // message needs only the last turn (is it a retry of it?), so its cost does not grow with the session.
+    const stored = await withUser(userId, async (tx) => {
+      const fromTurn = messages.length > 1 || continuing ? 1 : (await getSession(tx, userId, sessionId)).last_turn_seq;
+      return tailMessages(tx, sessionId, fromTurn);
+    });
     const plan = reconcile(
       clientView(stored, hidden),
       messages.map((m) => ({ key: canonicalKey(m.role, m.content) })),

@@ -23,9 +23,15 @@ export function llmError(err: unknown): AppError {
       (err.status >= 500
         ? [502, "upstream_error", "Claude had an internal error."]
         : [502, "upstream_rejected", `Claude rejected the request: ${err.message}`]);
-    return new AppError(status, code, `${message} Your message is saved; retry to try again.`, {
-      upstream_status: err.status,
-    });
+    // Claude's own advice on when to come back, passed on to whoever retries.
+    const retryAfter = err.headers?.get("retry-after");
+    return new AppError(
+      status,
+      code,
+      `${message} Your message is saved; retry to try again.`,
+      { upstream_status: err.status, ...(retryAfter ? { retry_after: retryAfter } : {}) },
+      retryAfter ? { "Retry-After": retryAfter } : undefined,
+    );
   }
   return new AppError(
     502,

@@ -22,6 +22,12 @@ describe("dropReplaced", () => {
     expect(seqs(dropReplaced(h))).toEqual([1, 2, 5, 6]);
   });
 
+  it("drops every turn from the one an edit names up to the edit (a drop-in client's history that differs further back)", () => {
+    seq = 0;
+    const h = [m(1, "user"), m(1, "assistant"), m(2, "user"), m(2, "assistant"), m(3, "user"), m(3, "assistant"), m(4, "user", { supersedesTurn: 2 }), m(4, "assistant")];
+    expect(seqs(dropReplaced(h))).toEqual([1, 2, 7, 8]);
+  });
+
   it("keeps the turn's user message and the replies from the latest regenerated one on", () => {
     seq = 0;
     const toolLoop = [m(1, "user"), m(1, "assistant"), m(1, "user"), m(1, "assistant")]; // a tool round: seqs 1-4

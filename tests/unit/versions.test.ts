@@ -36,4 +36,12 @@ describe("versions", () => {
     expect(view.switchers.get("a1b")).toEqual({ slot: "regen:1", index: 1, count: 2 });
     expect(versionView(messages, { "edit:1": { index: 0, count: 2 } }).hidden.has("q1")).toBe(true);
   });
+
+  it("an edit that replaces several turns shows them as one earlier version", () => {
+    const ranged = [msg("r1", 1, "user"), msg("r1a", 1, "assistant"), msg("r2", 2, "user"), msg("r2a", 2, "assistant"), msg("r3", 3, "user", { supersedes_turn: 1 }), msg("r3a", 3, "assistant")];
+    expect([...versionView(ranged, {}).hidden].sort()).toEqual(["r1", "r1a", "r2", "r2a"]);
+    const first = versionView(ranged, { "edit:1": { index: 0, count: 2 } });
+    expect([...first.hidden].sort()).toEqual(["r3", "r3a"]);
+    expect(first.switchers.get("r1")).toEqual({ slot: "edit:1", index: 0, count: 2 });
+  });
 });

@@ -69,7 +69,11 @@ class Answer {
   /** Our events: the status after the turn, and a failure of Claude's. */
   note(e: SendEvent): void {
     if (e.event === "status") this.status = e.data;
-    else if (e.event === "error") this.error = new AppError(502, e.data.error.code, e.data.error.message);
+    else if (e.event === "error") {
+      const { code, message, details } = e.data.error;
+      const retryAfter = (details as { retry_after?: string } | undefined)?.retry_after;
+      this.error = new AppError(502, code, message, details, retryAfter ? { "retry-after": retryAfter } : undefined);
+    }
   }
 
   finalUsage(): AnthropicUsage {
@@ -105,7 +109,7 @@ export async function createMessage(userId: string, sessionHeader: string | null
   const headers = { ...sessionHeaders(turn), ...contextHeaders(answer.status) };
   if (answer.error) {
     const { status, body: err } = anthropicError(answer.error);
-    return Response.json(err, { status, headers });
+    return Response.json(err, { status, headers: { ...headers, ...answer.error.headers } });
   }
   return Response.json(answer.json(), { status: 200, headers });
 }
