@@ -1,12 +1,13 @@
 // `npm run bench`: performance figures against the docs/architecture.md targets, on an in-memory PGlite
 // with seeded long sessions. Prints tables and, last, one JSON line. Benchmarks are separate
 // modules under scripts/bench/: context, compaction, sessions (checkpoints, resume, picker), memory,
-// recall (issue 11: facts kept through compaction, memory and history search), locomo (issue 18: the
+// recall (issue 11: facts kept through compaction, memory and history search), dropin (issue 21:
+// the drop-in Messages API's overhead and a resent history's cost), locomo (issue 18: the
 // same on real conversations, ../shared/data/locomo-dev).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, usage, search, recall, canvas, locomo; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, usage, search, recall, canvas, locomo; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
 // scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
 // scripts/bench/recall.ts.
 import os from "node:os";
@@ -21,6 +22,7 @@ import { benchCost, costJson, printCost } from "./bench/cost";
 import { auditJson, benchAudit, printAudit } from "./bench/audit";
 import { benchUsage, printUsage, usageJson } from "./bench/usage";
 import { benchKeys, keysJson, printKeys } from "./bench/keys";
+import { benchDropIn, dropInJson, printDropIn } from "./bench/drop-in";
 import { benchSearch, printSearch, searchJson } from "./bench/search";
 import { benchRecall, printRecall, recallJson } from "./bench/recall";
 import { benchCanvas, canvasJson, printCanvas } from "./bench/canvas";
@@ -29,7 +31,7 @@ import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "usage", "search", "recall", "canvas", "locomo"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "usage", "search", "recall", "canvas", "locomo"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -165,6 +167,8 @@ async function main(): Promise<void> {
     if (auditLog) printAudit(auditLog);
     const keys = only.has("keys") ? await benchKeys(db, ours) : null;
     if (keys) printKeys(keys);
+    const dropIn = only.has("dropin") ? await benchDropIn(db, ours) : null;
+    if (dropIn) printDropIn(dropIn);
     // Its own database (100K memories); getDb() points back to `db` afterwards.
     const memory = only.has("memory") ? await benchMemory(db) : null;
     if (memory) printMemory(memory);
@@ -208,6 +212,7 @@ async function main(): Promise<void> {
       audit: auditLog ? auditJson(auditLog) : null,
       usage: usage ? usageJson(usage) : null,
       keys: keys ? keysJson(keys) : null,
+      drop_in: dropIn ? dropInJson(dropIn) : null,
       search: search ? searchJson(search) : null,
       recall: recall ? recallJson(recall) : null,
       canvas: canvas ? canvasJson(canvas) : null,

@@ -456,6 +456,23 @@ describe("the MCP endpoint", () => {
   });
 });
 
+describe("the drop-in Messages API", () => {
+  it("answers the Messages and Models APIs as documented, errors in Anthropic's shape", async () => {
+    const ask = { model: "claude-haiku-4-5", max_tokens: 128, messages: [{ role: "user", content: "Hello there." }] };
+    const reply = await expectStatus<{ type: string; content: unknown[] }>(200, "POST", "/api/anthropic/v1/messages", { body: ask });
+    expect(reply.type).toBe("message");
+    await expectStatus(200, "POST", "/api/anthropic/v1/messages", { body: { ...ask, stream: true } });
+    await expectStatus(200, "POST", "/api/anthropic/v1/messages/count_tokens", { body: { model: ask.model, messages: ask.messages } });
+    await expectStatus(200, "GET", "/api/anthropic/v1/models", { query: "?limit=3" });
+    await expectStatus(200, "GET", "/api/anthropic/v1/models/{model_id}", { params: { model_id: "claude-opus-4-8" } });
+    const bad = await expectStatus<{ type: string; error: { type: string } }>(400, "POST", "/api/anthropic/v1/messages", { body: { ...ask, model: "gpt-4" } });
+    expect(bad.error.type).toBe("invalid_request_error");
+    const unknown = await expectStatus<{ error: { type: string } }>(404, "POST", "/api/anthropic/v1/messages", { body: ask, headers: { "threadkeeper-session-id": missing } });
+    expect(unknown.error.type).toBe("not_found_error");
+    await expectStatus(404, "GET", "/api/anthropic/v1/models/{model_id}", { params: { model_id: "claude-9" } });
+  });
+});
+
 describe("the document", () => {
   it("is served at /api/openapi.json and validates as the OpenAPI document it describes", async () => {
     const served = await expectStatus(200, "GET", "/api/openapi.json");

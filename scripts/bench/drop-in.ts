@@ -1,0 +1,107 @@
+// The drop-in Messages API (issue 21): what /api/anthropic adds to a request over calling the
+// upstream directly, both with the real Anthropic SDK as the client against the fake API; and
+// what resending a 200-turn history costs over sending only the new message (the history is
+// lined up with the session by content). Sessions run on an in-memory PGlite.
+import Anthropic from "@anthropic-ai/sdk";
+import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
+import type { Database } from "@/lib/db";
+import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
+import { fmtMs, statJson, table } from "./report";
+import { measure, type MeasureOptions, type Stat, withEnv } from "./stats";
+
+const MODEL = "claude-haiku-4-5";
+const HISTORY_TURNS = Number(process.env.BENCH_DROPIN_TURNS ?? 200);
+const BASE = "http://127.0.0.1:3000/api/anthropic";
+
+export interface DropInBenchResult {
+  direct: Stat;
+  dropIn: Stat;
+  newOnly: Stat;
+  resent: Stat;
+  turns: number;
+}
+
+const sentence = (i: number) => `Turn ${i}: we went over the ${["parser", "scheduler", "cache", "exporter"][i % 4]} and its edge cases in some detail. `;
+
+export async function benchDropIn(_db: Database, opts: MeasureOptions): Promise<DropInBenchResult> {
+  const fake = await startFakeAnthropic();
+  try {
+    return await withEnv(
+      { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url, THREADKEEPER_MODEL: MODEL, THREADKEEPER_MAX_RETRIES: "0", THREADKEEPER_RATE_LIMIT_PER_MINUTE: "0", THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0" },
+      async () => {
+        const direct = new Anthropic({ apiKey: "bench", baseURL: fake.url, maxRetries: 0 });
+        const dropIn = (session?: string) =>
+          new Anthropic({
+            apiKey: "local",
+            baseURL: BASE,
+            maxRetries: 0,
+            fetch: (url, init) => messagesRoute.POST(new Request(url, init), undefined),
+            ...(session ? { defaultHeaders: { "threadkeeper-session-id": session } } : {}),
+          });
+        const ask = (i: number) => ({ model: MODEL, max_tokens: 256, messages: [{ role: "user" as const, content: sentence(i) }] });
+
+        const directStat = (await measure((i) => direct.messages.create(ask(i)), opts)).stat;
+        const first = await dropIn().messages.create(ask(0)).withResponse();
+        const session = first.response.headers.get("threadkeeper-session-id") ?? "";
+        const inSession = dropIn(session);
+        const dropInStat = (await measure((i) => inSession.messages.create(ask(i + 1)), opts)).stat;
+
+        // Two sessions of HISTORY_TURNS turns each, one sent only new messages, one its whole history.
+        const seed = async () => {
+          const history: Anthropic.MessageParam[] = [];
+          let id = "";
+          for (let t = 0; t < HISTORY_TURNS; t++) {
+            history.push({ role: "user", content: sentence(t) });
+            const res = await (id ? dropIn(id) : dropIn()).messages.create({ model: MODEL, max_tokens: 256, messages: history }).withResponse();
+            id ||= res.response.headers.get("threadkeeper-session-id") ?? "";
+            history.push({ role: "assistant", content: res.data.content });
+          }
+          return { client: dropIn(id), history };
+        };
+        const lone = await seed();
+        const whole = await seed();
+        const newOnly = (await measure((i) => lone.client.messages.create(ask(HISTORY_TURNS + i)), opts)).stat;
+        const resent = (
+          await measure(async (i) => {
+            whole.history.push({ role: "user", content: sentence(HISTORY_TURNS + i) });
+            const res = await whole.client.messages.create({ model: MODEL, max_tokens: 256, messages: whole.history }).withResponse();
+            if (res.response.headers.get("threadkeeper-history") !== "matched") throw new Error(`history not matched: ${res.response.headers.get("threadkeeper-history")}`);
+            whole.history.push({ role: "assistant", content: res.data.content });
+          }, opts)
+        ).stat;
+        return { direct: directStat, dropIn: dropInStat, newOnly, resent, turns: HISTORY_TURNS };
+      },
+    );
+  } finally {
+    await fake.close();
+  }
+}
+
+export function printDropIn(r: DropInBenchResult): void {
+  const added = r.dropIn.medianMs - r.direct.medianMs;
+  const resend = r.resent.medianMs - r.newOnly.medianMs;
+  console.log(`\nDrop-in Messages API: the Anthropic SDK against the fake API, directly and through /api/anthropic (medians (p95) over ${r.direct.runs} runs).`);
+  console.log(
+    table(
+      ["request", "p50", "p95", "added (p50)", "target"],
+      [
+        ["SDK -> fake API directly", fmtMs(r.direct.medianMs), fmtMs(r.direct.p95Ms), "", ""],
+        ["SDK -> /api/anthropic -> fake API", fmtMs(r.dropIn.medianMs), fmtMs(r.dropIn.p95Ms), fmtMs(added), `< 15 ms ${added < 15 ? "met" : "NOT MET"}`],
+        [`${r.turns}-turn session, only the new message`, fmtMs(r.newOnly.medianMs), fmtMs(r.newOnly.p95Ms), "", ""],
+        [`${r.turns}-turn session, whole history resent`, fmtMs(r.resent.medianMs), fmtMs(r.resent.p95Ms), fmtMs(resend), `< 5 ms ${resend < 5 ? "met" : "NOT MET"}`],
+      ],
+    ),
+  );
+}
+
+export function dropInJson(r: DropInBenchResult) {
+  return {
+    direct: statJson(r.direct),
+    drop_in: statJson(r.dropIn),
+    added_ms: Math.round((r.dropIn.medianMs - r.direct.medianMs) * 100) / 100,
+    history_turns: r.turns,
+    new_only: statJson(r.newOnly),
+    resent: statJson(r.resent),
+    resend_added_ms: Math.round((r.resent.medianMs - r.newOnly.medianMs) * 100) / 100,
+  };
+}
