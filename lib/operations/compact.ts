@@ -34,7 +34,7 @@ import { costUsd, requireModel } from "@/lib/models";
 import { log } from "@/lib/log";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { contextStatus, loadContext, stableRawTokens, summaryBlock } from "./session-context";
+import { contextStatus, loadContext, stableRawTokens, summaryBlock, type SessionContext } from "./session-context";
 import { compactionJson } from "./compaction-log";
 import { templateBody, writeSummary } from "./summary-writer";
 import { preCompactionCheckpoint } from "./checkpoints";
@@ -80,10 +80,13 @@ export type CompactOutcome =
  */
 export async function compactSession(userId: string, sessionId: string, opts: CompactOptions): Promise<CompactOutcome> {
   const started = performance.now();
-  await withUser(userId, async (tx) => {
-    await getSession(tx, userId, sessionId); // a 404 before waiting for a lease
-    if (opts.trigger === "manual") await checkManualCooldown(tx, sessionId, MANUAL_COOLDOWN_S);
-  });
+  // A 404 before waiting for a lease; a caller holding the lease has found the session already.
+  if (!opts.leaseId || opts.trigger === "manual") {
+    await withUser(userId, async (tx) => {
+      await getSession(tx, userId, sessionId);
+      if (opts.trigger === "manual") await checkManualCooldown(tx, sessionId, MANUAL_COOLDOWN_S);
+    });
+  }
   const leaseId = opts.leaseId ?? (await acquireLease(userId, sessionId));
   try {
     return await compactHoldingLease(userId, sessionId, opts, started);
@@ -277,6 +280,12 @@ async function compactHoldingLease(
  * (the session was idle past its lifetime), when condensing throws nothing cached away.
  * Sessions never measured (offline) have no cache to judge and keep the plain threshold.
  */
+/** Whether automatic compaction would act now: a turn checks this before asking compactSession to. */
+export function wantsAutoCompaction(ctx: SessionContext): boolean {
+  const status = contextStatus(ctx);
+  return ctx.settings.auto_compact && status.usage_percent >= thresholdFor("auto", status, ctx.session);
+}
+
 function thresholdFor(trigger: CompactionTrigger, status: ContextStatusJson, session: SessionRow): number {
   if (trigger !== "auto" || session.measured_at === null) return status.threshold_percent;
   return autoCompactThresholdPercent(status.threshold_percent, isCacheWarm(session.measured_at, new Date()));

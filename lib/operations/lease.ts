@@ -14,14 +14,15 @@ const LEASE_WAIT_MS = 45_000;
 export async function acquireLease(userId: string, sessionId: string, waitMs = LEASE_WAIT_MS): Promise<string> {
   const leaseId = randomUUID();
   const deadline = Date.now() + waitMs;
-  for (;;) {
+  // Short waits first: the usual holder is the previous turn's follow-up, done in milliseconds.
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
     if (await withUser(userId, (tx) => tryAcquireTurnLease(tx, userId, sessionId, leaseId, LEASE_TTL_MS))) return leaseId;
     if (Date.now() >= deadline) {
       throw new AppError(409, "session_busy", "Another message is being answered in this session; retry shortly.", undefined, {
         "Retry-After": "5",
       });
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pause));
   }
 }
 

@@ -10,7 +10,7 @@ import { blocksToText } from "@/lib/context/text";
 import { offeredTools, RECALL_TOOL } from "@/lib/context/tools";
 import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage, ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
-import { withUser } from "@/lib/db";
+import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, tailMessages } from "@/lib/db/messages";
 import { clearStop, getSession } from "@/lib/db/sessions";
 import { AppError, badRequest, notFound } from "@/lib/errors";
@@ -141,27 +141,22 @@ export async function startDropIn(
   try {
     // A history or a tool_result is lined up with every message of the session; a lone new
     // message needs only the last turn (is it a retry of it?), so its cost does not grow with the session.
-    const stored = await withUser(userId, async (tx) => {
+    const lineUp = async (tx: Tx) => {
       const fromTurn = messages.length > 1 || continuing ? 1 : (await getSession(tx, userId, sessionId)).last_turn_seq;
-      return tailMessages(tx, sessionId, fromTurn);
-    });
-    const plan = reconcile(
-      clientView(stored, hidden),
-      messages.map((m) => ({ key: canonicalKey(m.role, m.content) })),
-    );
-    const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller };
-    if (plan.how === "retried" || plan.how === "regenerated") {
-      const mode = plan.how === "retried" ? "retry" : "regenerate";
-      const userMessage = await withUser(userId, async (tx) => {
-        await clearStop(tx, sessionId);
-        return lastUserMessage(tx, userId, sessionId, mode);
-      });
-      return { sessionId, history: plan.how, prepared: turnFor({ ...handle, userMessage }, mode) };
-    }
-    const imported = plan.how === "imported" || plan.how === "edited" ? messages.slice(plan.importFrom, -1) : [];
-    const content = continuing ? await withOwnResults(last.content, previousReply(imported, stored), hidden, { userId, sessionId }) : last.content;
-    const userMessage = await withUser(userId, async (tx) => {
+      const stored = await tailMessages(tx, sessionId, fromTurn);
+      const plan = reconcile(
+        clientView(stored, hidden),
+        messages.map((m) => ({ key: canonicalKey(m.role, m.content) })),
+      );
+      const imported = plan.how === "imported" || plan.how === "edited" ? messages.slice(plan.importFrom, -1) : [];
+      return { stored, plan, imported };
+    };
+    const save = async (tx: Tx, { plan, imported }: Awaited<ReturnType<typeof lineUp>>, content: ContentBlock[]) => {
       await clearStop(tx, sessionId);
+      if (plan.how === "retried" || plan.how === "regenerated") {
+        const mode = plan.how === "retried" ? "retry" : "regenerate";
+        return { mode, userMessage: await lastUserMessage(tx, userId, sessionId, mode) } as const;
+      }
       const store = (m: { role: "user" | "assistant"; content: ContentBlock[] }, supersedesTurn?: number) =>
         appendMessage(tx, userId, sessionId, {
           role: m.role,
@@ -179,10 +174,25 @@ export async function startDropIn(
         await store(m, replaces);
         replaces = undefined;
       }
-      return store({ role: "user", content }, replaces);
-    });
-    const history: HistoryHandling = continuing && (plan.how === "appended" || plan.how === "matched") ? "continued" : plan.how;
-    return { sessionId, history, prepared: turnFor({ ...handle, userMessage }, continuing ? "continue" : "new") };
+      return { mode: continuing ? "continue" : "new", userMessage: await store({ role: "user", content }, replaces) } as const;
+    };
+    let saved;
+    let how: Reconciliation["how"];
+    if (continuing) {
+      // Threadkeeper's own calls in the paused reply are answered outside the transaction (recall reads on its own).
+      const lined = await withUser(userId, lineUp);
+      const content = await withOwnResults(last.content, previousReply(lined.imported, lined.stored), hidden, { userId, sessionId });
+      saved = await withUser(userId, (tx) => save(tx, lined, content));
+      how = lined.plan.how;
+    } else {
+      ({ saved, how } = await withUser(userId, async (tx) => {
+        const lined = await lineUp(tx);
+        return { saved: await save(tx, lined, last.content), how: lined.plan.how };
+      }));
+    }
+    const history: HistoryHandling = continuing && (how === "appended" || how === "matched") ? "continued" : how;
+    const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller, userMessage: saved.userMessage };
+    return { sessionId, history, prepared: turnFor(handle, saved.mode) };
   } catch (err) {
     await release(userId, sessionId, leaseId);
     throw err;

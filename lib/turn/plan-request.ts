@@ -14,7 +14,7 @@ import { updateFactor } from "@/lib/tokens/calibration";
 import { estimateToolsTokens } from "@/lib/tokens/tokenizer";
 import { reportCompaction } from "./after-turn";
 import { canvasBudget, canvasForRequest } from "@/lib/operations/canvas";
-import { compactSession } from "@/lib/operations/compact";
+import { compactSession, wantsAutoCompaction } from "@/lib/operations/compact";
 import { assembleWindow, loadContext, type AssembledWindow, type SessionContext } from "@/lib/operations/session-context";
 import { buildRequest } from "./request";
 import type { Emit, TurnHandle } from "./turn-handle";
@@ -61,19 +61,27 @@ export async function planRequest(
   emit: Emit,
   opts: { autoCompact: boolean; targetRaw?: number },
 ): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
-  if (opts.autoCompact) {
-    // Also checked before each request, for when the message itself crossed the threshold.
+  // `checkFirst`: stop before assembling the window when automatic compaction is due, so the
+  // turns it would condense are condensed rather than slid out.
+  const load = (checkFirst: boolean) =>
+    withUser(h.userId, async (tx) => {
+      const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
+      if (checkFirst && wantsAutoCompaction(ctx)) return null;
+      // The user's own canvas changes since Claude's last reply (made after the message before this turn's).
+      ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity), h.userMessage.seq - 1);
+      if (h.caller) ctx.callerToolsRaw = estimateToolsTokens(h.caller.tools);
+      const factor = ctx.calibration.factor;
+      const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
+      return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
+    });
+  // Also checked before each request, for when the message itself crossed the threshold.
+  let loaded = await load(opts.autoCompact);
+  if (!loaded) {
     reportCompaction(await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId }), emit);
+    loaded = await load(false);
   }
-  let { ctx, win } = await withUser(h.userId, async (tx) => {
-    const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
-    // The user's own canvas changes since Claude's last reply (made after the message before this turn's).
-    ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity), h.userMessage.seq - 1);
-    if (h.caller) ctx.callerToolsRaw = estimateToolsTokens(h.caller.tools);
-    const factor = ctx.calibration.factor;
-    const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
-    return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
-  });
+  if (!loaded) throw new Error("unreachable: a load without the check always assembles the window");
+  let { ctx, win } = loaded;
   let dropped = win.selection.droppedTurnSeqs.length;
   const nearThreshold =
     win.selection.calibratedTokens >= (ctx.settings.compaction_threshold - EXACT_COUNT_MARGIN) * ctx.capacity.capacity;
