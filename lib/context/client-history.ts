@@ -3,6 +3,7 @@
 // two are lined up: the session's messages as that client saw them, compared by a canonical
 // form that survives what clients do in transit (string vs. block content, joined text blocks,
 // whitespace, cache_control, thinking blocks). Pure.
+import { createHash } from "node:crypto";
 import { dropReplaced } from "./retries";
 import type { EngineMessage, Role } from "./types";
 
@@ -145,4 +146,49 @@ export function reconcile(view: readonly ViewEntry[], client: readonly { key: st
   let start = k;
   while (start > 0 && !view[start].startsTurn) start--;
   return { how: "edited", importFrom: start, replacesTurn: view[start].turnSeq };
+}
+
+/**
+ * A view's digest: a chain over its entries' keys, so the view after a turn extends the one
+ * before it without reading it again. The session stores it (sessions.client_view_*).
+ */
+export interface ViewDigest {
+  len: number;
+  digest: string;
+}
+
+export const EMPTY_VIEW: ViewDigest = { len: 0, digest: "" };
+
+export function extendDigest(from: ViewDigest, keys: readonly string[]): ViewDigest {
+  let digest = from.digest;
+  for (const key of keys) digest = createHash("sha256").update(digest).update("\u0001").update(key).digest("hex");
+  return { len: from.len + keys.length, digest };
+}
+
+/**
+ * The view a turn extends and the client's entries it adds to it, so the view after the turn
+ * can be recorded; null when unknown (the next request reads the session again). `view`: the
+ * session's whole view as lined up, or null when only its last turn was read.
+ */
+export function viewBase(
+  plan: Reconciliation,
+  view: readonly ViewEntry[] | null,
+  known: ViewDigest | null,
+  client: readonly string[],
+): { base: ViewDigest; added: string[] } | null {
+  const last = client[client.length - 1];
+  if (view === null) return known && plan.how === "appended" ? { base: known, added: [last] } : null;
+  const prefix = (n: number) => extendDigest(EMPTY_VIEW, view.slice(0, n).map((v) => v.key));
+  switch (plan.how) {
+    case "retried":
+      return { base: prefix(view.length), added: [] };
+    case "regenerated":
+      // The message answered again is the client's last, at the same place in the session.
+      return { base: prefix(client.length), added: [] };
+    case "imported":
+    case "edited":
+      return { base: prefix(plan.importFrom), added: client.slice(plan.importFrom) };
+    default:
+      return { base: prefix(view.length), added: [last] };
+  }
 }

@@ -33,6 +33,10 @@ export interface SessionRow {
   title_source: string;
   last_checkpoint_at: Date | null;
   last_checkpoint_seq: number;
+  /** The drop-in client's view of the conversation, valid while client_view_seq is the last message's seq (lib/context/client-history.ts). */
+  client_view_seq: number | null;
+  client_view_len: number | null;
+  client_view_digest: string | null;
   last_message_preview: string | null;
   memory_text: string | null;
   memory_tokens: number;
@@ -56,6 +60,7 @@ export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prom
   message_count, window_start_turn, tail_tokens, pinned_tokens, canvas_tokens, canvas_version::float8 as canvas_version, measured_tokens, measured_raw_tokens,
   measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, project_id, parent_session_id, forked_from_checkpoint_id, title_source, last_checkpoint_at,
   last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, pinned_at, created_at,
+  client_view_seq, client_view_len, client_view_digest,
   updated_at, last_message_at, cost_usd, billed_input_tokens::float8 as billed_input_tokens,
   cache_read_tokens::float8 as cache_read_tokens, cleared_through_seq, cleared_tokens`;
 
@@ -71,6 +76,14 @@ export async function insertSession(
     [userId, s.title, s.model, JSON.stringify(s.settings), s.systemPrompt, s.systemTokens],
   );
   return row;
+}
+
+/** Records the drop-in client's view, unless a message was appended after `seq` meanwhile. */
+export async function recordClientView(tx: Tx, id: string, view: { seq: number; len: number; digest: string }): Promise<void> {
+  await tx.query(
+    `update sessions set client_view_seq = $2, client_view_len = $3, client_view_digest = $4 where id = $1 and next_seq - 1 = $2`,
+    [id, view.seq, view.len, view.digest],
+  );
 }
 
 /** Replaces the session's own system prompt (a drop-in caller's `system`). */

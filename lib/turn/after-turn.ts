@@ -8,8 +8,8 @@ import { redactSecrets } from "@/lib/redact";
 import { log } from "@/lib/log";
 import { queueEvent } from "@/lib/webhooks/events";
 import { autoCheckpoint } from "@/lib/operations/checkpoints";
-import { compactSession, type CompactOutcome } from "@/lib/operations/compact";
-import { contextStatus, loadContext } from "@/lib/operations/session-context";
+import { compactSession, wantsAutoCompaction, type CompactOutcome } from "@/lib/operations/compact";
+import { contextStatus, loadContext, type SessionContext } from "@/lib/operations/session-context";
 import { loadMemoriesForSession } from "@/lib/operations/memory";
 import { titleSession } from "@/lib/operations/titles";
 import type { Emit, TurnHandle } from "./turn-handle";
@@ -43,15 +43,18 @@ export async function nameSession(h: TurnHandle): Promise<void> {
 
 /**
  * After a completed turn: an automatic checkpoint when the turn mattered, then automatic
- * compaction once the window reached the threshold. Neither ever fails the turn.
+ * compaction once the window reached the threshold (`after`: the context after the turn, when
+ * read). Neither ever fails the turn.
  */
-export async function afterTurn(h: TurnHandle, emit: Emit): Promise<void> {
+export async function afterTurn(h: TurnHandle, emit: Emit, after: SessionContext | null): Promise<void> {
   try {
     const checkpoint = await autoCheckpoint(h.userId, h.sessionId, h.userMessage.turn_seq);
     if (checkpoint) emit({ event: "checkpoint", data: checkpoint });
   } catch (err) {
     log.error("[threadkeeper] automatic checkpoint failed", err);
   }
+  // The context just read for the status says whether compaction is due; a checkpoint changes nothing in it.
+  if (after && !wantsAutoCompaction(after)) return;
   try {
     const outcome = await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId });
     reportCompaction(outcome, emit);
@@ -98,9 +101,10 @@ export function reportCompaction(outcome: CompactOutcome, emit: Emit): void {
  * The status after the turn; `usageBefore` (percent of capacity before this turn's message)
  * tells integrations when the turn carried the session across the compaction threshold.
  */
-export async function emitStatus(h: TurnHandle, emit: Emit, usageBefore: number | null): Promise<void> {
+export async function emitStatus(h: TurnHandle, emit: Emit, usageBefore: number | null): Promise<SessionContext | null> {
   try {
-    const status = await statusOf(h.userId, h.sessionId);
+    const ctx = await withUser(h.userId, async (tx) => loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId)));
+    const status = contextStatus(ctx);
     emit({ event: "status", data: status });
     if (usageBefore !== null && usageBefore < status.threshold_percent && status.usage_percent >= status.threshold_percent) {
       await queueEvent(h.userId, "context.threshold_crossed", {
@@ -111,8 +115,10 @@ export async function emitStatus(h: TurnHandle, emit: Emit, usageBefore: number 
         capacity_tokens: status.capacity_tokens,
       });
     }
+    return ctx;
   } catch (e) {
     log.error("[threadkeeper] status after send failed", e);
+    return null;
   }
 }
 

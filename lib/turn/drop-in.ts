@@ -5,14 +5,25 @@
 import "server-only";
 import type { AnthropicBlockIn, AnthropicCreateRequest, AnthropicMessageIn } from "@/lib/contract/anthropic";
 import { maxMessageBytes } from "@/lib/contract/requests";
-import { canonicalKey, clientView, mergeConsecutive, reconcile, type Reconciliation } from "@/lib/context/client-history";
+import {
+  canonicalKey,
+  clientView,
+  EMPTY_VIEW,
+  extendDigest,
+  mergeConsecutive,
+  reconcile,
+  viewBase,
+  type KeyBlock,
+  type Reconciliation,
+  type ViewDigest,
+} from "@/lib/context/client-history";
 import { blocksToText } from "@/lib/context/text";
 import { offeredTools, RECALL_TOOL } from "@/lib/context/tools";
 import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage, ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, tailMessages } from "@/lib/db/messages";
-import { clearStop, getSession } from "@/lib/db/sessions";
+import { clearStop, getSession, recordClientView, type SessionRow } from "@/lib/db/sessions";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import type { CallerParams } from "@/lib/llm/client";
 import { getModel, MODELS } from "@/lib/models";
@@ -31,6 +42,19 @@ export interface DropIn {
   sessionId: string;
   history: HistoryHandling;
   prepared: PreparedSend;
+  /**
+   * After a completed answer: records the client's view of the conversation with it (its
+   * visible content, and the seq of the turn's last message), so the next resent history is
+   * recognised without reading the session. Null when the view before it is not known.
+   */
+  recordView: ((answered: readonly KeyBlock[], lastSeq: number) => Promise<void>) | null;
+}
+
+/** The session's digest of the drop-in client's view, if no message was appended since it was recorded. */
+function knownView(s: SessionRow): ViewDigest | null {
+  if (s.next_seq === 1) return EMPTY_VIEW;
+  if (s.client_view_seq !== s.next_seq - 1 || s.client_view_len === null || s.client_view_digest === null) return null;
+  return { len: s.client_view_len, digest: s.client_view_digest };
 }
 
 /** Threadkeeper's own tools: run inside a request, so hidden from the caller's view of it. */
@@ -139,17 +163,23 @@ export async function startDropIn(
   const continuing = !startsTurn("user", last.content);
   const leaseId = await acquireLease(userId, sessionId);
   try {
-    // A history or a tool_result is lined up with every message of the session; a lone new
-    // message needs only the last turn (is it a retry of it?), so its cost does not grow with the session.
+    const keys = messages.map((m) => canonicalKey(m.role, m.content));
+    // A history is lined up with every message of the session, unless the session's digest of
+    // what this client saw already covers it; a lone new message needs only the last turn (is it
+    // a retry of it?). Either way the cost of a request does not grow with the session.
     const lineUp = async (tx: Tx) => {
-      const fromTurn = messages.length > 1 || continuing ? 1 : (await getSession(tx, userId, sessionId)).last_turn_seq;
-      const stored = await tailMessages(tx, sessionId, fromTurn);
-      const plan = reconcile(
-        clientView(stored, hidden),
-        messages.map((m) => ({ key: canonicalKey(m.role, m.content) })),
-      );
+      const session = await getSession(tx, userId, sessionId);
+      const known = knownView(session);
+      const history = keys.slice(0, -1);
+      if (known && !continuing && history.length > 0 && history.length === known.len && extendDigest(EMPTY_VIEW, history).digest === known.digest) {
+        return { stored: [], plan: { how: "matched" } as Reconciliation, imported: [], view: { base: known, added: keys.slice(-1) } };
+      }
+      const whole = keys.length > 1 || continuing;
+      const stored = await tailMessages(tx, sessionId, whole ? 1 : session.last_turn_seq);
+      const view = clientView(stored, hidden);
+      const plan = reconcile(view, keys.map((key) => ({ key })));
       const imported = plan.how === "imported" || plan.how === "edited" ? messages.slice(plan.importFrom, -1) : [];
-      return { stored, plan, imported };
+      return { stored, plan, imported, view: viewBase(plan, whole ? view : null, known, keys) };
     };
     const save = async (tx: Tx, { plan, imported }: Awaited<ReturnType<typeof lineUp>>, content: ContentBlock[]) => {
       await clearStop(tx, sessionId);
@@ -178,21 +208,27 @@ export async function startDropIn(
     };
     let saved;
     let how: Reconciliation["how"];
+    let view: ReturnType<typeof viewBase>;
     if (continuing) {
       // Threadkeeper's own calls in the paused reply are answered outside the transaction (recall reads on its own).
       const lined = await withUser(userId, lineUp);
       const content = await withOwnResults(last.content, previousReply(lined.imported, lined.stored), hidden, { userId, sessionId });
       saved = await withUser(userId, (tx) => save(tx, lined, content));
-      how = lined.plan.how;
+      ({ how } = lined.plan);
+      view = lined.view;
     } else {
-      ({ saved, how } = await withUser(userId, async (tx) => {
+      ({ saved, how, view } = await withUser(userId, async (tx) => {
         const lined = await lineUp(tx);
-        return { saved: await save(tx, lined, last.content), how: lined.plan.how };
+        return { saved: await save(tx, lined, last.content), how: lined.plan.how, view: lined.view };
       }));
     }
     const history: HistoryHandling = continuing && (how === "appended" || how === "matched") ? "continued" : how;
     const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller, userMessage: saved.userMessage };
-    return { sessionId, history, prepared: turnFor(handle, saved.mode) };
+    const recordView = view
+      ? (answered: readonly KeyBlock[], lastSeq: number) =>
+          withUser(userId, (tx) => recordClientView(tx, sessionId, { seq: lastSeq, ...extendDigest(view.base, [...view.added, canonicalKey("assistant", answered)]) }))
+      : null;
+    return { sessionId, history, prepared: turnFor(handle, saved.mode), recordView };
   } catch (err) {
     await release(userId, sessionId, leaseId);
     throw err;

@@ -124,6 +124,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
   const unregister = registerTurn(h.sessionId, h.stop);
   let answered = false;
   let usageBefore: number | null = null;
+  let after: Awaited<ReturnType<typeof emitStatus>> = null;
   emit({ event: "user_message", data: messageJson(h.userMessage, true) });
   try {
     if (h.userMessage.turn_seq === 1 && mode === "new") await loadMemories(h, emit);
@@ -234,11 +235,11 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
     await flusher.stop();
     // Also after a retried first turn; a session that already has a title keeps it.
     if (answered && h.userMessage.turn_seq === 1) await nameSession(h);
-    await emitStatus(h, emit, usageBefore);
+    after = await emitStatus(h, emit, usageBefore);
   }
   // The reply is out and the composer is free again; the checkpoint and compaction follow
   // while the lease is still held, so the next send waits for them rather than racing them.
-  const followUp = (answered ? afterTurn(h, detachFollowUp ? () => {} : emit) : Promise.resolve()).finally(() =>
+  const followUp = (answered ? afterTurn(h, detachFollowUp ? () => {} : emit, after) : Promise.resolve()).finally(() =>
     release(h.userId, h.sessionId, h.leaseId),
   );
   if (!detachFollowUp) await followUp;

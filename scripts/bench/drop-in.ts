@@ -4,10 +4,14 @@
 // lined up with the session by content). Sessions run on an in-memory PGlite.
 import Anthropic from "@anthropic-ai/sdk";
 import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
+import * as sendRoute from "@/app/api/session/[id]/messages/route";
+import { LOCAL_USER_ID } from "@/lib/db";
+import { createSession } from "@/lib/operations/sessions";
 import type { Database } from "@/lib/db";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { fmtMs, statJson, table } from "./report";
-import { measure, type MeasureOptions, type Stat, withEnv } from "./stats";
+import { performance } from "node:perf_hooks";
+import { measure, summarize, type MeasureOptions, type Stat, withEnv } from "./stats";
 
 const MODEL = "claude-haiku-4-5";
 const HISTORY_TURNS = Number(process.env.BENCH_DROPIN_TURNS ?? 200);
@@ -16,6 +20,8 @@ const BASE = "http://127.0.0.1:3000/api/anthropic";
 export interface DropInBenchResult {
   direct: Stat;
   dropIn: Stat;
+  /** Threadkeeper's own send of the same message (REST, JSON): the turn without the drop-in's translation. */
+  rest: Stat;
   newOnly: Stat;
   resent: Stat;
   turns: number;
@@ -46,6 +52,20 @@ export async function benchDropIn(_db: Database, opts: MeasureOptions): Promise<
         const inSession = dropIn(session);
         const dropInStat = (await measure((i) => inSession.messages.create(ask(i + 1)), opts)).stat;
 
+        const own = await createSession(LOCAL_USER_ID, { model: MODEL }, "");
+        const send = (i: number) =>
+          sendRoute.POST(
+            new Request(`http://127.0.0.1:3000/api/session/${own.id}/messages`, {
+              method: "POST",
+              headers: { "content-type": "application/json", accept: "application/json" },
+              body: JSON.stringify({ content: sentence(i) }),
+            }),
+            { params: Promise.resolve({ id: own.id }) },
+          ).then(async (res) => {
+            if (res.status !== 201) throw new Error(`send: ${res.status} ${await res.text()}`);
+          });
+        const rest = (await measure(send, opts)).stat;
+
         // Two sessions of HISTORY_TURNS turns each, one sent only new messages, one its whole history.
         const seed = async () => {
           const history: Anthropic.MessageParam[] = [];
@@ -60,16 +80,24 @@ export async function benchDropIn(_db: Database, opts: MeasureOptions): Promise<
         };
         const lone = await seed();
         const whole = await seed();
-        const newOnly = (await measure((i) => lone.client.messages.create(ask(HISTORY_TURNS + i)), opts)).stat;
-        const resent = (
-          await measure(async (i) => {
-            whole.history.push({ role: "user", content: sentence(HISTORY_TURNS + i) });
-            const res = await whole.client.messages.create({ model: MODEL, max_tokens: 256, messages: whole.history }).withResponse();
-            if (res.response.headers.get("threadkeeper-history") !== "matched") throw new Error(`history not matched: ${res.response.headers.get("threadkeeper-history")}`);
-            whole.history.push({ role: "assistant", content: res.data.content });
-          }, opts)
-        ).stat;
-        return { direct: directStat, dropIn: dropInStat, newOnly, resent, turns: HISTORY_TURNS };
+        // Interleaved, so both see the same state of the process and the database.
+        const times = { newOnly: [] as number[], resent: [] as number[] };
+        for (let i = 0; i < opts.warmups + opts.runs; i++) {
+          const t0 = performance.now();
+          await lone.client.messages.create(ask(HISTORY_TURNS + i));
+          const t1 = performance.now();
+          whole.history.push({ role: "user", content: sentence(HISTORY_TURNS + i) });
+          const res = await whole.client.messages.create({ model: MODEL, max_tokens: 256, messages: whole.history }).withResponse();
+          const t2 = performance.now();
+          if (res.response.headers.get("threadkeeper-history") !== "matched") throw new Error(`history not matched: ${res.response.headers.get("threadkeeper-history")}`);
+          whole.history.push({ role: "assistant", content: res.data.content });
+          if (i < opts.warmups) continue;
+          times.newOnly.push(t1 - t0);
+          times.resent.push(t2 - t1);
+        }
+        const newOnly = summarize(times.newOnly);
+        const resent = summarize(times.resent);
+        return { direct: directStat, dropIn: dropInStat, rest, newOnly, resent, turns: HISTORY_TURNS };
       },
     );
   } finally {
@@ -80,13 +108,17 @@ export async function benchDropIn(_db: Database, opts: MeasureOptions): Promise<
 export function printDropIn(r: DropInBenchResult): void {
   const added = r.dropIn.medianMs - r.direct.medianMs;
   const resend = r.resent.medianMs - r.newOnly.medianMs;
-  console.log(`\nDrop-in Messages API: the Anthropic SDK against the fake API, directly and through /api/anthropic (medians (p95) over ${r.direct.runs} runs).`);
+  console.log(
+    `\nDrop-in Messages API: the Anthropic SDK against the fake API, directly and through /api/anthropic, requests back to back (medians (p95) over ${r.direct.runs} runs).` +
+      `\nThe drop-in runs a whole Threadkeeper turn; Threadkeeper's own send of the same message shows how much of the added time is the turn's database work.`,
+  );
   console.log(
     table(
       ["request", "p50", "p95", "added (p50)", "target"],
       [
         ["SDK -> fake API directly", fmtMs(r.direct.medianMs), fmtMs(r.direct.p95Ms), "", ""],
         ["SDK -> /api/anthropic -> fake API", fmtMs(r.dropIn.medianMs), fmtMs(r.dropIn.p95Ms), fmtMs(added), `< 15 ms ${added < 15 ? "met" : "NOT MET"}`],
+        ["the same message by Threadkeeper's own send", fmtMs(r.rest.medianMs), fmtMs(r.rest.p95Ms), fmtMs(r.rest.medianMs - r.direct.medianMs), ""],
         [`${r.turns}-turn session, only the new message`, fmtMs(r.newOnly.medianMs), fmtMs(r.newOnly.p95Ms), "", ""],
         [`${r.turns}-turn session, whole history resent`, fmtMs(r.resent.medianMs), fmtMs(r.resent.p95Ms), fmtMs(resend), `< 5 ms ${resend < 5 ? "met" : "NOT MET"}`],
       ],
@@ -99,6 +131,8 @@ export function dropInJson(r: DropInBenchResult) {
     direct: statJson(r.direct),
     drop_in: statJson(r.dropIn),
     added_ms: Math.round((r.dropIn.medianMs - r.direct.medianMs) * 100) / 100,
+    own_send: statJson(r.rest),
+    drop_in_over_own_send_ms: Math.round((r.dropIn.medianMs - r.rest.medianMs) * 100) / 100,
     history_turns: r.turns,
     new_only: statJson(r.newOnly),
     resent: statJson(r.resent),

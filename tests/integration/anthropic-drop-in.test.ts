@@ -11,6 +11,10 @@ import * as modelRoute from "@/app/api/anthropic/v1/models/[model_id]/route";
 import * as sessionMessagesRoute from "@/app/api/session/[id]/messages/route";
 import * as settingsRoute from "@/app/api/context/settings/route";
 import type { CreatedApiKeyJson, MessageJson, MessagesPageJson } from "@/lib/contract";
+import { clientView, EMPTY_VIEW, extendDigest } from "@/lib/context/client-history";
+import { LOCAL_USER_ID, withUser } from "@/lib/db";
+import { tailMessages } from "@/lib/db/messages";
+import { getSession } from "@/lib/db/sessions";
 import { params, req, useHarness } from "./harness";
 
 const h = useHarness();
@@ -53,6 +57,20 @@ async function stored(sessionId: string): Promise<MessageJson[]> {
 
 /** What Threadkeeper sent Claude for replies (titles and summaries are not streamed). */
 const chatRequests = () => h.fake.requests.filter((r) => r.path === "/v1/messages" && r.body?.stream === true);
+
+/**
+ * The digest the session keeps of what its client saw is the digest of its messages as that
+ * client saw them: the next resent history is recognised by it without reading them.
+ */
+async function expectViewRecorded(sessionId: string): Promise<void> {
+  const { session, stored } = await withUser(LOCAL_USER_ID, async (tx) => ({
+    session: await getSession(tx, LOCAL_USER_ID, sessionId),
+    stored: await tailMessages(tx, sessionId, 1),
+  }));
+  const view = clientView(stored, new Set(["recall"]));
+  expect(session.client_view_seq).toBe(session.next_seq - 1);
+  expect({ len: session.client_view_len, digest: session.client_view_digest }).toEqual(extendDigest(EMPTY_VIEW, view.map((v) => v.key)));
+}
 
 const text = (m: Anthropic.Message) => m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
 
@@ -121,6 +139,7 @@ describe("the drop-in Messages API with the Anthropic SDK as its client", () => 
       "Only this one.",
     ]);
     expect(messages).toHaveLength(8);
+    await expectViewRecorded(session);
     // What Claude was sent for the lone message: the whole session, supplied by Threadkeeper.
     const sent = chatRequests().at(-1)?.body?.messages as unknown[];
     expect(sent).toHaveLength(7);
@@ -182,6 +201,7 @@ describe("the drop-in Messages API with the Anthropic SDK as its client", () => 
     const messages = await stored(session);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(new Set(messages.map((m) => m.turn_seq)).size).toBe(1);
+    await expectViewRecorded(session);
   });
 
   it("runs Threadkeeper's own recall inside the request, hidden from the caller, and still recognises the history", async () => {
@@ -198,6 +218,7 @@ describe("the drop-in Messages API with the Anthropic SDK as its client", () => 
     expect(next.response.headers.get("threadkeeper-history")).toBe("matched");
     const messages = await stored(session);
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    await expectViewRecorded(session);
   });
 
   it("a long conversation resent whole compacts while the client notices nothing but lower usage", async () => {
@@ -228,6 +249,7 @@ describe("the drop-in Messages API with the Anthropic SDK as its client", () => 
     const messages = await stored(session);
     expect(messages.filter((m) => m.role === "user")).toHaveLength(14);
     expect(messages).toHaveLength(28);
+    await expectViewRecorded(session);
   });
 
   it("an earlier message changed by the client replaces the session's turns from there, kept as earlier versions", async () => {
@@ -251,6 +273,7 @@ describe("the drop-in Messages API with the Anthropic SDK as its client", () => 
     const messages = await stored(session);
     expect(messages.filter((m) => m.role === "user").map((m) => m.text)).toEqual(["Plan the trip to Rome.", "Three days.", "Plan the trip to Paris.", "Two days."]);
     expect(messages.find((m) => m.text === "Plan the trip to Paris.")?.supersedes_turn).toBe(1);
+    await expectViewRecorded(session);
   });
 
   it("an SDK retry of a failed request answers the stored message again instead of storing it twice", async () => {
@@ -265,6 +288,22 @@ describe("the drop-in Messages API with the Anthropic SDK as its client", () => 
     const messages = await stored(session);
     expect(messages.filter((m) => m.role === "user").map((m) => m.text)).toEqual(["Hello.", "Are you there?"]);
     expect(messages.filter((m) => m.role === "assistant").map((m) => m.status)).toEqual(["complete", "interrupted", "complete"]);
+    // The interrupted reply is no part of the conversation the client holds.
+    const whole = await client.messages
+      .create({
+        model: MODEL,
+        max_tokens: 256,
+        messages: [
+          { role: "user", content: "Hello." },
+          { role: "assistant", content: first.data.content },
+          { role: "user", content: "Are you there?" },
+          { role: "assistant", content: res.data.content },
+          { role: "user", content: "Good." },
+        ],
+      })
+      .withResponse();
+    expect(whole.response.headers.get("threadkeeper-history")).toBe("matched");
+    await expectViewRecorded(session);
   });
 
   it("count_tokens counts the managed request; the models list is the registry's", async () => {

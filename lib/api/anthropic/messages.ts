@@ -16,6 +16,7 @@ import {
   type AnthropicUsage,
 } from "@/lib/contract/anthropic";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
 import type { LlmReply } from "@/lib/llm/client";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { startDropIn, type DropIn } from "@/lib/turn/drop-in";
@@ -33,6 +34,8 @@ class Answer {
   measured = false;
   status: ContextStatusJson | null = null;
   error: AppError | null = null;
+  /** The seq of the turn's last stored message. */
+  lastSeq = 0;
 
   constructor(
     readonly model: string,
@@ -68,6 +71,7 @@ class Answer {
 
   /** Our events: the status after the turn, and a failure of Claude's. */
   note(e: SendEvent): void {
+    if (e.event === "user_message" || e.event === "assistant_message") this.lastSeq = Math.max(this.lastSeq, e.data.seq);
     if (e.event === "status") this.status = e.data;
     else if (e.event === "error") {
       const { code, message, details } = e.data.error;
@@ -85,6 +89,12 @@ class Answer {
     const content = this.content;
     return { id: this.id, type: "message", role: "assistant", model: this.model, content, stop_reason: this.stopReason, stop_sequence: this.stopSequence, usage: this.finalUsage() };
   }
+}
+
+/** Remembers what the client now holds of the conversation; a failure only costs the next request a read. */
+async function recordView(turn: DropIn, answer: Answer): Promise<void> {
+  if (answer.error || answer.content.length === 0 || !turn.recordView || answer.lastSeq === 0) return;
+  await turn.recordView(answer.content, answer.lastSeq).catch((e: unknown) => log.error("[threadkeeper] recording the client's view failed", e));
 }
 
 function sessionHeaders(turn: DropIn): Record<string, string> {
@@ -106,6 +116,7 @@ export async function createMessage(userId: string, sessionHeader: string | null
   if (body.stream) return streamMessage(userId, sessionHeader, body, answer);
   const turn = await startDropIn(userId, sessionHeader, body, (reply) => answer.add(reply));
   if (turn.prepared.kind === "turn") await turn.prepared.run((e) => answer.note(e), { detachFollowUp: true });
+  await recordView(turn, answer);
   const headers = { ...sessionHeaders(turn), ...contextHeaders(answer.status) };
   if (answer.error) {
     const { status, body: err } = anthropicError(answer.error);
@@ -166,6 +177,7 @@ async function streamMessage(userId: string, sessionHeader: string | null, body:
       send(frame("ping", {}));
       if (turn.prepared.kind === "turn") await turn.prepared.run(onEvent, { detachFollowUp: true });
       closeText();
+      await recordView(turn, answer);
       if (answer.error) send(anthropicErrorFrame(answer.error));
       else {
         // The usage counters are whole-message totals here: the SDK overwrites its snapshot with them.
