@@ -75,11 +75,11 @@ export async function withUser<T>(userId: string, fn: (tx: Tx) => Promise<T>): P
   const db = await getDb();
   return db.transaction(async (tx) => {
     const claims = JSON.stringify({ sub: userId, role: "authenticated" });
+    // One statement: set_config('role', …, true) is SET LOCAL ROLE (as PostgREST does it).
     await tx.query(
-      "select set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true)",
+      "select set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true), set_config('role', 'authenticated', true)",
       [claims, userId],
     );
-    await tx.query("set local role authenticated");
     return fn(tx);
   });
 }

@@ -30,45 +30,46 @@ export async function recordLlmCall(tx: Tx, userId: string, c: NewLlmCall): Prom
     read: c.usage.cache_read_input_tokens ?? 0,
   };
   const cost = costUsd(requireModel(c.model), c.usage);
-  await tx.query(
-    `insert into llm_calls (user_id, session_id, turn_seq, kind, model, input_tokens, output_tokens,
+  // The call and its session's running cost in one statement.
+  const insert = `insert into llm_calls (user_id, session_id, turn_seq, kind, model, input_tokens, output_tokens,
        cache_creation_input_tokens, cache_read_input_tokens, cost_usd, estimated_input_tokens, window_start_turn,
        capacity_tokens, cache_breakpoints)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-    [
-      userId,
-      c.sessionId,
-      c.turnSeq,
-      c.kind,
-      c.model,
-      u.input,
-      u.output,
-      u.write,
-      u.read,
-      cost,
-      c.estimatedInputTokens ?? null,
-      c.windowStartTurn ?? null,
-      c.capacityTokens ?? null,
-      c.cacheBreakpoints ?? 0,
-    ],
-  );
-  if (c.sessionId) {
-    await tx.query(
-      `update sessions set cost_usd = cost_usd + $3, billed_input_tokens = billed_input_tokens + $4,
-         cache_read_tokens = cache_read_tokens + $5
-       where id = $2 and user_id = $1`,
-      [userId, c.sessionId, cost, billedInputTokens(c.usage), u.read],
-    );
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`;
+  const params = [
+    userId,
+    c.sessionId,
+    c.turnSeq,
+    c.kind,
+    c.model,
+    u.input,
+    u.output,
+    u.write,
+    u.read,
+    cost,
+    c.estimatedInputTokens ?? null,
+    c.windowStartTurn ?? null,
+    c.capacityTokens ?? null,
+    c.cacheBreakpoints ?? 0,
+  ];
+  if (!c.sessionId) {
+    await tx.query(insert, params);
+    return cost;
   }
+  await tx.query(
+    `with call as (${insert} returning 1)
+     update sessions set cost_usd = cost_usd + $10, billed_input_tokens = billed_input_tokens + $15,
+       cache_read_tokens = cache_read_tokens + $9
+     where id = $2 and user_id = $1 and exists (select 1 from call)`,
+    [...params, billedInputTokens(c.usage)],
+  );
   return cost;
 }
 
-/** Billed tokens (input, cache writes and reads, output) the user has used this UTC day, from the rollup. */
+/** A user's billed tokens (input, cache writes and reads, output) this UTC day from the rollup, as an SQL expression; `user` is the parameter naming them. */
+export const tokensTodaySql = (user: string) => `(select coalesce(sum(input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens), 0)::float8
+     from llm_usage_daily where user_id = ${user} and day = (now() at time zone 'UTC')::date)`;
+
 export async function tokensToday(tx: Tx, userId: string): Promise<number> {
-  const [row] = await tx.query<{ tokens: number }>(
-    `select coalesce(sum(input_tokens + cache_creation_input_tokens + cache_read_input_tokens + output_tokens), 0)::float8 as tokens
-     from llm_usage_daily where user_id = $1 and day = (now() at time zone 'UTC')::date`,
-    [userId],
-  );
+  const [row] = await tx.query<{ tokens: number }>(`select ${tokensTodaySql("$1")} as tokens`, [userId]);
   return row.tokens;
 }

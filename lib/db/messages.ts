@@ -60,29 +60,28 @@ export interface NewMessage {
  * statement: the row lock keeps seq gap-free and ordered under concurrent writers.
  */
 export async function appendMessage(tx: Tx, userId: string, sessionId: string, m: NewMessage): Promise<MessageRow> {
-  const [slot] = await tx.query<{ seq: number; turn_seq: number }>(
-    `update sessions set next_seq = next_seq + 1, message_count = message_count + 1,
-       last_turn_seq = last_turn_seq + (case when $3 then 1 else 0 end),
-       tail_tokens = tail_tokens + $4, last_message_at = now(), updated_at = now(),
-       last_message_preview = case when $5 = '' then last_message_preview else $5 end
-     where id = $1 and user_id = $2
-     returning next_seq - 1 as seq, greatest(last_turn_seq, 1) as turn_seq`,
-    [sessionId, userId, m.startsTurn, m.tokenCount, messagePreview(m.text)],
-  );
-  if (!slot) throw notFound("Session", sessionId);
   const [row] = await tx.query<MessageRow>(
-    `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model,
+    `with slot as (
+       update sessions set next_seq = next_seq + 1, message_count = message_count + 1,
+         last_turn_seq = last_turn_seq + (case when $3::boolean then 1 else 0 end),
+         tail_tokens = tail_tokens + $4::integer, last_message_at = now(), updated_at = now(),
+         last_message_preview = case when $5::text = '' then last_message_preview else $5::text end
+       where id = $1 and user_id = $2
+       returning next_seq - 1 as seq, greatest(last_turn_seq, 1) as turn_seq)
+     insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model,
        supersedes_turn, restarts_turn, said_at)
-     values ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, $9, $10, $11, $12, $13, $14) returning ${COLUMNS}`,
+     select $1::uuid, $2::uuid, slot.seq, slot.turn_seq, $6::text, $7::text::jsonb, $8::text, $4::integer, $9::text, $10::text, $11::text,
+       $12::integer, $13::boolean, $14::timestamptz
+     from slot returning ${COLUMNS}`,
     [
       sessionId,
       userId,
-      slot.seq,
-      slot.turn_seq,
+      m.startsTurn,
+      m.tokenCount,
+      messagePreview(m.text),
       m.role,
       JSON.stringify(m.content),
       m.text,
-      m.tokenCount,
       m.status,
       m.idempotencyKey ?? null,
       m.model ?? null,
@@ -91,6 +90,7 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
       parseLeadingTimestamp(m.text),
     ],
   );
+  if (!row) throw notFound("Session", sessionId);
   return row;
 }
 
@@ -109,10 +109,17 @@ export async function finishMessage(
   id: string,
   f: { content: ContentBlock[]; text: string; tokenCount: number; status: Exclude<MessageStatus, "streaming">; usage?: unknown; stopReason?: string | null; error?: unknown },
 ): Promise<MessageRow> {
+  // The message and its session's counters in one statement.
   const [row] = await tx.query<MessageRow>(
-    `update messages set content = $2::text::jsonb, text = $3, token_count = $4, status = $5, usage = $6::text::jsonb,
-       stop_reason = $7, error = $8::text::jsonb
-     where id = $1 and status = 'streaming' returning ${COLUMNS}`,
+    `with m as (
+       update messages set content = $2::text::jsonb, text = $3, token_count = $4, status = $5, usage = $6::text::jsonb,
+         stop_reason = $7, error = $8::text::jsonb
+       where id = $1 and status = 'streaming' returning ${COLUMNS}),
+     s as (
+       update sessions set tail_tokens = tail_tokens + $4::integer,
+         last_message_preview = case when $9::text = '' then last_message_preview else $9::text end
+       where id = (select session_id from m))
+     select * from m`,
     [
       id,
       JSON.stringify(f.content),
@@ -122,14 +129,10 @@ export async function finishMessage(
       f.usage === undefined ? null : JSON.stringify(f.usage),
       f.stopReason ?? null,
       f.error === undefined ? null : JSON.stringify(f.error),
+      messagePreview(f.text),
     ],
   );
   if (!row) throw notFound("Streaming message", id);
-  await tx.query(
-    `update sessions set tail_tokens = tail_tokens + $2,
-       last_message_preview = case when $3 = '' then last_message_preview else $3 end where id = $1`,
-    [row.session_id, f.tokenCount, messagePreview(f.text)],
-  );
   return row;
 }
 
@@ -145,6 +148,15 @@ export async function turnMessages(tx: Tx, sessionId: string, turnSeq: number): 
   return tx.query<MessageRow>(`select ${COLUMNS} from session_messages($1) where turn_seq = $2 order by seq`, [
     sessionId,
     turnSeq,
+  ]);
+}
+
+/** The messages of turns `from` to `to`, in order. */
+export async function turnsMessages(tx: Tx, sessionId: string, from: number, to: number): Promise<MessageRow[]> {
+  return tx.query<MessageRow>(`select ${COLUMNS} from session_messages($1) where turn_seq between $2 and $3 order by seq`, [
+    sessionId,
+    from,
+    to,
   ]);
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import type { ContextSettings, SessionJson } from "@/lib/contract";
 import { notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
+import { tokensTodaySql } from "./llm-calls";
 
 export interface SessionRow {
   id: string;
@@ -96,6 +97,17 @@ export async function setSystemPrompt(tx: Tx, userId: string, id: string, text: 
   ]);
 }
 
+/** The session and its user's tokens today, in one statement (the status after a turn's writes). */
+export async function sessionWithTokensToday(tx: Tx, userId: string, id: string): Promise<{ session: SessionRow; tokensToday: number }> {
+  const [row] = await tx.query<SessionRow & { tokens_today: number }>(
+    `select ${SESSION_COLUMNS}, ${tokensTodaySql("$2")} as tokens_today from sessions where id = $1 and user_id = $2`,
+    [id, userId],
+  );
+  if (!row) throw notFound("Session", id);
+  const { tokens_today, ...session } = row;
+  return { session, tokensToday: tokens_today };
+}
+
 /** The session, or a 404 — also when it belongs to someone else. */
 export async function getSession(tx: Tx, userId: string, id: string, forUpdate = false): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
@@ -157,11 +169,20 @@ export async function recordMeasurement(tx: Tx, id: string, measured: number, ra
  * streams outside any transaction, so a row lock cannot cover it. Expired leases (a crashed
  * instance) are taken over.
  */
-export async function tryAcquireTurnLease(tx: Tx, userId: string, id: string, leaseId: string, ttlMs: number): Promise<boolean> {
+/** `clearStop`: a new turn starts with no stop pending (one asked for after the last reply ended is moot). */
+export async function tryAcquireTurnLease(
+  tx: Tx,
+  userId: string,
+  id: string,
+  leaseId: string,
+  ttlMs: number,
+  clearStop = false,
+): Promise<boolean> {
   const rows = await tx.query(
-    `update sessions set turn_lock_id = $3, turn_lock_until = now() + make_interval(secs => $4::double precision / 1000)
+    `update sessions set turn_lock_id = $3, turn_lock_until = now() + make_interval(secs => $4::double precision / 1000),
+       stop_requested_at = case when $5::boolean then null else stop_requested_at end
      where id = $1 and user_id = $2 and (turn_lock_id is null or turn_lock_until < now()) returning id`,
-    [id, userId, leaseId, ttlMs],
+    [id, userId, leaseId, ttlMs, clearStop],
   );
   return rows.length > 0;
 }
@@ -266,10 +287,6 @@ export async function requestStopOf(tx: Tx, userId: string, id: string): Promise
   return rows.length > 0;
 }
 
-/** A new turn starts with no stop pending (one asked for after the last reply ended is moot). */
-export async function clearStop(tx: Tx, id: string): Promise<void> {
-  await tx.query(`update sessions set stop_requested_at = null where id = $1 and stop_requested_at is not null`, [id]);
-}
 
 /** Whether a stop was asked for this session's turn (checked by the turn every second). */
 export async function stopRequested(tx: Tx, id: string): Promise<boolean> {

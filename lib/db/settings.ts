@@ -1,6 +1,7 @@
 import "server-only";
 import type { ContextSettings } from "@/lib/contract";
 import type { Tx } from "./driver";
+import { tokensTodaySql } from "./llm-calls";
 
 type StoredSettings = Partial<ContextSettings>;
 
@@ -25,6 +26,32 @@ export async function getUserSettings(tx: Tx, userId: string): Promise<StoredSet
   const [row] = await tx.query<Record<string, unknown>>(`select ${COLUMNS.join(", ")} from user_settings where user_id = $1`, [
     userId,
   ]);
+  return storedSettings(row);
+}
+
+/**
+ * What a session's context needs besides its row, in one statement: the user's settings, the
+ * calibration of `model` and the user's tokens today.
+ */
+export async function contextInputs(
+  tx: Tx,
+  userId: string,
+  model: string,
+): Promise<{ user: StoredSettings; calibration: CalibrationRow | null; tokensToday: number }> {
+  const [row] = await tx.query<{ settings: string | null; factor: number | null; samples: number | null; tokens: number }>(
+    `select (select row_to_json(u)::text from (select ${COLUMNS.join(", ")} from user_settings where user_id = $1) u) as settings,
+       c.factor, c.samples, ${tokensTodaySql("$1")} as tokens
+     from (select 1) as one left join model_calibrations c on c.user_id = $1 and c.model = $2`,
+    [userId, model],
+  );
+  return {
+    user: storedSettings(row.settings === null ? undefined : (JSON.parse(row.settings) as Record<string, unknown>)),
+    calibration: row.factor === null || row.samples === null ? null : { factor: row.factor, samples: row.samples },
+    tokensToday: row.tokens,
+  };
+}
+
+function storedSettings(row: Record<string, unknown> | undefined): StoredSettings {
   if (!row) return {};
   const out: Record<string, unknown> = {};
   for (const c of COLUMNS) {

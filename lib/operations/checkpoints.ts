@@ -17,7 +17,7 @@ import {
 } from "@/lib/db/checkpoints";
 import { installSummary } from "@/lib/db/compactions";
 import { inheritHistory, insertFork, setForkPreview } from "@/lib/db/forks";
-import { listMessages, messageJson, turnMessages } from "@/lib/db/messages";
+import { listMessages, messageJson, turnsMessages } from "@/lib/db/messages";
 import { getSession, sessionJson, type SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { checkpointCanvas, forkCanvas } from "./canvas";
@@ -64,24 +64,26 @@ export async function saveCheckpoint(userId: string, input: z.infer<typeof saveS
  * Runs after the reply was delivered, so it never delays the chat.
  */
 export async function autoCheckpoint(userId: string, sessionId: string, turnSeq: number): Promise<CheckpointJson | null> {
-  return withUser(userId, async (tx) => {
-    const session = await getSession(tx, userId, sessionId);
-    const turn = await turnMessages(tx, sessionId, turnSeq);
-    const previous = turnSeq > 1 ? await turnMessages(tx, sessionId, turnSeq - 1) : [];
-    const lastReply = [...previous].reverse().find((m) => m.role === "assistant");
-    const tags: CheckpointTag[] = checkpointTags(
-      {
-        userText: turn.filter((m) => m.role === "user").map((m) => m.text).join("\n"),
-        replyText: turn.filter((m) => m.role === "assistant").map((m) => m.text).join("\n"),
-        previousTurnHadError: !!lastReply && (lastReply.status !== "complete" || mentionsError(lastReply.text)),
-        messagesSinceLast: session.next_seq - 1 - session.last_checkpoint_seq,
-        msSinceLast: Date.now() - (session.last_checkpoint_at ?? session.created_at).getTime(),
-      },
-      DEFAULT_CHECKPOINT_POLICY,
-    );
-    if (tags.length === 0) return null;
-    return checkpointJson(await saveCheckpointTx(tx, userId, session, { trigger: "auto", label: null, tags }));
-  });
+  return withUser(userId, async (tx) => autoCheckpointTx(tx, userId, await getSession(tx, userId, sessionId), turnSeq));
+}
+
+/** The same in the caller's transaction, given the session row as it stands after the turn. */
+export async function autoCheckpointTx(tx: Tx, userId: string, session: SessionRow, turnSeq: number): Promise<CheckpointJson | null> {
+  const both = await turnsMessages(tx, session.id, Math.max(1, turnSeq - 1), turnSeq);
+  const turn = both.filter((m) => m.turn_seq === turnSeq);
+  const lastReply = both.filter((m) => m.turn_seq === turnSeq - 1 && m.role === "assistant").at(-1);
+  const tags: CheckpointTag[] = checkpointTags(
+    {
+      userText: turn.filter((m) => m.role === "user").map((m) => m.text).join("\n"),
+      replyText: turn.filter((m) => m.role === "assistant").map((m) => m.text).join("\n"),
+      previousTurnHadError: !!lastReply && (lastReply.status !== "complete" || mentionsError(lastReply.text)),
+      messagesSinceLast: session.next_seq - 1 - session.last_checkpoint_seq,
+      msSinceLast: Date.now() - (session.last_checkpoint_at ?? session.created_at).getTime(),
+    },
+    DEFAULT_CHECKPOINT_POLICY,
+  );
+  if (tags.length === 0) return null;
+  return checkpointJson(await saveCheckpointTx(tx, userId, session, { trigger: "auto", label: null, tags }));
 }
 
 export async function sessionCheckpoints(userId: string, sessionId: string): Promise<CheckpointJson[]> {

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { withUser, type Tx } from "@/lib/db";
-import { releaseTurnLease, renewTurnLease, tryAcquireTurnLease } from "@/lib/db/sessions";
+import { getSession, releaseTurnLease, renewTurnLease, tryAcquireTurnLease } from "@/lib/db/sessions";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 
@@ -11,12 +11,39 @@ const LEASE_TTL_MS = 30_000;
 // A send may wait for a running turn plus a compaction (whose summarizer times out at 20 s).
 const LEASE_WAIT_MS = 45_000;
 
+/**
+ * Takes the session's turn lease, waiting for a holder to finish. An unknown or another user's
+ * session is a 404 (checked only when the lease is not free, so a free one costs one statement).
+ */
 export async function acquireLease(userId: string, sessionId: string, waitMs = LEASE_WAIT_MS): Promise<string> {
+  return (await leaseThen(userId, sessionId, { waitMs, forTurn: false }, async () => undefined)).leaseId;
+}
+
+/**
+ * Takes the lease for a turn and, in the same transaction, runs `then` (which saves the turn's
+ * message): a failure of `then` gives the lease back with everything else it wrote. A new turn
+ * also clears a stop asked of an earlier one.
+ */
+export function leaseForTurn<T>(userId: string, sessionId: string, then: (tx: Tx) => Promise<T>): Promise<{ leaseId: string; value: T }> {
+  return leaseThen(userId, sessionId, { waitMs: LEASE_WAIT_MS, forTurn: true }, then);
+}
+
+async function leaseThen<T>(
+  userId: string,
+  sessionId: string,
+  opts: { waitMs: number; forTurn: boolean },
+  then: (tx: Tx) => Promise<T>,
+): Promise<{ leaseId: string; value: T }> {
   const leaseId = randomUUID();
-  const deadline = Date.now() + waitMs;
+  const deadline = Date.now() + opts.waitMs;
   // Short waits first: the usual holder is the previous turn's follow-up, done in milliseconds.
   for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-    if (await withUser(userId, (tx) => tryAcquireTurnLease(tx, userId, sessionId, leaseId, LEASE_TTL_MS))) return leaseId;
+    const taken = await withUser(userId, async (tx) => {
+      if (await tryAcquireTurnLease(tx, userId, sessionId, leaseId, LEASE_TTL_MS, opts.forTurn)) return { value: await then(tx) };
+      await getSession(tx, userId, sessionId);
+      return null;
+    });
+    if (taken) return { leaseId, value: taken.value };
     if (Date.now() >= deadline) {
       throw new AppError(409, "session_busy", "Another message is being answered in this session; retry shortly.", undefined, {
         "Retry-After": "5",

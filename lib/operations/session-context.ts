@@ -11,10 +11,10 @@ import type { EngineMessage } from "@/lib/context/types";
 import { selectWindow, type WindowSelection } from "@/lib/context/window";
 import type { Tx } from "@/lib/db";
 import { pinnedMessages, pinnedTurnSeqs, tailMessages } from "@/lib/db/messages";
-import { updateWindow, type SessionRow } from "@/lib/db/sessions";
-import { getCalibration, getUserSettings } from "@/lib/db/settings";
+import { sessionWithTokensToday, updateWindow, type SessionRow } from "@/lib/db/sessions";
+import { contextInputs, getCalibration } from "@/lib/db/settings";
 import { env } from "@/lib/env";
-import { usageToday, type DailyUsage } from "@/lib/limits/budget";
+import { dailyBudget, type DailyUsage } from "@/lib/limits/budget";
 import { DEFAULT_MODEL, requireModel, type ModelInfo } from "@/lib/models";
 import { initialFactor } from "@/lib/tokens/calibration";
 
@@ -43,18 +43,28 @@ export function defaultModelId(): string {
 
 /** Everything the context engine needs about a session: three indexed single-row reads and the day's few rollup rows. */
 export async function loadContext(tx: Tx, userId: string, session: SessionRow): Promise<SessionContext> {
-  const user = await getUserSettings(tx, userId);
-  const settings = resolveSettings(defaultModelId(), user, { ...session.settings, model: session.model });
+  // The session's own model decides the calibration read with the settings, in one statement.
+  const inputs = await contextInputs(tx, userId, session.model);
+  const settings = resolveSettings(defaultModelId(), inputs.user, { ...session.settings, model: session.model });
   const model = requireModel(settings.model);
-  const stored = await getCalibration(tx, userId, model.id);
+  const stored = model.id === session.model ? inputs.calibration : await getCalibration(tx, userId, model.id);
   return {
     session,
     model,
     settings,
     capacity: computeCapacity(model, settings),
     calibration: stored ?? { factor: initialFactor(model.tokenizer), samples: 0 },
-    today: await usageToday(tx, userId),
+    today: { tokens: inputs.tokensToday, budget: dailyBudget() },
   };
+}
+
+/**
+ * The context after writes in the same transaction (a turn's reply saved): the session row and
+ * today's tokens read again in one statement; settings and calibration as they are in memory.
+ */
+export async function refreshContext(tx: Tx, userId: string, ctx: SessionContext): Promise<SessionContext> {
+  const { session, tokensToday } = await sessionWithTokensToday(tx, userId, ctx.session.id);
+  return { ...ctx, session, today: { ...ctx.today, tokens: tokensToday } };
 }
 
 /**

@@ -3,11 +3,11 @@
 import "server-only";
 import { withUser } from "@/lib/db";
 import { turnMessages } from "@/lib/db/messages";
-import { getSession } from "@/lib/db/sessions";
+import { getSession, releaseTurnLease } from "@/lib/db/sessions";
 import { redactSecrets } from "@/lib/redact";
 import { log } from "@/lib/log";
 import { queueEvent } from "@/lib/webhooks/events";
-import { autoCheckpoint } from "@/lib/operations/checkpoints";
+import { autoCheckpointTx } from "@/lib/operations/checkpoints";
 import { compactSession, wantsAutoCompaction, type CompactOutcome } from "@/lib/operations/compact";
 import { contextStatus, loadContext, type SessionContext } from "@/lib/operations/session-context";
 import { loadMemoriesForSession } from "@/lib/operations/memory";
@@ -44,17 +44,27 @@ export async function nameSession(h: TurnHandle): Promise<void> {
 /**
  * After a completed turn: an automatic checkpoint when the turn mattered, then automatic
  * compaction once the window reached the threshold (`after`: the context after the turn, when
- * read). Neither ever fails the turn.
+ * read). Neither ever fails the turn. When no compaction is due, the turn's lease is released
+ * with the checkpoint (`released`); otherwise the caller releases it.
  */
-export async function afterTurn(h: TurnHandle, emit: Emit, after: SessionContext | null): Promise<void> {
+export async function afterTurn(h: TurnHandle, emit: Emit, after: SessionContext | null): Promise<{ released: boolean }> {
+  // The context just read for the status says whether compaction is due; a checkpoint changes nothing in it.
+  const compactionDue = !after || wantsAutoCompaction(after);
+  let released = false;
   try {
-    const checkpoint = await autoCheckpoint(h.userId, h.sessionId, h.userMessage.turn_seq);
+    const checkpoint = await withUser(h.userId, async (tx) => {
+      const session = after?.session ?? (await getSession(tx, h.userId, h.sessionId));
+      const saved = await autoCheckpointTx(tx, h.userId, session, h.userMessage.turn_seq);
+      // Nothing follows: the lease is given back in the same transaction.
+      if (!compactionDue) await releaseTurnLease(tx, h.sessionId, h.leaseId);
+      return saved;
+    });
+    released = !compactionDue;
     if (checkpoint) emit({ event: "checkpoint", data: checkpoint });
   } catch (err) {
     log.error("[threadkeeper] automatic checkpoint failed", err);
   }
-  // The context just read for the status says whether compaction is due; a checkpoint changes nothing in it.
-  if (after && !wantsAutoCompaction(after)) return;
+  if (!compactionDue) return { released };
   try {
     const outcome = await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId });
     reportCompaction(outcome, emit);
@@ -63,6 +73,7 @@ export async function afterTurn(h: TurnHandle, emit: Emit, after: SessionContext
     emit({ event: "notice", data: { kind: "compaction_failed", message: "Automatic compaction failed; the window will slide instead." } });
     await queueEvent(h.userId, "compaction.failed", { session_id: h.sessionId, trigger: "auto", error: errorMessage(err) });
   }
+  return { released };
 }
 
 export function reportCompaction(outcome: CompactOutcome, emit: Emit): void {
@@ -98,12 +109,18 @@ export function reportCompaction(outcome: CompactOutcome, emit: Emit): void {
 }
 
 /**
- * The status after the turn; `usageBefore` (percent of capacity before this turn's message)
- * tells integrations when the turn carried the session across the compaction threshold.
+ * The status after the turn (`known`: the context the turn read after saving its reply, else
+ * read here); `usageBefore` (percent of capacity before this turn's message) tells
+ * integrations when the turn carried the session across the compaction threshold.
  */
-export async function emitStatus(h: TurnHandle, emit: Emit, usageBefore: number | null): Promise<SessionContext | null> {
+export async function emitStatus(
+  h: TurnHandle,
+  emit: Emit,
+  usageBefore: number | null,
+  known: SessionContext | null,
+): Promise<SessionContext | null> {
   try {
-    const ctx = await withUser(h.userId, async (tx) => loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId)));
+    const ctx = known ?? (await withUser(h.userId, async (tx) => loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId))));
     const status = contextStatus(ctx);
     emit({ event: "status", data: status });
     if (usageBefore !== null && usageBefore < status.threshold_percent && status.usage_percent >= status.threshold_percent) {

@@ -23,11 +23,11 @@ import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage, ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, tailMessages } from "@/lib/db/messages";
-import { clearStop, getSession, recordClientView, type SessionRow } from "@/lib/db/sessions";
+import { getSession, recordClientView, type SessionRow } from "@/lib/db/sessions";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import type { CallerParams } from "@/lib/llm/client";
 import { getModel, MODELS } from "@/lib/models";
-import { acquireLease, release } from "@/lib/operations/lease";
+import { leaseForTurn, release } from "@/lib/operations/lease";
 import { createSession, putSettings, useSystemPrompt } from "@/lib/operations/sessions";
 import { estimateMessageTokens, type ToolDef } from "@/lib/tokens/tokenizer";
 import { lastUserMessage } from "./replay";
@@ -161,78 +161,81 @@ export async function startDropIn(
   const hidden = new Set(OWN_TOOLS.map((t) => t.name).filter((n) => !caller.tools.some((t) => t.name === n)));
   const last = messages[messages.length - 1];
   const continuing = !startsTurn("user", last.content);
-  const leaseId = await acquireLease(userId, sessionId);
-  try {
-    const keys = messages.map((m) => canonicalKey(m.role, m.content));
-    // A history is lined up with every message of the session, unless the session's digest of
-    // what this client saw already covers it; a lone new message needs only the last turn (is it
-    // a retry of it?). Either way the cost of a request does not grow with the session.
-    const lineUp = async (tx: Tx) => {
-      const session = await getSession(tx, userId, sessionId);
-      const known = knownView(session);
-      const history = keys.slice(0, -1);
-      if (known && !continuing && history.length > 0 && history.length === known.len && extendDigest(EMPTY_VIEW, history).digest === known.digest) {
-        return { stored: [], plan: { how: "matched" } as Reconciliation, imported: [], view: { base: known, added: keys.slice(-1) } };
-      }
-      const whole = keys.length > 1 || continuing;
-      const stored = await tailMessages(tx, sessionId, whole ? 1 : session.last_turn_seq);
-      const view = clientView(stored, hidden);
-      const plan = reconcile(view, keys.map((key) => ({ key })));
-      const imported = plan.how === "imported" || plan.how === "edited" ? messages.slice(plan.importFrom, -1) : [];
-      return { stored, plan, imported, view: viewBase(plan, whole ? view : null, known, keys) };
-    };
-    const save = async (tx: Tx, { plan, imported }: Awaited<ReturnType<typeof lineUp>>, content: ContentBlock[]) => {
-      await clearStop(tx, sessionId);
-      if (plan.how === "retried" || plan.how === "regenerated") {
-        const mode = plan.how === "retried" ? "retry" : "regenerate";
-        return { mode, userMessage: await lastUserMessage(tx, userId, sessionId, mode) } as const;
-      }
-      const store = (m: { role: "user" | "assistant"; content: ContentBlock[] }, supersedesTurn?: number) =>
-        appendMessage(tx, userId, sessionId, {
-          role: m.role,
-          content: m.content,
-          text: blocksToText(m.content),
-          tokenCount: estimateMessageTokens(m.role, m.content),
-          status: "complete",
-          startsTurn: startsTurn(m.role, m.content),
-          supersedesTurn,
-          ...(m.role === "assistant" ? { model: model.id } : {}),
-        });
-      // An edit's first new message names the first turn it replaces.
-      let replaces = plan.how === "edited" ? plan.replacesTurn : undefined;
-      for (const m of imported) {
-        await store(m, replaces);
-        replaces = undefined;
-      }
-      return { mode: continuing ? "continue" : "new", userMessage: await store({ role: "user", content }, replaces) } as const;
-    };
-    let saved;
-    let how: Reconciliation["how"];
-    let view: ReturnType<typeof viewBase>;
-    if (continuing) {
-      // Threadkeeper's own calls in the paused reply are answered outside the transaction (recall reads on its own).
-      const lined = await withUser(userId, lineUp);
-      const content = await withOwnResults(last.content, previousReply(lined.imported, lined.stored), hidden, { userId, sessionId });
-      saved = await withUser(userId, (tx) => save(tx, lined, content));
-      ({ how } = lined.plan);
-      view = lined.view;
-    } else {
-      ({ saved, how, view } = await withUser(userId, async (tx) => {
-        const lined = await lineUp(tx);
-        return { saved: await save(tx, lined, last.content), how: lined.plan.how, view: lined.view };
-      }));
+  const keys = messages.map((m) => canonicalKey(m.role, m.content));
+  // A history is lined up with every message of the session, unless the session's digest of
+  // what this client saw already covers it; a lone new message needs only the last turn (is it
+  // a retry of it?). Either way the cost of a request does not grow with the session.
+  const lineUp = async (tx: Tx) => {
+    const session = await getSession(tx, userId, sessionId);
+    const known = knownView(session);
+    const history = keys.slice(0, -1);
+    if (known && !continuing && history.length > 0 && history.length === known.len && extendDigest(EMPTY_VIEW, history).digest === known.digest) {
+      return { stored: [], plan: { how: "matched" } as Reconciliation, imported: [], view: { base: known, added: keys.slice(-1) } };
     }
-    const history: HistoryHandling = continuing && (how === "appended" || how === "matched") ? "continued" : how;
-    const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller, userMessage: saved.userMessage };
-    const recordView = view
-      ? (answered: readonly KeyBlock[], lastSeq: number) =>
-          withUser(userId, (tx) => recordClientView(tx, sessionId, { seq: lastSeq, ...extendDigest(view.base, [...view.added, canonicalKey("assistant", answered)]) }))
-      : null;
-    return { sessionId, history, prepared: turnFor(handle, saved.mode), recordView };
-  } catch (err) {
-    await release(userId, sessionId, leaseId);
-    throw err;
+    const whole = keys.length > 1 || continuing;
+    const stored = await tailMessages(tx, sessionId, whole ? 1 : session.last_turn_seq);
+    const view = clientView(stored, hidden);
+    const plan = reconcile(view, keys.map((key) => ({ key })));
+    const imported = plan.how === "imported" || plan.how === "edited" ? messages.slice(plan.importFrom, -1) : [];
+    return { stored, plan, imported, view: viewBase(plan, whole ? view : null, known, keys) };
+  };
+  const save = async (tx: Tx, { plan, imported }: Awaited<ReturnType<typeof lineUp>>, content: ContentBlock[]) => {
+    if (plan.how === "retried" || plan.how === "regenerated") {
+      const mode = plan.how === "retried" ? "retry" : "regenerate";
+      return { mode, userMessage: await lastUserMessage(tx, userId, sessionId, mode) } as const;
+    }
+    const store = (m: { role: "user" | "assistant"; content: ContentBlock[] }, supersedesTurn?: number) =>
+      appendMessage(tx, userId, sessionId, {
+        role: m.role,
+        content: m.content,
+        text: blocksToText(m.content),
+        tokenCount: estimateMessageTokens(m.role, m.content),
+        status: "complete",
+        startsTurn: startsTurn(m.role, m.content),
+        supersedesTurn,
+        ...(m.role === "assistant" ? { model: model.id } : {}),
+      });
+    // An edit's first new message names the first turn it replaces.
+    let replaces = plan.how === "edited" ? plan.replacesTurn : undefined;
+    for (const m of imported) {
+      await store(m, replaces);
+      replaces = undefined;
+    }
+    return { mode: continuing ? "continue" : "new", userMessage: await store({ role: "user", content }, replaces) } as const;
+  };
+  let leaseId: string;
+  let saved: Awaited<ReturnType<typeof save>>;
+  let how: Reconciliation["how"];
+  let view: ReturnType<typeof viewBase>;
+  if (continuing) {
+    // Threadkeeper's own calls in the paused reply are answered outside the transaction (recall reads on its own).
+    const taken = await leaseForTurn(userId, sessionId, lineUp);
+    leaseId = taken.leaseId;
+    try {
+      const content = await withOwnResults(last.content, previousReply(taken.value.imported, taken.value.stored), hidden, { userId, sessionId });
+      saved = await withUser(userId, (tx) => save(tx, taken.value, content));
+    } catch (err) {
+      await release(userId, sessionId, leaseId);
+      throw err;
+    }
+    ({ how } = taken.value.plan);
+    view = taken.value.view;
+  } else {
+    // The lease, lining up and saving in one transaction.
+    const taken = await leaseForTurn(userId, sessionId, async (tx) => {
+      const lined = await lineUp(tx);
+      return { saved: await save(tx, lined, last.content), how: lined.plan.how, view: lined.view };
+    });
+    leaseId = taken.leaseId;
+    ({ saved, how, view } = taken.value);
   }
+  const history: HistoryHandling = continuing && (how === "appended" || how === "matched") ? "continued" : how;
+  const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller, userMessage: saved.userMessage };
+  const recordView = view
+    ? (answered: readonly KeyBlock[], lastSeq: number) =>
+        withUser(userId, (tx) => recordClientView(tx, sessionId, { seq: lastSeq, ...extendDigest(view.base, [...view.added, canonicalKey("assistant", answered)]) }))
+    : null;
+  return { sessionId, history, prepared: turnFor(handle, saved.mode), recordView };
 }
 
 /** The reply a tool_result answers: the last one the client sent, else the session's last. */

@@ -59,7 +59,12 @@ export async function planRequest(
   h: TurnHandle,
   client: ReturnType<typeof anthropicClient>,
   emit: Emit,
-  opts: { autoCompact: boolean; targetRaw?: number },
+  opts: {
+    autoCompact: boolean;
+    targetRaw?: number;
+    /** Runs in the transaction that assembled a window that fits: the reply's row is opened there. */
+    open?: (tx: Tx, ctx: SessionContext) => Promise<void>;
+  },
 ): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
   // `checkFirst`: stop before assembling the window when automatic compaction is due, so the
   // turns it would condense are condensed rather than slid out.
@@ -72,7 +77,9 @@ export async function planRequest(
       if (h.caller) ctx.callerToolsRaw = estimateToolsTokens(h.caller.tools);
       const factor = ctx.calibration.factor;
       const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
-      return { ctx, win: await assembleWindow(tx, ctx, factor, capacity) };
+      const win = await assembleWindow(tx, ctx, factor, capacity);
+      if (opts.open && !win.selection.overCapacity) await opts.open(tx, ctx);
+      return { ctx, win };
     });
   // Also checked before each request, for when the message itself crossed the threshold.
   let loaded = await load(opts.autoCompact);

@@ -5,10 +5,9 @@ import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/
 import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock } from "@/lib/context/types";
-import { withUser } from "@/lib/db";
+import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, findByIdempotencyKey, finishMessage, messageJson } from "@/lib/db/messages";
 import { recordLlmCall } from "@/lib/db/llm-calls";
-import { clearStop, getSession } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
@@ -21,12 +20,13 @@ import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { afterTurn, emitStatus, loadMemories, nameSession } from "./after-turn";
 import { llmError } from "./errors";
 import { startFlusher, type StreamState } from "./flusher";
-import { acquireLease, release } from "@/lib/operations/lease";
+import { leaseForTurn, release } from "@/lib/operations/lease";
 import { planRequest, recordMeasured, recoverFromOverflow } from "./plan-request";
 import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
 import { registerTurn } from "@/lib/operations/stop";
 import { canvasBudget } from "@/lib/operations/canvas";
+import { refreshContext, type SessionContext } from "@/lib/operations/session-context";
 import { answerToolUses, MAX_TOOL_ROUNDS } from "./tool-calls";
 import type { Emit, TurnHandle } from "./turn-handle";
 import { maxMessageBytes, sendSchema } from "@/lib/contract/requests";
@@ -51,45 +51,37 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
       max_bytes: maxMessageBytes(),
     });
   }
-  await withUser(userId, (tx) => getSession(tx, userId, sessionId));
   if (input.idempotency_key) {
     const replay = await replayFor(userId, sessionId, input.idempotency_key);
     if (replay) return replay;
   }
-  const leaseId = await acquireLease(userId, sessionId);
-  try {
-    const saved = await withUser(userId, async (tx) => {
-      // Checked again under the lease: a concurrent duplicate may have just finished.
-      if (input.idempotency_key && (await findByIdempotencyKey(tx, userId, sessionId, input.idempotency_key))) return null;
-      if (input.retry) return lastUserMessage(tx, userId, sessionId, "retry");
-      if (input.regenerate) return lastUserMessage(tx, userId, sessionId, "regenerate");
-      const edited = input.edit_of ? await editedTurn(tx, userId, sessionId, input.edit_of) : undefined;
-      const content: ContentBlock[] = [{ type: "text", text: input.content ?? "" }];
-      await clearStop(tx, sessionId);
-      return appendMessage(tx, userId, sessionId, {
-        role: "user",
-        content,
-        text: blocksToText(content),
-        tokenCount: estimateMessageTokens("user", content),
-        status: "complete",
-        startsTurn: startsTurn("user", content),
-        idempotencyKey: input.idempotency_key,
-        supersedesTurn: edited,
-      });
+  // The lease (and the session's 404) and the user message in one transaction.
+  const { leaseId, value: saved } = await leaseForTurn(userId, sessionId, async (tx) => {
+    // Checked again under the lease: a concurrent duplicate may have just finished.
+    if (input.idempotency_key && (await findByIdempotencyKey(tx, userId, sessionId, input.idempotency_key))) return null;
+    if (input.retry) return lastUserMessage(tx, userId, sessionId, "retry");
+    if (input.regenerate) return lastUserMessage(tx, userId, sessionId, "regenerate");
+    const edited = input.edit_of ? await editedTurn(tx, userId, sessionId, input.edit_of) : undefined;
+    const content: ContentBlock[] = [{ type: "text", text: input.content ?? "" }];
+    return appendMessage(tx, userId, sessionId, {
+      role: "user",
+      content,
+      text: blocksToText(content),
+      tokenCount: estimateMessageTokens("user", content),
+      status: "complete",
+      startsTurn: startsTurn("user", content),
+      idempotencyKey: input.idempotency_key,
+      supersedesTurn: edited,
     });
-    if (!saved) {
-      await release(userId, sessionId, leaseId);
-      const replay = await replayFor(userId, sessionId, input.idempotency_key ?? "");
-      if (replay) return replay;
-      throw conflict("request_in_progress", "A request with this idempotency key is in progress");
-    }
-    if (input.retry || input.regenerate) await withUser(userId, (tx) => clearStop(tx, sessionId));
-    const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
-    return turnFor({ userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() }, mode);
-  } catch (err) {
+  });
+  if (!saved) {
     await release(userId, sessionId, leaseId);
-    throw err;
+    const replay = await replayFor(userId, sessionId, input.idempotency_key ?? "");
+    if (replay) return replay;
+    throw conflict("request_in_progress", "A request with this idempotency key is in progress");
   }
+  const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
+  return turnFor({ userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() }, mode);
 }
 
 /** Runs a whole send and collects its events into the JSON answer. */
@@ -124,28 +116,31 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
   const unregister = registerTurn(h.sessionId, h.stop);
   let answered = false;
   let usageBefore: number | null = null;
-  let after: Awaited<ReturnType<typeof emitStatus>> = null;
+  let after: SessionContext | null = null;
   emit({ event: "user_message", data: messageJson(h.userMessage, true) });
   try {
     if (h.userMessage.turn_seq === 1 && mode === "new") await loadMemories(h, emit);
     for (let round = 0; round < MAX_TOOL_ROUNDS && !h.stop.signal.aborted; round++) {
-      let { ctx, win } = await planRequest(h, client, emit, { autoCompact: true });
-      // Where the session stood before this turn's message, for the threshold event.
-      usageBefore ??= ((win.selection.calibratedTokens - calibrate(h.userMessage.token_count, ctx.calibration.factor)) / ctx.capacity.capacity) * 100;
       const current = (mode === "retry" || mode === "regenerate") && round === 0 ? { turn: h.userMessage.turn_seq, regenerate: mode === "regenerate" } : null;
-      const assistant = await withUser(h.userId, (tx) =>
-        appendMessage(tx, h.userId, h.sessionId, {
+      // The reply's row is opened with the window's transaction; from then on a failure marks it interrupted.
+      const open = async (tx: Tx, planned: SessionContext) => {
+        const assistant = await appendMessage(tx, h.userId, h.sessionId, {
           role: "assistant",
           content: [],
           text: "",
           tokenCount: 0,
           status: "streaming",
           startsTurn: false,
-          model: ctx.model.id,
+          model: planned.model.id,
           restartsTurn: current?.regenerate ?? false,
-        }),
-      );
-      Object.assign(stream, { id: assistant.id, text: "", dirty: false });
+        });
+        Object.assign(stream, { id: assistant.id, text: "", dirty: false });
+      };
+      let { ctx, win } = await planRequest(h, client, emit, { autoCompact: true, open });
+      const replyId = stream.id;
+      if (!replyId) throw new Error("unreachable: planning a request that fits opens its reply's row");
+      // Where the session stood before this turn's message, for the threshold event.
+      usageBefore ??= ((win.selection.calibratedTokens - calibrate(h.userMessage.token_count, ctx.calibration.factor)) / ctx.capacity.capacity) * 100;
       const onText = (delta: string) => {
         stream.text += delta;
         stream.dirty = true;
@@ -166,8 +161,9 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
       }
       await flusher.settle();
       const final = reply;
+      const lastRound = final.stopReason !== "tool_use" || callsCallerTool(final.content, h.caller);
       const saved = await withUser(h.userId, async (tx) => {
-        const row = await finishMessage(tx, assistant.id, {
+        const row = await finishMessage(tx, replyId, {
           content: final.content,
           text: blocksToText(final.content),
           tokenCount: estimateMessageTokens("assistant", final.content),
@@ -189,13 +185,15 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
             cacheBreakpoints: built?.breakpoints ?? 0,
           });
         }
+        // The status after the turn, read with the writes instead of in a transaction of its own.
+        if (lastRound) after = await refreshContext(tx, h.userId, ctx);
         return row;
       });
       stream.id = null;
       emit({ event: "assistant_message", data: messageJson(saved, true) });
       h.caller?.onReply(final);
       // A call of the caller's own tool is the caller's to answer: the turn pauses with it.
-      if (final.stopReason !== "tool_use" || callsCallerTool(final.content, h.caller)) break;
+      if (lastRound) break;
       const answered = await answerToolUses(final.content, built?.request.tools ?? [], {
         userId: h.userId,
         sessionId: h.sessionId,
@@ -235,12 +233,14 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
     await flusher.stop();
     // Also after a retried first turn; a session that already has a title keeps it.
     if (answered && h.userMessage.turn_seq === 1) await nameSession(h);
-    after = await emitStatus(h, emit, usageBefore);
+    // The first turn's title call is billed after the reply was saved: read the status afresh then.
+    after = await emitStatus(h, emit, usageBefore, answered && h.userMessage.turn_seq > 1 ? after : null);
   }
   // The reply is out and the composer is free again; the checkpoint and compaction follow
   // while the lease is still held, so the next send waits for them rather than racing them.
-  const followUp = (answered ? afterTurn(h, detachFollowUp ? () => {} : emit, after) : Promise.resolve()).finally(() =>
-    release(h.userId, h.sessionId, h.leaseId),
+  const followUp = (answered ? afterTurn(h, detachFollowUp ? () => {} : emit, after) : Promise.resolve({ released: false })).then(
+    ({ released }) => (released ? undefined : release(h.userId, h.sessionId, h.leaseId)),
+    () => release(h.userId, h.sessionId, h.leaseId),
   );
   if (!detachFollowUp) await followUp;
   emit({ event: "done", data: {} });

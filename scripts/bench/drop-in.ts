@@ -7,7 +7,7 @@ import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
 import * as sendRoute from "@/app/api/session/[id]/messages/route";
 import { LOCAL_USER_ID } from "@/lib/db";
 import { createSession } from "@/lib/operations/sessions";
-import type { Database } from "@/lib/db";
+import { setDb, type Database, type Tx } from "@/lib/db";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { fmtMs, statJson, table } from "./report";
 import { performance } from "node:perf_hooks";
@@ -22,6 +22,8 @@ export interface DropInBenchResult {
   dropIn: Stat;
   /** Threadkeeper's own send of the same message (REST, JSON): the turn without the drop-in's translation. */
   rest: Stat;
+  /** The database work of one such send, its follow-up included: statements and transactions. */
+  perTurn: { statements: number; transactions: number };
   newOnly: Stat;
   resent: Stat;
   turns: number;
@@ -29,7 +31,40 @@ export interface DropInBenchResult {
 
 const sentence = (i: number) => `Turn ${i}: we went over the ${["parser", "scheduler", "cache", "exporter"][i % 4]} and its edge cases in some detail. `;
 
-export async function benchDropIn(_db: Database, opts: MeasureOptions): Promise<DropInBenchResult> {
+/** The database, counting what runs through it. */
+function counting(db: Database) {
+  const counts = { statements: 0, transactions: 0 };
+  const wrapped: Database = {
+    ...db,
+    transaction: <T>(fn: (tx: Tx) => Promise<T>) => {
+      counts.transactions++;
+      return db.transaction((tx) =>
+        fn({
+          query: <R>(sql: string, params?: unknown[]) => {
+            counts.statements++;
+            return tx.query<R>(sql, params);
+          },
+          exec: (sql: string) => {
+            counts.statements++;
+            return tx.exec(sql);
+          },
+        }),
+      );
+    },
+  };
+  return {
+    db: wrapped,
+    get statements() {
+      return counts.statements;
+    },
+    get transactions() {
+      return counts.transactions;
+    },
+    reset: () => Object.assign(counts, { statements: 0, transactions: 0 }),
+  };
+}
+
+export async function benchDropIn(db: Database, opts: MeasureOptions): Promise<DropInBenchResult> {
   const fake = await startFakeAnthropic();
   try {
     return await withEnv(
@@ -64,7 +99,19 @@ export async function benchDropIn(_db: Database, opts: MeasureOptions): Promise<
           ).then(async (res) => {
             if (res.status !== 201) throw new Error(`send: ${res.status} ${await res.text()}`);
           });
-        const rest = (await measure(send, opts)).stat;
+        const counted = counting(db);
+        setDb(counted.db);
+        let rest: Stat;
+        try {
+          for (let i = 0; i < opts.warmups; i++) await send(i);
+          counted.reset();
+          rest = (await measure((i) => send(opts.warmups + i), { warmups: 0, runs: opts.runs })).stat;
+          // The last turn's follow-up (checkpoint, lease) is part of its work.
+          await new Promise((r) => setTimeout(r, 300));
+        } finally {
+          setDb(db);
+        }
+        const perTurn = { statements: counted.statements / opts.runs, transactions: counted.transactions / opts.runs };
 
         // Two sessions of HISTORY_TURNS turns each, one sent only new messages, one its whole history.
         const seed = async () => {
@@ -97,7 +144,7 @@ export async function benchDropIn(_db: Database, opts: MeasureOptions): Promise<
         }
         const newOnly = summarize(times.newOnly);
         const resent = summarize(times.resent);
-        return { direct: directStat, dropIn: dropInStat, rest, newOnly, resent, turns: HISTORY_TURNS };
+        return { direct: directStat, dropIn: dropInStat, rest, perTurn, newOnly, resent, turns: HISTORY_TURNS };
       },
     );
   } finally {
@@ -121,7 +168,13 @@ export function printDropIn(r: DropInBenchResult): void {
       [
         ["SDK -> fake API directly", fmtMs(r.direct.medianMs), fmtMs(r.direct.p95Ms), "", ""],
         ["SDK -> /api/anthropic -> fake API", fmtMs(r.dropIn.medianMs), fmtMs(r.dropIn.p95Ms), signed(added), `< 15 ms ${added < 15 ? "met" : "NOT MET"}`],
-        ["the same message by Threadkeeper's own send", fmtMs(r.rest.medianMs), fmtMs(r.rest.p95Ms), signed(r.rest.medianMs - r.direct.medianMs), ""],
+        [
+          `the same message by Threadkeeper's own send (${r.perTurn.statements.toFixed(1)} statements, ${r.perTurn.transactions.toFixed(1)} transactions)`,
+          fmtMs(r.rest.medianMs),
+          fmtMs(r.rest.p95Ms),
+          signed(r.rest.medianMs - r.direct.medianMs),
+          "",
+        ],
         [`${r.turns}-turn session, only the new message`, fmtMs(r.newOnly.medianMs), fmtMs(r.newOnly.p95Ms), "", ""],
         [`${r.turns}-turn session, whole history resent`, fmtMs(r.resent.medianMs), fmtMs(r.resent.p95Ms), signed(resend), `< 5 ms ${resend < 5 ? "met" : "NOT MET"}`],
       ],
@@ -135,6 +188,8 @@ export function dropInJson(r: DropInBenchResult) {
     drop_in: statJson(r.dropIn),
     added_ms: Math.round((r.dropIn.medianMs - r.direct.medianMs) * 100) / 100,
     own_send: statJson(r.rest),
+    statements_per_turn: Math.round(r.perTurn.statements * 10) / 10,
+    transactions_per_turn: Math.round(r.perTurn.transactions * 10) / 10,
     drop_in_over_own_send_ms: Math.round((r.dropIn.medianMs - r.rest.medianMs) * 100) / 100,
     history_turns: r.turns,
     new_only: statJson(r.newOnly),
