@@ -7,7 +7,10 @@ import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
 import * as sendRoute from "@/app/api/session/[id]/messages/route";
 import { LOCAL_USER_ID } from "@/lib/db";
 import { createSession } from "@/lib/operations/sessions";
-import { setDb, type Database, type Tx } from "@/lib/db";
+import postgres from "postgres";
+import { prepare, setDb, type Database, type Tx } from "@/lib/db";
+import { fromPostgres } from "@/lib/db/driver";
+import { applyFixture, missingPrerequisite, startCluster, SUPERUSER } from "../../tests/pg/cluster";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { fmtMs, statJson, table } from "./report";
 import { performance } from "node:perf_hooks";
@@ -16,8 +19,11 @@ import { measure, summarize, type MeasureOptions, type Stat, withEnv } from "./s
 const MODEL = "claude-haiku-4-5";
 const HISTORY_TURNS = Number(process.env.BENCH_DROPIN_TURNS ?? 200);
 const BASE = "http://127.0.0.1:3000/api/anthropic";
+/** The app's login role on the cluster, as in tests/pg. */
+const APP_ROLE = "postgres";
 
-export interface DropInBenchResult {
+export interface DropInRun {
+  engine: "PGlite" | "PostgreSQL 15";
   direct: Stat;
   dropIn: Stat;
   /** Threadkeeper's own send of the same message (REST, JSON): the turn without the drop-in's translation. */
@@ -64,7 +70,34 @@ function counting(db: Database) {
   };
 }
 
+export interface DropInBenchResult {
+  runs: DropInRun[];
+}
+
+/**
+ * On the embedded PGlite (the default install) and, when its binaries are here, on a throwaway
+ * real PostgreSQL 15 cluster (tests/pg/cluster.ts: the app's migrations, Supabase-like roles).
+ */
 export async function benchDropIn(db: Database, opts: MeasureOptions): Promise<DropInBenchResult> {
+  const runs = [await measureOn("PGlite", db, opts)];
+  if (missingPrerequisite() === null) {
+    const cluster = await startCluster();
+    const pg = fromPostgres(postgres(cluster.url(APP_ROLE), { max: 4, onnotice: () => {} }));
+    try {
+      await applyFixture(cluster.url(SUPERUSER));
+      await prepare(pg, false);
+      setDb(pg);
+      runs.push(await measureOn("PostgreSQL 15", pg, opts));
+    } finally {
+      setDb(db);
+      await pg.close();
+      await cluster.stop();
+    }
+  }
+  return { runs };
+}
+
+async function measureOn(engine: DropInRun["engine"], db: Database, opts: MeasureOptions): Promise<DropInRun> {
   const fake = await startFakeAnthropic();
   try {
     return await withEnv(
@@ -144,7 +177,7 @@ export async function benchDropIn(db: Database, opts: MeasureOptions): Promise<D
         }
         const newOnly = summarize(times.newOnly);
         const resent = summarize(times.resent);
-        return { direct: directStat, dropIn: dropInStat, rest, perTurn, newOnly, resent, turns: HISTORY_TURNS };
+        return { engine, direct: directStat, dropIn: dropInStat, rest, perTurn, newOnly, resent, turns: HISTORY_TURNS };
       },
     );
   } finally {
@@ -156,44 +189,46 @@ export async function benchDropIn(db: Database, opts: MeasureOptions): Promise<D
 const signed = (ms: number) => (ms < 0 ? `-${fmtMs(-ms)}` : fmtMs(ms));
 
 export function printDropIn(r: DropInBenchResult): void {
-  const added = r.dropIn.medianMs - r.direct.medianMs;
-  const resend = r.resent.medianMs - r.newOnly.medianMs;
+  const first = r.runs[0];
   console.log(
-    `\nDrop-in Messages API: the Anthropic SDK against the fake API, directly and through /api/anthropic, requests back to back (medians (p95) over ${r.direct.runs} runs).` +
-      `\nThe drop-in runs a whole Threadkeeper turn; Threadkeeper's own send of the same message shows how much of the added time is the turn's database work.`,
+    `\nDrop-in Messages API: the Anthropic SDK against the fake API, directly and through /api/anthropic, requests back to back (medians (p95) over ${first.direct.runs} runs).` +
+      `\nThe drop-in runs a whole Threadkeeper turn; Threadkeeper's own send of the same message shows how much of the added time is the turn's (its database work counted).`,
   );
-  console.log(
-    table(
-      ["request", "p50", "p95", "added (p50)", "target"],
+  const rows: string[][] = [];
+  for (const run of r.runs) {
+    const added = run.dropIn.medianMs - run.direct.medianMs;
+    const resend = run.resent.medianMs - run.newOnly.medianMs;
+    rows.push(
+      [run.engine, "SDK -> fake API directly", fmtMs(run.direct.medianMs), fmtMs(run.direct.p95Ms), "", ""],
+      [run.engine, "SDK -> /api/anthropic -> fake API", fmtMs(run.dropIn.medianMs), fmtMs(run.dropIn.p95Ms), signed(added), `< 15 ms ${added < 15 ? "met" : "NOT MET"}`],
       [
-        ["SDK -> fake API directly", fmtMs(r.direct.medianMs), fmtMs(r.direct.p95Ms), "", ""],
-        ["SDK -> /api/anthropic -> fake API", fmtMs(r.dropIn.medianMs), fmtMs(r.dropIn.p95Ms), signed(added), `< 15 ms ${added < 15 ? "met" : "NOT MET"}`],
-        [
-          `the same message by Threadkeeper's own send (${r.perTurn.statements.toFixed(1)} statements, ${r.perTurn.transactions.toFixed(1)} transactions)`,
-          fmtMs(r.rest.medianMs),
-          fmtMs(r.rest.p95Ms),
-          signed(r.rest.medianMs - r.direct.medianMs),
-          "",
-        ],
-        [`${r.turns}-turn session, only the new message`, fmtMs(r.newOnly.medianMs), fmtMs(r.newOnly.p95Ms), "", ""],
-        [`${r.turns}-turn session, whole history resent`, fmtMs(r.resent.medianMs), fmtMs(r.resent.p95Ms), signed(resend), `< 5 ms ${resend < 5 ? "met" : "NOT MET"}`],
+        run.engine,
+        `own send of it (${run.perTurn.statements.toFixed(1)} statements, ${run.perTurn.transactions.toFixed(1)} transactions)`,
+        fmtMs(run.rest.medianMs),
+        fmtMs(run.rest.p95Ms),
+        signed(run.rest.medianMs - run.direct.medianMs),
+        "",
       ],
-    ),
-  );
+      [run.engine, `${run.turns}-turn session, only the new message`, fmtMs(run.newOnly.medianMs), fmtMs(run.newOnly.p95Ms), "", ""],
+      [run.engine, `${run.turns}-turn session, whole history resent`, fmtMs(run.resent.medianMs), fmtMs(run.resent.p95Ms), signed(resend), `< 5 ms ${resend < 5 ? "met" : "NOT MET"}`],
+    );
+  }
+  console.log(table(["database", "request", "p50", "p95", "added (p50)", "target"], rows));
 }
 
 export function dropInJson(r: DropInBenchResult) {
-  return {
-    direct: statJson(r.direct),
-    drop_in: statJson(r.dropIn),
-    added_ms: Math.round((r.dropIn.medianMs - r.direct.medianMs) * 100) / 100,
-    own_send: statJson(r.rest),
-    statements_per_turn: Math.round(r.perTurn.statements * 10) / 10,
-    transactions_per_turn: Math.round(r.perTurn.transactions * 10) / 10,
-    drop_in_over_own_send_ms: Math.round((r.dropIn.medianMs - r.rest.medianMs) * 100) / 100,
-    history_turns: r.turns,
-    new_only: statJson(r.newOnly),
-    resent: statJson(r.resent),
-    resend_added_ms: Math.round((r.resent.medianMs - r.newOnly.medianMs) * 100) / 100,
-  };
+  return r.runs.map((run) => ({
+    engine: run.engine,
+    direct: statJson(run.direct),
+    drop_in: statJson(run.dropIn),
+    added_ms: Math.round((run.dropIn.medianMs - run.direct.medianMs) * 100) / 100,
+    own_send: statJson(run.rest),
+    statements_per_turn: Math.round(run.perTurn.statements * 10) / 10,
+    transactions_per_turn: Math.round(run.perTurn.transactions * 10) / 10,
+    drop_in_over_own_send_ms: Math.round((run.dropIn.medianMs - run.rest.medianMs) * 100) / 100,
+    history_turns: run.turns,
+    new_only: statJson(run.newOnly),
+    resent: statJson(run.resent),
+    resend_added_ms: Math.round((run.resent.medianMs - run.newOnly.medianMs) * 100) / 100,
+  }));
 }
