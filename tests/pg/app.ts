@@ -13,6 +13,8 @@ export interface AppInstance {
   name: string;
   base: string;
   port: number;
+  /** The server's process id (its RSS, in the load benchmark). */
+  pid: number | undefined;
   /** What the server printed so far (its tail). */
   output(): string;
   stop(): Promise<void>;
@@ -53,6 +55,7 @@ export async function startApp(name: string, databaseUrl: string, extraEnv: Reco
     name,
     base: `http://127.0.0.1:${port}`,
     port,
+    pid: child.pid,
     output: () => output,
     stop: () => stopChild(child, exited),
   };

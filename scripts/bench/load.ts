@@ -1,0 +1,178 @@
+// Load on the real send path (issue 22): two `next start` instances of the built app over one
+// throwaway PostgreSQL 15 cluster (tests/pg), the fake Anthropic server answering at once, N
+// sessions sending T ordinary turns each, all sessions at once, each turn to the other instance
+// than the last. Reports turns/s, turn latency (p50/p95/p99), errors, the instances' RSS, every
+// statement the database ran during the load (pg_stat_statements, background work included) and
+// its transactions (pg_stat_database), both per turn, and checks that no message was lost or
+// stored twice. Skips when PostgreSQL 15 or the built app (`npx next build`) is missing.
+//
+// Environment: BENCH_LOAD_SESSIONS (20), BENCH_LOAD_TURNS (10).
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import postgres from "postgres";
+import type { MessagesPageJson, SendResultJson, SessionJson } from "@/lib/contract";
+import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
+import { api, startApp, type AppInstance } from "../../tests/pg/app";
+import { applyFixture, missingPrerequisite, startCluster, SUPERUSER } from "../../tests/pg/cluster";
+import { fmtInt, fmtMs, table } from "./report";
+import { summarize, type Stat } from "./stats";
+
+const SESSIONS = Number(process.env.BENCH_LOAD_SESSIONS ?? 20);
+const TURNS = Number(process.env.BENCH_LOAD_TURNS ?? 10);
+/** The app's login role on the cluster, as in tests/pg. */
+const APP_ROLE = "postgres";
+
+export interface LoadBenchResult {
+  sessions: number;
+  turns: number;
+  seconds: number;
+  latency: Stat & { p99Ms: number };
+  errors: number;
+  statementsPerTurn: number;
+  transactionsPerTurn: number;
+  rssMb: { instance: string; startMb: number; endMb: number }[];
+  lostOrDuplicated: number;
+}
+
+/** Why the section cannot run here, or null. */
+function missing(): string | null {
+  if (!existsSync(path.join(process.cwd(), ".next", "BUILD_ID"))) return "the app is not built (run `npx next build`)";
+  return missingPrerequisite();
+}
+
+async function rssMb(app: AppInstance): Promise<number> {
+  const status = await readFile(`/proc/${app.pid}/status`, "utf8").catch(() => "");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+export async function benchLoad(): Promise<LoadBenchResult | null> {
+  const why = missing();
+  if (why) {
+    console.log(`\nLoad: skipped, ${why}.`);
+    return null;
+  }
+  const cluster = await startCluster({ shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" });
+  const fake = await startFakeAnthropic();
+  const admin = postgres(cluster.url(SUPERUSER), { max: 1, onnotice: () => {} });
+  const apps: AppInstance[] = [];
+  try {
+    await applyFixture(cluster.url(SUPERUSER));
+    await admin.unsafe("create extension if not exists pg_stat_statements");
+    const env = {
+      ANTHROPIC_API_KEY: "bench",
+      ANTHROPIC_BASE_URL: fake.url,
+      THREADKEEPER_MODEL: "claude-haiku-4-5",
+      THREADKEEPER_RATE_LIMIT_PER_MINUTE: "0",
+      THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0",
+    };
+    apps.push(await startApp("a", cluster.url(APP_ROLE), env), await startApp("b", cluster.url(APP_ROLE), env));
+    const sessions: string[] = [];
+    for (let i = 0; i < SESSIONS; i++) {
+      const res = await api<{ session: SessionJson }>(apps[i % 2], "POST", "/api/session", { title: `load ${i}` });
+      sessions.push(res.body.session.id);
+    }
+    // One turn each first, so the load measures ordinary turns (the first one names the session).
+    await Promise.all(sessions.map((id, i) => api(apps[i % 2], "POST", `/api/session/${id}/messages`, { content: "Let us start." })));
+    await new Promise((r) => setTimeout(r, 1000));
+    const rssStart = await Promise.all(apps.map(rssMb));
+    const [before] = await admin.unsafe<{ xacts: string }[]>(
+      "select xact_commit + xact_rollback as xacts from pg_stat_database where datname = current_database()",
+    );
+    await admin.unsafe("select pg_stat_statements_reset()");
+
+    const latencies: number[] = [];
+    let errors = 0;
+    const started = performance.now();
+    await Promise.all(
+      sessions.map(async (id, s) => {
+        for (let t = 0; t < TURNS; t++) {
+          const t0 = performance.now();
+          const res = await api<SendResultJson>(apps[(s + t) % 2], "POST", `/api/session/${id}/messages`, {
+            content: `Turn ${t} of session ${s}: what should we look at next in the parser?`,
+          });
+          latencies.push(performance.now() - t0);
+          if (res.status !== 201 || res.body.error) errors++;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    // The turns' follow-ups (checkpoints, leases) and the background indexer finish.
+    await new Promise((r) => setTimeout(r, 3000));
+    const [work] = await admin.unsafe<{ calls: string }[]>(
+      "select coalesce(sum(calls), 0) as calls from pg_stat_statements where query not ilike '%pg_stat%'",
+    );
+    const [after] = await admin.unsafe<{ xacts: string }[]>(
+      "select xact_commit + xact_rollback as xacts from pg_stat_database where datname = current_database()",
+    );
+    const rssEnd = await Promise.all(apps.map(rssMb));
+    let lostOrDuplicated = 0;
+    for (const [i, id] of sessions.entries()) {
+      const page = await api<MessagesPageJson>(apps[i % 2], "GET", `/api/session/${id}/messages?limit=200`);
+      const users = page.body.messages.filter((m) => m.role === "user").length;
+      lostOrDuplicated += Math.abs(users - (TURNS + 1));
+    }
+    const turns = SESSIONS * TURNS;
+    const sorted = [...latencies].sort((a, b) => a - b);
+    return {
+      sessions: SESSIONS,
+      turns,
+      seconds,
+      latency: { ...summarize(latencies), p99Ms: sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] },
+      errors,
+      statementsPerTurn: Number(work.calls) / turns,
+      // Each admin query is its own transaction: the three reads above are left out.
+      transactionsPerTurn: (Number(after.xacts) - Number(before.xacts) - 3) / turns,
+      rssMb: apps.map((a, i) => ({ instance: a.name, startMb: rssStart[i], endMb: rssEnd[i] })),
+      lostOrDuplicated,
+    };
+  } finally {
+    for (const a of apps) await a.stop();
+    await admin.end({ timeout: 5 });
+    await fake.close();
+    await cluster.stop();
+  }
+}
+
+export function printLoad(r: LoadBenchResult): void {
+  console.log(
+    `\nLoad: two next start instances on one PostgreSQL 15, ${r.sessions} sessions x ${r.turns / r.sessions} turns at once, the fake API answering at once.`,
+  );
+  console.log(
+    table(
+      ["turns", "turns/s", "p50", "p95", "p99", "errors", "lost or duplicated", "statements / turn", "transactions / turn", "RSS start -> end (MB)"],
+      [
+        [
+          fmtInt(r.turns),
+          (r.turns / r.seconds).toFixed(1),
+          fmtMs(r.latency.medianMs),
+          fmtMs(r.latency.p95Ms),
+          fmtMs(r.latency.p99Ms),
+          String(r.errors),
+          String(r.lostOrDuplicated),
+          r.statementsPerTurn.toFixed(1),
+          r.transactionsPerTurn.toFixed(1),
+          r.rssMb.map((x) => `${x.instance} ${x.startMb} -> ${x.endMb}`).join(", "),
+        ],
+      ],
+    ),
+  );
+}
+
+export function loadJson(r: LoadBenchResult) {
+  return {
+    sessions: r.sessions,
+    turns: r.turns,
+    turns_per_s: Math.round((r.turns / r.seconds) * 10) / 10,
+    p50_ms: Math.round(r.latency.medianMs),
+    p95_ms: Math.round(r.latency.p95Ms),
+    p99_ms: Math.round(r.latency.p99Ms),
+    errors: r.errors,
+    lost_or_duplicated: r.lostOrDuplicated,
+    statements_per_turn: Math.round(r.statementsPerTurn * 10) / 10,
+    transactions_per_turn: Math.round(r.transactionsPerTurn * 10) / 10,
+    rss_mb: r.rssMb,
+  };
+}
