@@ -109,3 +109,71 @@ describe.skipIf(!available)("supabase/seed.sql after the migrations, as `supabas
     expect(await searchMemories(randomUUID(), "multipart ETag CORS", {}, 5)).toEqual([]);
   });
 });
+
+/** What Supabase Auth's own schema adds to the suite's fixture, as far as the seed writes it. */
+const SUPABASE_AUTH_EXTRAS = `
+  create extension if not exists pgcrypto with schema extensions;
+  alter table auth.users add column confirmation_token varchar(255), add column recovery_token varchar(255),
+    add column email_change_token_new varchar(255), add column email_change varchar(255);
+  create table auth.identities (
+    provider_id text not null,
+    user_id uuid not null references auth.users (id) on delete cascade,
+    identity_data jsonb not null,
+    provider text not null,
+    last_sign_in_at timestamptz,
+    created_at timestamptz,
+    updated_at timestamptz,
+    email text generated always as (lower(identity_data ->> 'email')) stored,
+    id uuid primary key default gen_random_uuid(),
+    unique (provider_id, provider)
+  );
+  grant select, insert on auth.identities to postgres;`;
+
+describe.skipIf(!available)("supabase/seed.sql on Supabase's own auth schema (auth.identities, pgcrypto)", () => {
+  let admin: Sql;
+  let app: Sql;
+  let name: string;
+
+  beforeAll(async () => {
+    const pg = readyPg();
+    admin = postgres(pg.superuserUrl, { max: 1, onnotice: () => {} });
+    name = `tk_seed_auth_${Date.now()}`;
+    await admin.unsafe(`create database ${name} owner ${APP_ROLE}`);
+    const url = (role: string) => `postgres://${role}@127.0.0.1:${pg.port}/${name}`;
+    await applyFixture(url(SUPERUSER));
+    const superuser = postgres(url(SUPERUSER), { max: 1, onnotice: () => {} });
+    try {
+      await superuser.unsafe(SUPABASE_AUTH_EXTRAS);
+    } finally {
+      await superuser.end({ timeout: 5 });
+    }
+    const db = fromPostgres(postgres(url(APP_ROLE), { max: 1, onnotice: () => {} }));
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+    app = postgres(url(APP_ROLE), { max: 1, onnotice: () => {} });
+    await app.unsafe(await readFile(path.join(ROOT, "supabase", "seed.sql"), "utf8"));
+  });
+
+  afterAll(async () => {
+    await app?.end({ timeout: 5 });
+    if (name) await admin?.unsafe(`drop database if exists ${name} with (force)`);
+    await admin?.end({ timeout: 5 });
+  });
+
+  it("writes the demo user as Supabase Auth does: a bcrypt password that verifies, confirmed, with an email identity", async () => {
+    const [user] = await app<{ ok: boolean; confirmed: boolean; tokens: string[]; aud: string }[]>`
+      select encrypted_password = extensions.crypt('threadkeeper-demo', encrypted_password) as ok,
+        email_confirmed_at is not null as confirmed, aud,
+        array[confirmation_token, recovery_token, email_change_token_new, email_change] as tokens
+      from auth.users where id = ${DEMO_USER}`;
+    expect(user).toEqual({ ok: true, confirmed: true, aud: "authenticated", tokens: ["", "", "", ""] });
+    const identities = await app<{ provider: string; email: string }[]>`select provider, email from auth.identities where user_id = ${DEMO_USER}`;
+    expect(identities).toEqual([{ provider: "email", email: "demo@threadkeeper.local" }]);
+    const [{ n }] = await app<{ n: number }[]>`select count(*)::int as n from public.messages where user_id = ${DEMO_USER}`;
+    expect(n).toBe(16);
+  });
+});
+
