@@ -4,6 +4,7 @@
 // HOSTNAME and PORT from the environment), on the suite's PostgreSQL and then on the embedded
 // database. Outside the repo, so nothing resolves from the repo's node_modules: what the
 // standalone tracing left out fails here.
+import { existsSync } from "node:fs";
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -67,6 +68,12 @@ describe.skipIf(!available)("the standalone server, laid out as the container im
   it("holds what the image copies: server.js, the static files, public/, the migrations", async () => {
     const names = await readdir(dir);
     expect(names).toEqual(expect.arrayContaining(["server.js", ".next", "node_modules", "public", "supabase", "package.json"]));
+    // Tracing copies only files under the project: a node_modules that is a symlink to another
+    // checkout's (a git worktree's shortcut) leaves Next.js itself out of the output.
+    expect(
+      existsSync(path.join(dir, "node_modules", "next", "package.json")),
+      "the standalone output has no node_modules/next: is node_modules a symlink to outside the project? Build with a real one",
+    ).toBe(true);
     expect((await readdir(path.join(dir, ".next", "static"))).length).toBeGreaterThan(0);
     expect(await readdir(path.join(dir, "supabase", "migrations"))).toContain(await latestMigration());
   });
