@@ -12,7 +12,27 @@ const PUBLIC_FILES = [
   "manifest.webmanifest",
 ];
 
+/**
+ * Files read at run time by path, which the standalone output's tracing cannot see in the code:
+ * the migrations and the embedded database's auth shim (read through process.cwd()), and the
+ * WASM, data and extension files of PGlite, pgvector and tiktoken (loaded by their packages).
+ * The Dockerfile copies the first two again, explicitly; tests/pg/standalone.test.ts runs the
+ * server laid out as the image is.
+ */
+const RUNTIME_FILES = [
+  "./supabase/migrations/*.sql",
+  "./lib/db/embedded-auth.sql",
+  "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}",
+  "./node_modules/@electric-sql/pglite-pgvector/dist/*.tar.gz",
+  "./node_modules/@dqbd/tiktoken/tiktoken_bg.wasm",
+];
+
 const nextConfig: NextConfig = {
+  // .next/standalone: server.js and only the node_modules files it needs, for the container
+  // image (Dockerfile). `next start` still serves the same build (it warns that it is not the
+  // standalone server), which the browser tests and the PostgreSQL suite's instances use.
+  output: "standalone",
+  outputFileTracingIncludes: { "/**": RUNTIME_FILES },
   // PGlite ships WASM + data files and tiktoken ships WASM; bundling them breaks their file lookups.
   serverExternalPackages: [
     "@electric-sql/pglite",

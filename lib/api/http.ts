@@ -47,8 +47,11 @@ function errorResponse(err: unknown, dialect: EndpointSpec["dialect"]): Response
   return json(errorBody(e), e.status, e.headers);
 }
 
-/** What a route's handler receives: its descriptor's inputs parsed, the request and the verified caller. */
-export type RouteInput<E extends EndpointSpec> = Inputs<E> & { req: Request; caller: Caller };
+/**
+ * What a route's handler receives: its descriptor's inputs parsed, the request and the verified
+ * caller; a public endpoint's handler gets no caller at all.
+ */
+export type RouteInput<E extends EndpointSpec> = Inputs<E> & { req: Request } & (E extends { public: true } ? { caller?: never } : { caller: Caller });
 
 /** Next.js hands a route its dynamic segments; route() validates them against the descriptor. */
 interface RouteContext {
@@ -61,9 +64,11 @@ interface RouteContext {
  * scope and the rate limits; then path parameters (malformed: 404), query and body (400, 413)
  * are parsed with its schemas. Every failure answers with the shared error shape, and every
  * answer carries the security headers and, when a limit applies, the RateLimit-* headers.
- * The handler receives the verified caller, so no route can forget to check it.
+ * The handler receives the verified caller, so no route can forget to check it. A public
+ * endpoint (the health check) passes the Host check only, and its handler gets no caller.
  */
 export function route<E extends EndpointSpec>(endpoint: E, handler: (input: RouteInput<E>) => Promise<Response>) {
+  if (endpoint.public) return Object.assign(publicRoute(endpoint, handler), { endpoint });
   const scope = scopeOf(endpoint);
   const send = endpoint.send === true;
   const run = async (req: Request, ctx?: RouteContext): Promise<Response> => {
@@ -84,7 +89,7 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
       res = await runWithRequest(context, async () => {
         if (caller.signInId) await recordSignIn(caller.userId, caller.signInId, caller.via);
         const inputs = await parseInputs(endpoint, req, ctx);
-        return handler({ ...inputs, req, caller });
+        return handler({ ...inputs, req, caller } as RouteInput<E>);
       });
     } catch (err) {
       res = errorResponse(err, endpoint.dialect);
@@ -97,6 +102,30 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
   };
   // The descriptor travels with the handler, so a test can check each route file binds its own.
   return Object.assign(run, { endpoint });
+}
+
+/** Who a public endpoint's request runs as: nobody in particular. */
+const ANONYMOUS: Actor = { type: "system", id: null, name: null };
+
+/**
+ * A public endpoint: the Host rule of the edge holds, but no credentials are read (a bad token
+ * changes nothing), nothing is counted against a limit, and the handler has no caller.
+ */
+function publicRoute<E extends EndpointSpec>(endpoint: E, handler: (input: RouteInput<E>) => Promise<Response>) {
+  // A write needs the CSRF rule, and the CSRF rule needs to know the caller.
+  if (endpoint.method !== "GET") throw new Error(`${endpoint.method} ${endpoint.path}: only a GET can be public`);
+  return async (req: Request, ctx?: RouteContext): Promise<Response> => {
+    let res: Response;
+    const context = requestContextOf(req, ANONYMOUS);
+    try {
+      assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
+      res = await runWithRequest(context, async () => handler({ ...(await parseInputs(endpoint, req, ctx)), req } as RouteInput<E>));
+    } catch (err) {
+      res = errorResponse(err, endpoint.dialect);
+    }
+    res.headers.set("x-request-id", context.requestId);
+    return withSecurityHeaders(res);
+  };
 }
 
 async function parseInputs<E extends EndpointSpec>(endpoint: E, req: Request, ctx: RouteContext | undefined): Promise<Inputs<E>> {

@@ -49,6 +49,12 @@ export interface EndpointSpec {
   errors?: ErrorCase[];
   /** Errors in another API's shape: `anthropic` answers `{ type: "error", error: { type, message } }`. */
   dialect?: "anthropic";
+  /**
+   * Answers without a caller (the health check): only the Host check runs, no credentials are
+   * read, nothing is counted against a limit, and the handler gets no caller, so it cannot
+   * answer anyone's data. The document gives it no security requirement.
+   */
+  public?: true;
 }
 
 export type Endpoint = EndpointSpec & { operationId: string };

@@ -140,6 +140,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/usage/summary", method: "GET", expect: "own" },
   // The document describes the API and holds no user data.
   { route: "/api/openapi.json", method: "GET", expect: "own" },
+  // The health check is public: the latest migration's name and the version, nobody's data.
+  { route: "/api/health", method: "GET", expect: "own" },
   { route: "/api/keys", method: "GET", expect: "own" },
   { route: "/api/keys", method: "POST", expect: "own", body: () => ({ name: "B's key", scopes: ["read"] }) },
   { route: "/api/keys/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.key }) },
@@ -171,6 +173,11 @@ beforeAll(async () => {
     routes.set(routeOf(file), mod);
   }
 });
+
+/** A public route (the health check) reads no credentials: it answers alike with any or none. */
+function isPublic(a: Attempt): boolean {
+  return (routes.get(a.route)?.[a.method] as { endpoint?: { public?: true } } | undefined)?.endpoint?.public === true;
+}
 
 function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Response> {
   const handler = routes.get(a.route)?.[a.method];
@@ -345,11 +352,23 @@ describe("tokens missing, expired, forged or of an unknown kid", () => {
     ["of an unknown kid", { signing: "unknown-kid" }],
   ];
   const everyRoute = [...new Map(ATTEMPTS.map((t) => [`${t.method} ${t.route}`, t])).values()];
+  const guarded = () => everyRoute.filter((t) => !isPublic(t));
+
+  it("only the health check is public, and it answers any token, or none, without reading it", async () => {
+    expect(everyRoute.filter(isPublic).map((t) => `${t.method} ${t.route}`)).toEqual(["GET /api/health"]);
+    const user = await signUp(saas, "public");
+    const anyCredentials: Record<string, string>[] = [{}, { authorization: `Bearer ${await saas.auth.mintToken({ user: user.email, signing: "forged" })}` }, { authorization: "Bearer tk_live_nope" }];
+    for (const headers of anyCredentials) {
+      const res = await call({ route: "/api/health", method: "GET", expect: "own" }, NO_IDS, headers);
+      expect(res.status).toBe(200);
+      expect(Object.keys((await res.json()) as object).sort()).toEqual(["database", "migration", "status", "version"]);
+    }
+  });
 
   it.each(BAD)("a token %s is 401 on every route and method", async (_what, mint) => {
     const user = await signUp(saas, "bad-token");
     const headers: Record<string, string> = mint ? { authorization: `Bearer ${await saas.auth.mintToken({ user: user.email, ...mint })}` } : {};
-    const statuses = await Promise.all(everyRoute.map(async (t) => [`${t.method} ${t.route}`, (await call(t, NO_IDS, headers)).status] as const));
+    const statuses = await Promise.all(guarded().map(async (t) => [`${t.method} ${t.route}`, (await call(t, NO_IDS, headers)).status] as const));
     expect(statuses.filter(([, status]) => status !== 401)).toEqual([]);
   });
 
@@ -364,7 +383,7 @@ describe("tokens missing, expired, forged or of an unknown kid", () => {
     const { generateKey } = await import("@/lib/keys/format");
     for (const bad of [secret, typo, generateKey().secret]) {
       const headers = { authorization: `Bearer ${bad}` };
-      const statuses = await Promise.all(everyRoute.map(async (t) => [`${t.method} ${t.route}`, (await call(t, NO_IDS, headers)).status] as const));
+      const statuses = await Promise.all(guarded().map(async (t) => [`${t.method} ${t.route}`, (await call(t, NO_IDS, headers)).status] as const));
       expect(statuses.filter(([, status]) => status !== 401)).toEqual([]);
     }
   });

@@ -17,6 +17,11 @@ import type {
   SessionJson,
   TemplateJson,
 } from "@/lib/contract";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import pkg from "@/package.json";
+import { setDb, type Database } from "@/lib/db";
+import type { HealthJson, HealthUnavailableJson } from "@/lib/contract/health";
 import { DocumentValidator, type HttpMethod } from "../openapi-validator";
 import { idle, prose, readSse, req, useHarness } from "./harness";
 import { routeFiles, routeOf } from "../api-routes";
@@ -477,6 +482,34 @@ describe("the document", () => {
   it("is served at /api/openapi.json and validates as the OpenAPI document it describes", async () => {
     const served = await expectStatus(200, "GET", "/api/openapi.json");
     expect(served).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+});
+
+describe("the health check", () => {
+  it("answers 200 with the latest migration and the version, 503 when the database fails or does not answer in time", async () => {
+    const migrations = (await readdir(path.join(process.cwd(), "supabase", "migrations"))).filter((f) => f.endsWith(".sql")).sort();
+    const ok = await expectStatus<HealthJson>(200, "GET", "/api/health");
+    expect(ok).toEqual({ status: "ok", database: "ok", migration: migrations.at(-1), version: pkg.version });
+    const failing: Database = {
+      kind: "postgres",
+      transaction: () => Promise.reject(new Error("connect ECONNREFUSED 10.0.0.7:5432 (user app)")),
+      execAutocommit: async () => {},
+      close: async () => {},
+    };
+    const silent: Database = { ...failing, transaction: () => new Promise<never>(() => {}) };
+    try {
+      setDb(failing);
+      const down = await expectStatus<HealthUnavailableJson>(503, "GET", "/api/health");
+      expect(down.status).toBe("unavailable");
+      // Nothing of the connection reaches the answer.
+      expect(down.reason).not.toMatch(/10\.0\.0\.7|5432|app/);
+      setDb(silent);
+      const slow = await expectStatus<HealthUnavailableJson>(503, "GET", "/api/health");
+      expect(slow.reason).toMatch(/did not answer within 2000 ms/);
+    } finally {
+      setDb(h.db);
+    }
+    await expectStatus(403, "GET", "/api/health", { headers: { host: "evil.example" } }, "forbidden_host");
   });
 });
 

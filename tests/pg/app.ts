@@ -1,4 +1,5 @@
-// One real `next start` process of the built app, and a small JSON client for its REST API.
+// One real `next start` process of the built app (or its standalone server, as the container
+// image runs it), and a small JSON client for its REST API.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "./cluster";
@@ -31,7 +32,12 @@ export interface ApiResponse<T> {
  * against `databaseUrl`. Anything from the caller's environment that would change the mode,
  * the database or the model is left out.
  */
-export async function startApp(name: string, databaseUrl: string, extraEnv: Record<string, string>): Promise<AppInstance> {
+export async function startApp(
+  name: string,
+  databaseUrl: string,
+  extraEnv: Record<string, string>,
+  opts: { standaloneDir?: string } = {},
+): Promise<AppInstance> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { NODE_ENV: "production" };
   for (const [k, v] of Object.entries(process.env)) {
@@ -39,11 +45,19 @@ export async function startApp(name: string, databaseUrl: string, extraEnv: Reco
     env[k] = v;
   }
   Object.assign(env, { DATABASE_URL: databaseUrl, ...extraEnv });
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  // The standalone server (the container image's `node server.js`) takes its address from the
+  // environment, as the Dockerfile sets it; `next start` from its flags.
+  const child = opts.standaloneDir
+    ? spawn(process.execPath, ["server.js"], {
+        cwd: opts.standaloneDir,
+        env: { ...env, HOSTNAME: "127.0.0.1", PORT: String(port) },
+        stdio: ["ignore", "pipe", "pipe"],
+      })
+    : spawn(process.execPath, [NEXT_BIN, "start", "--hostname", "127.0.0.1", "--port", String(port)], {
+        cwd: ROOT,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
   let output = "";
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString("utf8")).slice(-OUTPUT_KEEP);

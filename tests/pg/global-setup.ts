@@ -51,11 +51,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 /**
  * `npm test` builds in its e2e step just before this suite and the instances reuse that build;
- * run alone, the suite builds first.
+ * run alone, the suite builds first (also when a build from before `output: "standalone"` lacks
+ * the standalone server that standalone.test.ts runs).
  */
 async function ensureBuild(): Promise<void> {
-  if (existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
-  console.log("real PostgreSQL suite: no .next/BUILD_ID, running next build first");
+  const next = path.join(ROOT, ".next");
+  if (existsSync(path.join(next, "BUILD_ID")) && existsSync(path.join(next, "standalone", "server.js"))) return;
+  console.log("real PostgreSQL suite: no .next/BUILD_ID or .next/standalone/server.js, running next build first");
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], {
       cwd: ROOT,

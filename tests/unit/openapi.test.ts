@@ -118,12 +118,18 @@ describe("the document is sound OpenAPI 3.1", () => {
     for (const [p, m, op] of operations(doc)) {
       for (const [status, r] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
+        // The health check's 503 is its own answer (load balancers read `status`), not an error.
+        if (p === "/api/health" && status === "503") {
+          expect(JSON.stringify(r)).toContain('#/components/schemas/HealthUnavailable"');
+          continue;
+        }
         const response = "$ref" in r ? doc.components.responses[r.$ref.split("/").pop() ?? ""] : (r as ResponseObject);
         // The drop-in Messages API answers in Anthropic's own error shape.
         const envelope = p.startsWith("/api/anthropic/") ? "AnthropicError" : "ApiError";
         expect(JSON.stringify(response.content?.["application/json"]?.schema), `${m} ${p} ${status}`).toContain(`#/components/schemas/${envelope}"`);
       }
-      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "403", "500"]));
+      // A public operation reads no credentials, so it never answers 401.
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(op.security.length === 0 ? ["403", "500"] : ["401", "403", "500"]));
     }
   });
 
@@ -141,7 +147,10 @@ describe("the document is sound OpenAPI 3.1", () => {
   it("secures every operation with the session, the access token or an API key of a known scope", () => {
     const schemes = new Set(Object.keys(doc.components.securitySchemes));
     expect(schemes).toEqual(new Set(["supabaseToken", "supabaseSession", "apiKey"]));
+    // Only the health check answers without credentials.
+    expect(operations(doc).filter(([, , op]) => op.security.length === 0).map(([p, m]) => `${m} ${p}`)).toEqual(["get /api/health"]);
     for (const [p, m, op] of operations(doc)) {
+      if (p === "/api/health") continue;
       expect(op.security.length, `${m} ${p}`).toBe(3);
       for (const requirement of op.security) for (const name of Object.keys(requirement)) expect(schemes.has(name)).toBe(true);
       const scopes = op.security.flatMap((r) => r.apiKey ?? []);
@@ -215,6 +224,13 @@ describe("the builder refuses a registry that would mislead", () => {
   it("one operationId twice, or one method and path twice", () => {
     expect(build(op({}), op({ path: "/api/y/{id}" }))).toThrow(/operationId getX/);
     expect(build(op({}), op({ operationId: "again" }))).toThrow(/listed twice/);
+  });
+
+  it("(a public endpoint is documented without security and without 401)", () => {
+    const d = build(op({ public: true }))();
+    const o = d.paths["/api/x/{id}"].get;
+    expect(o?.security).toEqual([]);
+    expect(Object.keys(o?.responses ?? {}).sort()).toEqual(["200", "403", "404", "500"]);
   });
 
   it("two different shapes under one component name, or a named shape that reads differently in and out", () => {

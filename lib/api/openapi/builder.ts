@@ -133,6 +133,10 @@ function anthropicErrors(schemas: SchemaCollector): Record<string, ResponseObjec
 
 /** The edge and the caller (every route), what the inputs imply, then the operation's own. */
 function errorCases(op: Endpoint): ErrorCase[] {
+  // A public endpoint reads no credentials and counts nothing: only the Host rule and its inputs.
+  if (op.public) {
+    return [E.forbiddenHost, ...(op.params ? [E.notFound] : []), ...(op.query ? [E.invalidRequest] : []), ...(op.errors ?? []), E.internal];
+  }
   const cases: ErrorCase[] = [E.unauthenticated, E.invalidToken, E.tokenExpired, E.invalidApiKey, E.forbiddenHost, E.insufficientScope];
   if (op.method !== "GET") cases.push(E.csrfRejected);
   if (op.params) cases.push(E.notFound);

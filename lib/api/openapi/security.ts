@@ -26,7 +26,8 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   },
 };
 
-/** Any one of the three; a key needs the operation's scope. */
+/** Any one of the three; a key needs the operation's scope. A public endpoint needs none. */
 export function securityOf(op: EndpointSpec): SecurityRequirement[] {
+  if (op.public) return [];
   return [{ supabaseToken: [] }, { supabaseSession: [] }, { apiKey: [scopeOf(op)] }];
 }

@@ -1,12 +1,27 @@
 import { group } from "../endpoint";
 import { openApiDocumentShape } from "../document";
+import { healthShape, healthUnavailableShape } from "../health";
 
-export const meta = group("API", "This document.", {
+export const meta = group("API", "This document, and the server's health.", {
   getOpenApiDocument: {
     method: "GET",
     path: "/api/openapi.json",
     summary: "This OpenAPI 3.1 document",
     description: "Generated from the zod schemas the routes validate with. Rendered at /docs.",
     responses: { 200: { description: "The document.", json: openApiDocumentShape } },
+  },
+  getHealth: {
+    method: "GET",
+    path: "/api/health",
+    summary: "Whether this instance can serve",
+    description:
+      "For load balancers, container health checks and uptime monitors: no credentials, no rate limit, no user data. " +
+      "200 when the database answers a cheap query within 2 s (with the latest migration applied and the app's version), " +
+      "503 when it does not. Only the Host check applies (a Host name this server does not serve is 403 `forbidden_host`).",
+    public: true,
+    responses: {
+      200: { description: "The server runs and its database answers.", json: healthShape },
+      503: { description: "The database did not answer (in time); `reason` says why in a few words.", json: healthUnavailableShape },
+    },
   },
 });

@@ -1,0 +1,15 @@
+import pkg from "@/package.json";
+import { json, route } from "@/lib/api/http";
+import { api } from "@/lib/contract/endpoints";
+import type { HealthJson, HealthUnavailableJson } from "@/lib/contract/health";
+import { databaseHealth } from "@/lib/db/health";
+
+export const dynamic = "force-dynamic";
+
+// Public (see its descriptor): no caller, so nothing here can reach anyone's data.
+export const GET = route(api.getHealth, async () => {
+  const db = await databaseHealth();
+  const headers = { "cache-control": "no-store" };
+  if (!db.ok) return json<HealthUnavailableJson>({ status: "unavailable", reason: db.reason }, 503, headers);
+  return json<HealthJson>({ status: "ok", database: "ok", migration: db.migration, version: pkg.version }, 200, headers);
+});

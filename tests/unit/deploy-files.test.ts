@@ -1,0 +1,39 @@
+// The deployment files agree with the code they deploy: the compose database is prepared exactly
+// as the real-PostgreSQL suite prepares its cluster, the image's build context keeps what the
+// build and the runner stage need, and the health checks ask the health endpoint.
+// (tests/pg/standalone.test.ts runs the runner stage's layout for real.)
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { config as middleware } from "@/middleware";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const read = (file: string) => readFile(path.join(ROOT, file), "utf8");
+
+describe("deployment files", () => {
+  it("the compose database runs the PostgreSQL suite's Supabase fixture, byte for byte", async () => {
+    expect(await read("deploy/postgres/10-supabase-roles.sql")).toBe(await read("tests/pg/supabase-auth.sql"));
+    const compose = await read("compose.yml");
+    expect(compose).toContain("./deploy/postgres:/docker-entrypoint-initdb.d:ro");
+    expect(compose).toContain("image: pgvector/pgvector:pg15");
+    // The app connects as the suite's app role, never as the superuser.
+    expect(compose).toMatch(/DATABASE_URL: postgres:\/\/postgres:/);
+  });
+
+  it("the build context keeps the sources, public/ and the migrations, and leaves out local state", async () => {
+    const ignored = (await read(".dockerignore")).split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+    for (const kept of ["app", "components", "lib", "public", "supabase", "scripts", "package.json", "package-lock.json", "next.config.ts"]) {
+      expect(ignored, kept).not.toContain(kept);
+    }
+    for (const left of ["node_modules", ".next", "data", ".env", ".git"]) expect(ignored, left).toContain(left);
+  });
+
+  it("the image and the compose services check /api/health, and the middleware never redirects it", async () => {
+    expect(await read("Dockerfile")).toMatch(/^HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "-e", "fetch\([^\n]*\/api\/health/m);
+    // middleware.ts runs on pages only: its matcher skips every /api path, so SaaS mode's sign-in
+    // redirect never reaches a load balancer's health check.
+    const matcher = new RegExp(`^${middleware.matcher[0]}$`);
+    expect(matcher.test("/api/health")).toBe(false);
+    expect(matcher.test("/dashboard")).toBe(true);
+  });
+});
