@@ -26,7 +26,8 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   },
 };
 
-/** Any one of the three; a key needs the operation's scope. */
+/** Any one of the three; a key needs the operation's scope. An operator's operation takes only a key (SaaS mode). */
 export function securityOf(op: EndpointSpec): SecurityRequirement[] {
+  if (op.operator) return [{ apiKey: [scopeOf(op)] }];
   return [{ supabaseToken: [] }, { supabaseSession: [] }, { apiKey: [scopeOf(op)] }];
 }
