@@ -1,17 +1,48 @@
-// Opens and migrates the database when the server starts, not on the first request
-// (PGlite's first start runs initdb, about 2 s), and tidies up after a crash.
+// Runs once when the server starts: opens and migrates the database (PGlite's first start runs
+// initdb, about 2 s), tidies up after a crash, starts the background loops, starts tracing when
+// an OTLP endpoint is configured, and takes over SIGTERM for a graceful shutdown
+// (docs/operations.md).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { env } = await import("./lib/env");
+  const { log } = await import("./lib/log");
+  const { tracesConfigured, startTracing } = await import("./lib/tracing");
+  const stopTracing = tracesConfigured() ? await startTracing() : null;
+  if (stopTracing) log.info("[threadkeeper] tracing: spans go to the OTLP endpoint configured");
+
   const { getDb } = await import("./lib/db");
   const { scheduleSweep, scheduleVacuum, sweepStaleStreams } = await import("./lib/db/maintenance");
   const db = await getDb();
   const swept = await sweepStaleStreams(db, { atStartup: true });
-  if (swept > 0) console.log(`[threadkeeper] ${swept} reply(ies) cut off by a restart marked interrupted`);
-  scheduleSweep(db);
-  if (db.kind === "pglite") scheduleVacuum(db);
+  if (swept > 0) log.info(`[threadkeeper] ${swept} reply(ies) cut off by a restart marked interrupted`);
+  const timers = [scheduleSweep(db)];
+  if (db.kind === "pglite") timers.push(scheduleVacuum(db));
   const { scheduleDeliveries } = await import("./lib/webhooks/deliver");
-  const { env } = await import("./lib/env");
-  scheduleDeliveries(db, { backoffMs: env().THREADKEEPER_WEBHOOK_BACKOFF_MS ?? 10_000 });
+  const stopDeliveries = scheduleDeliveries(db, { backoffMs: env().THREADKEEPER_WEBHOOK_BACKOFF_MS ?? 10_000 });
   const { scheduleHistoryIndexer } = await import("./lib/search/indexer");
-  scheduleHistoryIndexer(db);
+  const stopIndexer = scheduleHistoryIndexer(db);
+
+  // Only a production server: `next dev` restarts its worker on its own terms.
+  if (process.env.NODE_ENV !== "production") return;
+  const { shutDown, DEFAULT_SHUTDOWN_GRACE_MS } = await import("./lib/shutdown");
+  const { abortAllTurns } = await import("./lib/operations/stop");
+  // Next.js's own handler stops listening at once and then waits, without limit, for every open
+  // response (a reply being streamed included) before it exits. Ours keeps answering (503 for new
+  // API requests, so a load balancer moves on), bounds the wait and saves what the turns have.
+  process.removeAllListeners("SIGTERM");
+  process.once("SIGTERM", () => {
+    void shutDown({
+      graceMs: env().THREADKEEPER_SHUTDOWN_GRACE_MS ?? DEFAULT_SHUTDOWN_GRACE_MS,
+      abortTurns: abortAllTurns,
+      stopLoops: async () => {
+        for (const timer of timers) clearInterval(timer);
+        await Promise.all([stopDeliveries(), stopIndexer()]);
+      },
+      close: async () => {
+        await stopTracing?.();
+        await db.close();
+      },
+      exit: (code) => process.exit(code),
+    });
+  });
 }

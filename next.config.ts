@@ -34,10 +34,18 @@ const nextConfig: NextConfig = {
   output: "standalone",
   outputFileTracingIncludes: { "/**": RUNTIME_FILES },
   // PGlite ships WASM + data files and tiktoken ships WASM; bundling them breaks their file lookups.
+  // prom-client and the OpenTelemetry SDK are Node-only and hold process-wide state: loaded once
+  // from node_modules rather than bundled into each layer (the SDK only when tracing is on).
   serverExternalPackages: [
     "@electric-sql/pglite",
     "@electric-sql/pglite-pgvector",
     "@dqbd/tiktoken",
+    "prom-client",
+    "@opentelemetry/sdk-trace",
+    "@opentelemetry/context-async-hooks",
+    "@opentelemetry/resources",
+    "@opentelemetry/core",
+    "@opentelemetry/exporter-trace-otlp-http",
   ],
   poweredByHeader: false,
   // `npm run typecheck` (first step of `npm test`) checks the whole tree; checking again here

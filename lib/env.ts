@@ -32,6 +32,14 @@ const schema = z.object({
   THREADKEEPER_SEND_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
   // Billed input + output tokens per user and UTC day; unset or 0: no budget.
   THREADKEEPER_DAILY_TOKEN_BUDGET: z.coerce.number().int().min(0).optional(),
+  // Operating it (docs/operations.md). Server logs as one JSON object per line instead of text.
+  THREADKEEPER_LOG_FORMAT: z.enum(["text", "json"]).optional(),
+  // After SIGTERM, how long turns in flight get to finish before they are stopped (default 10 s).
+  THREADKEEPER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).optional(),
+  // Traces go to this OTLP/HTTP collector (the standard OpenTelemetry variables); unset: no tracing.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().optional(),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -3,8 +3,12 @@
 // a database error's `detail` quotes the failing row, an SDK error quotes the response, a
 // `cause` chain carries either. So every argument is redacted on its way to the console,
 // strings, Errors (message, stack, cause and their own fields) and plain data alike.
-// No Node-only imports: this may run wherever the code that logs runs.
+//
+// THREADKEEPER_LOG_FORMAT=json writes one JSON object per line instead, for a log collector:
+// `{ "time", "level", "msg", "request_id"?, "error"?, "data"? }` (request_id when the line is
+// written on behalf of an API request). The default is the human format, as console prints it.
 import { redactSecrets } from "@/lib/redact";
+import { currentRequest } from "@/lib/request-context";
 
 const MAX_DEPTH = 6;
 
@@ -39,14 +43,54 @@ function redactError(err: Error, depth: number, seen: WeakSet<object>): Error {
   return Object.assign(copy, fields);
 }
 
-function write(sink: (...args: unknown[]) => void, args: unknown[]): void {
-  sink(...args.map(redactForLog));
+type Level = "error" | "warn" | "info";
+
+function write(level: Level, sink: (...args: unknown[]) => void, args: unknown[]): void {
+  const redacted = args.map(redactForLog);
+  // Read at each call (a process.env lookup), so a test can switch formats.
+  if (process.env.THREADKEEPER_LOG_FORMAT === "json") sink(jsonLine(level, redacted));
+  else sink(...redacted);
+}
+
+/**
+ * One line of JSON: strings (and numbers, booleans) make the message, the first Error is
+ * `error` (its name, message, stack and cause), anything else is `data`.
+ */
+export function jsonLine(level: Level, args: unknown[]): string {
+  const words: string[] = [];
+  const data: unknown[] = [];
+  let error: Record<string, unknown> | undefined;
+  for (const arg of args) {
+    if (typeof arg === "string" || typeof arg === "number" || typeof arg === "boolean") words.push(String(arg));
+    else if (arg instanceof Error && !error) error = errorJson(arg, 0);
+    else data.push(arg instanceof Error ? errorJson(arg, 0) : arg);
+  }
+  const requestId = currentRequest().requestId;
+  const line: Record<string, unknown> = { time: new Date().toISOString(), level, msg: words.join(" ") };
+  if (requestId) line.request_id = requestId;
+  if (error) line.error = error;
+  if (data.length) line.data = data.length === 1 ? data[0] : data;
+  try {
+    return JSON.stringify(line);
+  } catch {
+    // A circular or otherwise unserializable argument: the message and error still go out.
+    return JSON.stringify({ ...line, data: "[unserializable]" });
+  }
+}
+
+function errorJson(err: Error, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: err.name, message: err.message };
+  // Its own fields (a database error's code and detail), already redacted.
+  for (const [k, v] of Object.entries(err)) if (k !== "cause" && !(k in out)) out[k] = v;
+  if (err.stack) out.stack = err.stack;
+  if (err.cause !== undefined) out.cause = err.cause instanceof Error && depth < MAX_DEPTH ? errorJson(err.cause, depth + 1) : err.cause;
+  return out;
 }
 
 /** console.error / warn / info, with every argument redacted first. */
 export const log = {
   // Looked up at each call, so whatever console is current (a test's spy included) is used.
-  error: (...args: unknown[]): void => write((...a) => console.error(...a), args),
-  warn: (...args: unknown[]): void => write((...a) => console.warn(...a), args),
-  info: (...args: unknown[]): void => write((...a) => console.info(...a), args),
+  error: (...args: unknown[]): void => write("error", (...a) => console.error(...a), args),
+  warn: (...args: unknown[]): void => write("warn", (...a) => console.warn(...a), args),
+  info: (...args: unknown[]): void => write("info", (...a) => console.info(...a), args),
 };

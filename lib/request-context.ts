@@ -24,6 +24,14 @@ export function runWithRequest<T>(ctx: RequestContext, fn: () => Promise<T>): Pr
   return storage.run(ctx, fn);
 }
 
+/**
+ * Runs `fn` (synchronously) as part of the request with this id: for what is logged about a
+ * request outside its context (its unexpected error, caught after the context ended).
+ */
+export function withRequestId<T>(requestId: string, fn: () => T): T {
+  return storage.run({ ...currentRequest(), requestId }, fn);
+}
+
 /** The current request's context; work started outside any request acts as the system. */
 export function currentRequest(): RequestContext {
   return storage.getStore() ?? { requestId: "", ip: null, userAgent: null, actor: { type: "system", id: null, name: null } };
@@ -35,9 +43,14 @@ export function currentRequest(): RequestContext {
  * Recorded for the audit log, never used to decide anything.
  */
 export function requestContextOf(req: Request, actor: Actor): RequestContext {
-  const given = req.headers.get("x-request-id");
-  const requestId = given && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
+  const requestId = requestIdOf(req);
   const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   const ip = (forwarded || req.headers.get("x-real-ip") || null)?.slice(0, 100) ?? null;
   return { requestId, ip, userAgent: req.headers.get("user-agent")?.slice(0, 500) ?? null, actor };
+}
+
+/** The request's id: the caller's `x-request-id` when it looks like one, else a new one. */
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get("x-request-id");
+  return given && /^[\w.:-]{1,100}$/.test(given) ? given : randomUUID();
 }

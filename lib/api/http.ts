@@ -8,12 +8,13 @@ import { authMode } from "@/lib/mode";
 import { authEnv } from "@/lib/env";
 import { bodyLimitOf, scopeOf, type EndpointSpec, type Inputs } from "@/lib/contract/endpoint";
 import { AppError, badRequest } from "@/lib/errors";
-import { requireScope } from "@/lib/keys/scopes";
+import { requireOperator, requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
+import { isShuttingDown, SHUTDOWN_RETRY_AFTER_S, trackRequest } from "@/lib/shutdown";
 import { anthropicError } from "./anthropic/errors";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
-import { requestContextOf, runWithRequest, type Actor } from "@/lib/request-context";
+import { requestContextOf, requestIdOf, runWithRequest, withRequestId, type Actor } from "@/lib/request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
 import type { ApiErrorJson } from "@/lib/contract";
 
@@ -26,25 +27,35 @@ export function noContent(): Response {
   return new Response(null, { status: 204 });
 }
 
-function errorBody(err: AppError): ApiErrorJson {
-  return { error: { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) } };
+function errorBody(err: AppError, requestId: string): ApiErrorJson {
+  const error: ApiErrorJson["error"] = { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) };
+  // An unexpected failure names the request, so a report can be matched with the server's log.
+  if (err.status >= 500 && err.code === "internal_error") error.request_id = requestId;
+  return { error };
 }
 
 /** Maps any thrown value to the shared error shape; unknown errors never leak internals. */
-function toAppError(err: unknown): AppError {
+function toAppError(err: unknown, requestId: string): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof z.ZodError) return badRequest(describeZod(err), { issues: zodIssues(err) });
-  log.error("[threadkeeper] unexpected error", err);
+  withRequestId(requestId, () => log.error(`[threadkeeper] unexpected error (request ${requestId})`, err));
   return new AppError(500, "internal_error", "Something went wrong on our side; nothing was lost. Please retry.");
 }
 
-function errorResponse(err: unknown, dialect: EndpointSpec["dialect"]): Response {
-  const e = toAppError(err);
+function errorResponse(err: unknown, dialect: EndpointSpec["dialect"], requestId: string): Response {
+  const e = toAppError(err, requestId);
   if (dialect === "anthropic") {
     const { status, body } = anthropicError(e);
     return json(body, status, e.headers);
   }
-  return json(errorBody(e), e.status, e.headers);
+  return json(errorBody(e, requestId), e.status, e.headers);
+}
+
+/** 503 while the process shuts down (lib/shutdown.ts): another instance, or this one restarted, answers the retry. */
+function shuttingDown(): AppError {
+  return new AppError(503, "shutting_down", "This server is shutting down; retry in a few seconds.", undefined, {
+    "Retry-After": String(SHUTDOWN_RETRY_AFTER_S),
+  });
 }
 
 /**
@@ -72,6 +83,15 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
   const scope = scopeOf(endpoint);
   const send = endpoint.send === true;
   const run = async (req: Request, ctx?: RouteContext): Promise<Response> => {
+    if (isShuttingDown()) return withSecurityHeaders(errorResponse(shuttingDown(), endpoint.dialect, requestIdOf(req)));
+    const done = trackRequest();
+    try {
+      return await handle(req, ctx);
+    } finally {
+      done();
+    }
+  };
+  const handle = async (req: Request, ctx?: RouteContext): Promise<Response> => {
     let res: Response;
     let requestId: string | null = null;
     let quota: Quota | null = null;
@@ -80,6 +100,7 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
       // refused by either takes nothing; any other request by key is counted in its lookup.
       const caller = await edgeChecks(req, { scope, requestsPerMinute: send ? 0 : limits().requestsPerMinute });
       requireScope(caller.key?.scopes ?? null, scope);
+      if (endpoint.operator) requireOperator(caller, authMode() === "local");
       quota = await admit(caller, { send });
       const actor: Actor = caller.key
         ? { type: "key", id: caller.key.id, name: caller.key.name }
@@ -92,7 +113,8 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
         return handler({ ...inputs, req, caller } as RouteInput<E>);
       });
     } catch (err) {
-      res = errorResponse(err, endpoint.dialect);
+      requestId ??= requestIdOf(req);
+      res = errorResponse(err, endpoint.dialect, requestId);
     }
     if (requestId) res.headers.set("x-request-id", requestId);
     // Anthropic clients read the request id from `request-id`.
@@ -121,7 +143,7 @@ function publicRoute<E extends EndpointSpec>(endpoint: E, handler: (input: Route
       assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
       res = await runWithRequest(context, async () => handler({ ...(await parseInputs(endpoint, req, ctx)), req } as RouteInput<E>));
     } catch (err) {
-      res = errorResponse(err, endpoint.dialect);
+      res = errorResponse(err, endpoint.dialect, context.requestId);
     }
     res.headers.set("x-request-id", context.requestId);
     return withSecurityHeaders(res);

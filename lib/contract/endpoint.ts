@@ -17,6 +17,8 @@ export interface SuccessResponse {
   events?: z.ZodType;
   /** Also answers text/csv (when asked): what its columns are. */
   csv?: string;
+  /** Answers text/plain: what the text is. */
+  text?: string;
 }
 
 export interface HeaderParameter {
@@ -36,6 +38,12 @@ export interface EndpointSpec {
   description?: string;
   /** What an API key needs; read for GET, write otherwise. */
   scope?: Scope;
+  /**
+   * For whoever runs the service, not for its users: in SaaS mode only an API key with the
+   * `admin` scope may call it (a signed-in user without one gets 403); local mode, as ever, anyone
+   * on this machine.
+   */
+  operator?: boolean;
   /** A send: it also takes from the caller's sends-per-minute bucket and must fit today's token budget. */
   send?: boolean;
   params?: z.ZodObject;

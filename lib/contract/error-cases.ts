@@ -40,6 +40,7 @@ export const E = {
   }),
   internal: error(500, "internal_error", "An unexpected failure; nothing was lost, retry."),
   authUnavailable: error(503, "auth_unavailable", "Sign-in cannot be checked right now (the project's JWKS could not be fetched).", RETRY_AFTER),
+  shuttingDown: error(503, "shutting_down", "This server is shutting down (a restart or deploy); retry after `Retry-After` seconds, another instance or this one restarted answers.", RETRY_AFTER),
   // Writes only.
   csrfRejected: error(403, "csrf_rejected", "A browser write (cookie or local mode) that is not JSON or not same-origin. Bearer requests are exempt."),
 

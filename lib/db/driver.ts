@@ -16,6 +16,8 @@ export interface Database {
   /** A statement that cannot run inside a transaction (VACUUM). */
   execAutocommit(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** Connections held by a transaction now, and the most there can be (the metrics' pool gauge); a wrapper may leave it out. */
+  pool?(): { inUse: number; max: number };
 }
 
 /** A table module's column list with each column qualified by `alias`, for queries that join. */
@@ -27,37 +29,50 @@ export function qualify(columns: string, alias: string): string {
 }
 
 export function fromPGlite(pg: PGlite): Database {
+  let inUse = 0;
   return {
     kind: "pglite",
     transaction: (fn) =>
       pg.transaction((t) =>
-        fn({
+        holding(() => inUse++, () => inUse--, () => fn({
           query: async <T>(sql: string, params?: unknown[]) => (await t.query<T>(sql, params)).rows,
           exec: async (sql) => {
             await t.exec(sql);
           },
-        }),
+        })),
       ),
     execAutocommit: async (sql) => {
       await pg.exec(sql);
     },
     close: () => pg.close(),
+    pool: () => ({ inUse, max: 1 }),
   };
 }
 
+/** Runs fn between a count's increment and decrement. */
+async function holding<T>(up: () => void, down: () => void, fn: () => Promise<T>): Promise<T> {
+  up();
+  try {
+    return await fn();
+  } finally {
+    down();
+  }
+}
+
 export function fromPostgres(sql: Sql): Database {
+  let inUse = 0;
   return {
     kind: "postgres",
     transaction: async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
       const result = await sql.begin((t) =>
-        fn({
+        holding(() => inUse++, () => inUse--, () => fn({
           query: async <R>(text: string, params?: unknown[]) =>
             // postgres.js types parameters loosely; values are serialized by the server's inferred types.
             (await t.unsafe(text, (params ?? []) as never[])) as unknown as R[],
           exec: async (text) => {
             await t.unsafe(text);
           },
-        }),
+        })),
       );
       return result as T;
     },
@@ -65,5 +80,7 @@ export function fromPostgres(sql: Sql): Database {
       await sql.unsafe(text);
     },
     close: () => sql.end({ timeout: 5 }),
+    // postgres.js does not report its pool; transactions hold a connection each.
+    pool: () => ({ inUse, max: sql.options.max }),
   };
 }

@@ -118,3 +118,9 @@ export async function recordDeliveryAttempt(
     [a.id, a.attempts, a.statusCode, a.error, a.delayMs],
   );
 }
+
+/** Deliveries waiting to be sent, across users (the metrics' queue depth): one count on the due index. */
+export async function webhookQueueDepth(tx: Tx): Promise<number> {
+  const [row] = await tx.query<{ n: number }>(`select count(*)::int as n from webhook_deliveries where status in ('pending', 'delivering')`);
+  return row?.n ?? 0;
+}

@@ -8,6 +8,7 @@ import type { Tx } from "@/lib/db";
 import { tokensToday } from "@/lib/db/llm-calls";
 import { limitsEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { countRefusal } from "@/lib/metrics";
 
 export interface DailyUsage {
   tokens: number;
@@ -32,6 +33,7 @@ export function budgetResetsAt(now: Date): Date {
 /** 429 budget_exhausted, with Retry-After until the next UTC day, when today's use has reached the budget. */
 export function assertWithinBudget(u: DailyUsage, now = new Date()): void {
   if (u.budget === null || u.tokens < u.budget) return;
+  countRefusal("budget");
   const resets = budgetResetsAt(now);
   const retryAfter = Math.max(1, Math.ceil((resets.getTime() - now.getTime()) / 1000));
   throw new AppError(

@@ -6,6 +6,7 @@ import { getDb, type Tx } from "@/lib/db";
 import { takeFromBucket, type Bucket, type BucketState } from "@/lib/db/rate-limits";
 import { limitsEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { countRefusal } from "@/lib/metrics";
 import { assertWithinBudget, dailyBudget, usageToday } from "./budget";
 import { costMicros, quotaOf, rateLimitHeaders, tightest, WINDOW_SECONDS, windowMicros, type Quota } from "./quota";
 
@@ -69,6 +70,7 @@ export function settle(state: BucketState, b: { bucket: Bucket; limit: number; k
   const { bucket, limit, keyId } = b;
   const quota = quotaOf(state, limit);
   if (state.allowed) return quota;
+  countRefusal(bucket);
   const who = keyId ? "this API key" : "your account";
   const what = bucket === "sends" ? "sends" : "requests";
   throw new AppError(

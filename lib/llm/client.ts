@@ -1,6 +1,8 @@
 import "server-only";
 import Anthropic from "@anthropic-ai/sdk";
 import { env } from "@/lib/env";
+import { countBilledTokens, timeClaudeCall } from "@/lib/metrics";
+import { inSpan } from "@/lib/tracing";
 import type { SystemBlock } from "@/lib/context/prompt-cache";
 import type { ApiMessage, ContentBlock } from "@/lib/context/types";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
@@ -66,12 +68,31 @@ export function measuredInput(usage: LlmUsage): number {
   return usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
 }
 
-export async function streamReply(
-  client: Anthropic,
-  req: LlmRequest,
-  onText: (delta: string) => void,
-  signal?: AbortSignal,
-): Promise<LlmReply> {
+export function streamReply(client: Anthropic, req: LlmRequest, onText: (delta: string) => void, signal?: AbortSignal): Promise<LlmReply> {
+  return inSpan("claude", genAiAttributes("chat", req.model), (span) =>
+    timeClaudeCall("chat", async () => {
+      const reply = await streamOnce(client, req, onText, signal);
+      if (reply.usage) {
+        countBilledTokens(reply.usage);
+        span?.setAttributes({
+          "gen_ai.usage.input_tokens": reply.usage.input_tokens,
+          "gen_ai.usage.output_tokens": reply.usage.output_tokens,
+          "gen_ai.usage.cache_read.input_tokens": reply.usage.cache_read_input_tokens,
+          "gen_ai.usage.cache_creation.input_tokens": reply.usage.cache_creation_input_tokens,
+          "gen_ai.response.finish_reasons": reply.stopReason ? [reply.stopReason] : [],
+        });
+      }
+      return reply;
+    }),
+  );
+}
+
+/** The attributes of a span around a call to Claude (OpenTelemetry's GenAI conventions). */
+export function genAiAttributes(operation: string, model: string) {
+  return { "gen_ai.system": "anthropic", "gen_ai.provider.name": "anthropic", "gen_ai.operation.name": operation, "gen_ai.request.model": model };
+}
+
+async function streamOnce(client: Anthropic, req: LlmRequest, onText: (delta: string) => void, signal?: AbortSignal): Promise<LlmReply> {
   const stream = client.messages.stream(
     {
     model: req.model,
@@ -99,15 +120,19 @@ export async function streamReply(
 }
 
 /** The API's exact input count for a request (used near the threshold). */
-export async function countTokens(client: Anthropic, req: Omit<LlmRequest, "maxTokens">): Promise<number> {
-  const res = await client.messages.countTokens({
-    model: req.model,
-    system: req.system.length > 0 ? req.system : undefined,
-    tools: toolsParam(req.tools),
-    messages: req.messages as Anthropic.MessageParam[],
-    ...(req.params?.tool_choice ? { tool_choice: req.params.tool_choice } : {}),
-  });
-  return res.input_tokens;
+export function countTokens(client: Anthropic, req: Omit<LlmRequest, "maxTokens">): Promise<number> {
+  return inSpan("claude", genAiAttributes("count_tokens", req.model), () =>
+    timeClaudeCall("count_tokens", async () => {
+      const res = await client.messages.countTokens({
+        model: req.model,
+        system: req.system.length > 0 ? req.system : undefined,
+        tools: toolsParam(req.tools),
+        messages: req.messages as Anthropic.MessageParam[],
+        ...(req.params?.tool_choice ? { tool_choice: req.params.tool_choice } : {}),
+      });
+      return res.input_tokens;
+    }),
+  );
 }
 
 // We store only the block kinds our engine understands; thinking and server-tool blocks

@@ -4,8 +4,10 @@ import { chunkTurns } from "@/lib/context/compaction/chunk";
 import { buildMergeRequest, buildSummaryRequest } from "@/lib/context/compaction/templates";
 import { renderTranscript } from "@/lib/context/compaction/transcript";
 import type { CountTokens, TranscriptTurn } from "@/lib/context/compaction/types";
+import { countBilledTokens, timeClaudeCall } from "@/lib/metrics";
 import { redactSecrets } from "@/lib/redact";
-import type { LlmUsage } from "./client";
+import { inSpan } from "@/lib/tracing";
+import { genAiAttributes, type LlmUsage } from "./client";
 
 export interface SummarizeInput {
   model: string;
@@ -67,15 +69,20 @@ async function summarizeCounting(
 ): Promise<string> {
   const deadline = AbortSignal.timeout(input.timeoutMs);
   const call = async (req: { system: string; user: string }): Promise<string> => {
-    const res = await client.messages.create(
-      {
-        model: input.model,
-        max_tokens: input.maxTokens,
-        system: redactSecrets(req.system),
-        messages: [{ role: "user", content: redactSecrets(req.user) }],
-      },
-      { signal: deadline, maxRetries: 1 },
+    const res = await inSpan("claude", genAiAttributes("summary", input.model), () =>
+      timeClaudeCall("summary", () =>
+        client.messages.create(
+          {
+            model: input.model,
+            max_tokens: input.maxTokens,
+            system: redactSecrets(req.system),
+            messages: [{ role: "user", content: redactSecrets(req.user) }],
+          },
+          { signal: deadline, maxRetries: 1 },
+        ),
+      ),
     );
+    countBilledTokens(res.usage);
     tally.answered++;
     usage.input_tokens += res.usage.input_tokens;
     usage.output_tokens += res.usage.output_tokens;

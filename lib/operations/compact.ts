@@ -32,6 +32,8 @@ import { conflict } from "@/lib/errors";
 import { recordLlmCall } from "@/lib/db/llm-calls";
 import { costUsd, requireModel } from "@/lib/models";
 import { log } from "@/lib/log";
+import { countCompaction } from "@/lib/metrics";
+import { inSpan } from "@/lib/tracing";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, loadContext, stableRawTokens, summaryBlock, type SessionContext } from "./session-context";
@@ -89,7 +91,9 @@ export async function compactSession(userId: string, sessionId: string, opts: Co
   }
   const leaseId = opts.leaseId ?? (await acquireLease(userId, sessionId));
   try {
-    return await compactHoldingLease(userId, sessionId, opts, started);
+    return await inSpan("compaction", { "threadkeeper.session_id": sessionId, "threadkeeper.trigger": opts.trigger }, () =>
+      compactHoldingLease(userId, sessionId, opts, started),
+    );
   } finally {
     if (!opts.leaseId) await release(userId, sessionId, leaseId);
   }
@@ -268,6 +272,7 @@ async function compactHoldingLease(
       log.error("[threadkeeper] saving the compaction's facts failed", err),
     );
   }
+  countCompaction(applied.row.method, applied.row.trigger);
   log.info(
     `[threadkeeper] compaction ${applied.row.trigger}/${applied.row.method} session=${sessionId} ` +
       `${applied.row.pre_tokens}→${applied.row.post_tokens} tokens in ${applied.row.duration_ms} ms`,

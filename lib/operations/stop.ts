@@ -7,7 +7,8 @@ import { withUser } from "@/lib/db";
 import { getSession, requestStopOf } from "@/lib/db/sessions";
 import { conflict } from "@/lib/errors";
 
-const running = new Map<string, AbortController>();
+// On globalThis: the shutdown handler (instrumentation.ts) is in another Next.js bundle layer.
+const running = ((globalThis as { __threadkeeperTurns?: Map<string, AbortController> }).__threadkeeperTurns ??= new Map());
 
 /** Makes a turn stoppable on this instance; returns the unregister function. */
 export function registerTurn(sessionId: string, stop: AbortController): () => void {
@@ -26,4 +27,10 @@ export async function requestStop(userId: string, sessionId: string): Promise<{ 
   if (!asked) throw conflict("nothing_to_stop", "No reply is being written in this session");
   running.get(sessionId)?.abort();
   return { stopping: true };
+}
+
+/** Shutdown: stops every turn running on this instance, as a stop would; answers how many. */
+export function abortAllTurns(): number {
+  for (const stop of running.values()) stop.abort();
+  return running.size;
 }

@@ -4,6 +4,7 @@ import { redactSecrets } from "@/lib/redact";
 import { withUser } from "@/lib/db";
 import { setTitle } from "@/lib/db/sessions";
 import { anthropicClient } from "@/lib/llm/client";
+import { countBilledTokens, timeClaudeCall } from "@/lib/metrics";
 import { recordLlmCall } from "@/lib/db/llm-calls";
 import { DEFAULT_SUMMARY_MODEL, type TokenUsage } from "@/lib/models";
 import { log } from "@/lib/log";
@@ -26,7 +27,7 @@ export async function titleSession(userId: string, sessionId: string, userText: 
   const client = anthropicClient();
   if (client) {
     try {
-      const res = await client.messages.create(
+      const res = await timeClaudeCall("title", () => client.messages.create(
         {
           model: DEFAULT_SUMMARY_MODEL,
           max_tokens: 30,
@@ -39,7 +40,8 @@ export async function titleSession(userId: string, sessionId: string, userText: 
           ],
         },
         { signal: AbortSignal.timeout(TITLE_TIMEOUT_MS), maxRetries: 0 },
-      );
+      ));
+      countBilledTokens(res.usage);
       usage = res.usage;
       const text = redactSecrets(res.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(" "));
       const clean = text.replace(/["“”]/g, "").replace(/\s+/g, " ").trim().replace(/[.!?]+$/, "").slice(0, 80);

@@ -39,20 +39,27 @@ export async function indexPendingMessages(db: Database, batch = BATCH): Promise
   return pending.length;
 }
 
-/** Drains the queue in this process: a pass every second, a few batches each. */
-export function scheduleHistoryIndexer(db: Database): () => void {
-  let running = false;
+/**
+ * Drains the queue in this process: a pass every second, a few batches each. The function it
+ * answers stops it between two batches (a batch is two short transactions around one embedding call).
+ */
+export function scheduleHistoryIndexer(db: Database): () => Promise<void> {
+  let pass: Promise<void> | null = null;
+  let stopping = false;
   const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    (async () => {
-      for (let i = 0; i < MAX_BATCHES_PER_PASS; i++) if ((await indexPendingMessages(db)) < BATCH) break;
+    if (pass) return;
+    pass = (async () => {
+      for (let i = 0; i < MAX_BATCHES_PER_PASS && !stopping; i++) if ((await indexPendingMessages(db)) < BATCH) break;
     })()
       .catch((err: unknown) => log.error("[threadkeeper] history indexing pass failed; it will be retried", err))
       .finally(() => {
-        running = false;
+        pass = null;
       });
   }, 1_000);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    stopping = true;
+    clearInterval(timer);
+    await pass;
+  };
 }

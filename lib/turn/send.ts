@@ -15,6 +15,9 @@ import { OFFLINE_BANNER, offlineReply, streamOffline } from "@/lib/llm/offline";
 import { DEMO_CANVAS_TEXT, offlineCanvasDemo } from "@/lib/llm/offline-canvas";
 import { offlineToolUse } from "@/lib/llm/offline-recall";
 import { log } from "@/lib/log";
+import { countTurn } from "@/lib/metrics";
+import { trackTurn } from "@/lib/shutdown";
+import { inSpan } from "@/lib/tracing";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { afterTurn, emitStatus, loadMemories, nameSession } from "./after-turn";
@@ -104,12 +107,15 @@ export type TurnMode = "new" | "retry" | "regenerate" | "continue";
 
 /** The turn to run once its message is saved under the lease `h` holds. */
 export function turnFor(h: TurnHandle, mode: TurnMode): PreparedSend {
-  return { kind: "turn", run: (emit, opts) => runTurn(h, emit, mode, opts?.detachFollowUp ?? false) };
+  const attributes = { "threadkeeper.session_id": h.sessionId, "threadkeeper.turn_seq": h.userMessage.turn_seq, "threadkeeper.mode": mode };
+  return { kind: "turn", run: (emit, opts) => inSpan("turn", attributes, () => runTurn(h, emit, mode, opts?.detachFollowUp ?? false)) };
 }
 
 const STOPPED = new AppError(499, "stopped", "Stopped before the reply was complete.");
 
 async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp: boolean): Promise<void> {
+  const startedAt = performance.now();
+  const untrack = trackTurn();
   const client = anthropicClient();
   const stream: StreamState = { id: null, text: "", dirty: false };
   const flusher = startFlusher(h, stream);
@@ -119,7 +125,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
   let after: SessionContext | null = null;
   emit({ event: "user_message", data: messageJson(h.userMessage, true) });
   try {
-    if (h.userMessage.turn_seq === 1 && mode === "new") await loadMemories(h, emit);
+    if (h.userMessage.turn_seq === 1 && mode === "new") await inSpan("memory", {}, () => loadMemories(h, emit));
     for (let round = 0; round < MAX_TOOL_ROUNDS && !h.stop.signal.aborted; round++) {
       const current = (mode === "retry" || mode === "regenerate") && round === 0 ? { turn: h.userMessage.turn_seq, regenerate: mode === "regenerate" } : null;
       // The reply's row is opened with the window's transaction; from then on a failure marks it interrupted.
@@ -136,7 +142,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
         });
         Object.assign(stream, { id: assistant.id, text: "", dirty: false });
       };
-      let { ctx, win } = await planRequest(h, client, emit, { autoCompact: true, open });
+      let { ctx, win } = await inSpan("plan", {}, () => planRequest(h, client, emit, { autoCompact: true, open }));
       const replyId = stream.id;
       if (!replyId) throw new Error("unreachable: planning a request that fits opens its reply's row");
       // Where the session stood before this turn's message, for the threshold event.
@@ -162,7 +168,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
       await flusher.settle();
       const final = reply;
       const lastRound = final.stopReason !== "tool_use" || callsCallerTool(final.content, h.caller);
-      const saved = await withUser(h.userId, async (tx) => {
+      const saved = await inSpan("save", {}, () => withUser(h.userId, async (tx) => {
         const row = await finishMessage(tx, replyId, {
           content: final.content,
           text: blocksToText(final.content),
@@ -188,7 +194,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
         // The status after the turn, read with the writes instead of in a transaction of its own.
         if (lastRound) after = await refreshContext(tx, h.userId, ctx);
         return row;
-      });
+      }));
       stream.id = null;
       emit({ event: "assistant_message", data: messageJson(saved, true) });
       h.caller?.onReply(final);
@@ -236,12 +242,15 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
     // The first turn's title call is billed after the reply was saved: read the status afresh then.
     after = await emitStatus(h, emit, usageBefore, answered && h.userMessage.turn_seq > 1 ? after : null);
   }
+  countTurn(answered ? "complete" : h.stop.signal.aborted ? "stopped" : "failed", startedAt);
   // The reply is out and the composer is free again; the checkpoint and compaction follow
   // while the lease is still held, so the next send waits for them rather than racing them.
-  const followUp = (answered ? afterTurn(h, detachFollowUp ? () => {} : emit, after) : Promise.resolve({ released: false })).then(
-    ({ released }) => (released ? undefined : release(h.userId, h.sessionId, h.leaseId)),
-    () => release(h.userId, h.sessionId, h.leaseId),
-  );
+  const followUp = (answered ? afterTurn(h, detachFollowUp ? () => {} : emit, after) : Promise.resolve({ released: false }))
+    .then(
+      ({ released }) => (released ? undefined : release(h.userId, h.sessionId, h.leaseId)),
+      () => release(h.userId, h.sessionId, h.leaseId),
+    )
+    .finally(untrack);
   if (!detachFollowUp) await followUp;
   emit({ event: "done", data: {} });
 }

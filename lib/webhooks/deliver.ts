@@ -71,18 +71,23 @@ async function attempt(db: Database, d: DueDelivery, opts: DeliveryOptions): Pro
     .catch((err: unknown) => log.error("[threadkeeper] recording a webhook attempt failed; it will be retried", err));
 }
 
-/** Polls the queue every second in this process. */
-export function scheduleDeliveries(db: Database, opts: DeliveryOptions): () => void {
-  let running = false;
+/** Polls the queue every second in this process; the function it answers stops it once the current pass is over. */
+export function scheduleDeliveries(db: Database, opts: DeliveryOptions): () => Promise<void> {
+  let pass: Promise<void> | null = null;
   const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    deliverDue(db, opts)
-      .catch((err: unknown) => log.error("[threadkeeper] webhook delivery pass failed", err))
+    if (pass) return;
+    pass = deliverDue(db, opts)
+      .then(
+        () => undefined,
+        (err: unknown) => log.error("[threadkeeper] webhook delivery pass failed", err),
+      )
       .finally(() => {
-        running = false;
+        pass = null;
       });
   }, 1_000);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await pass;
+  };
 }

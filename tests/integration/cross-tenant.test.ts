@@ -38,8 +38,12 @@ const MARK = "zebracorn";
 interface Attempt {
   route: string;
   method: Method;
-  /** `not_found`: 404 and nothing of A's changes. `own`: answers B's own data, nothing of A's. */
-  expect: "not_found" | "own";
+  /**
+   * `not_found`: 404 and nothing of A's changes. `own`: answers B's own data, nothing of A's.
+   * `operator`: for whoever runs the service: 403 for a signed-in user, and with an API key of
+   * the admin scope an answer that holds nothing of A's.
+   */
+  expect: "not_found" | "own" | "operator";
   params?: (ids: Ids) => Record<string, string | string[]>;
   query?: (ids: Ids) => string;
   body?: (ids: Ids) => unknown;
@@ -159,6 +163,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/anthropic/v1/messages/count_tokens", method: "POST", expect: "own", body: () => dropIn("count") },
   { route: "/api/anthropic/v1/models", method: "GET", expect: "own" },
   { route: "/api/anthropic/v1/models/[model_id]", method: "GET", expect: "own", params: () => ({ model_id: "claude-haiku-4-5" }) },
+  // Counts across users, and no user's data: no ids, no text.
+  { route: "/api/metrics", method: "GET", expect: "operator" },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
 ];
 
@@ -315,6 +321,22 @@ describe("user B against user A's objects", () => {
     const statuses = [];
     for (const t of ATTEMPTS.filter((x) => x.expect === "not_found")) statuses.push([label(t), (await call(t, ids, byKey)).status] as const);
     expect(statuses.filter(([, status]) => status !== 404)).toEqual([]);
+    // An operator's route answers the admin key, with nothing of A's in it.
+    for (const t of ATTEMPTS.filter((x) => x.expect === "operator")) {
+      const res = await call(t, ids, byKey);
+      const text = await res.text();
+      expect(res.status, `${label(t)}: ${text.slice(0, 300)}`).toBe(200);
+      expect(text.toLowerCase()).not.toContain(MARK);
+      for (const id of Object.values(ids)) expect(text).not.toContain(id);
+    }
+  });
+
+  it.each(ATTEMPTS.filter((t) => t.expect === "operator").map((t) => [label(t), t] as const))("%s is 403 for a signed-in user", async (_l, attempt) => {
+    const res = await call(attempt, ids, b.bearer);
+    const text = await res.text();
+    expect(res.status, text).toBe(403);
+    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe("insufficient_scope");
+    expect(text.toLowerCase()).not.toContain(MARK);
   });
 
   it.each(ATTEMPTS.filter((t) => t.expect === "own").map((t) => [label(t), t] as const))("%s shows nothing of A's", async (_l, attempt) => {

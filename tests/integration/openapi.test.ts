@@ -69,7 +69,14 @@ async function api<T = Record<string, unknown>>(method: Method, template: string
   const url = template.replace(/\{(\w+)\}/g, (_, name: string) => call.params?.[name] ?? "") + (call.query ?? "");
   const res = await handler(req(method, url, call.body, call.headers), { params: Promise.resolve(call.params ?? {}) });
   const type = res.headers.get("content-type") ?? "";
-  const body: unknown = res.status === 204 ? null : type.startsWith("text/event-stream") ? await readSse(res) : await jsonOrNull(res);
+  const body: unknown =
+    res.status === 204
+      ? null
+      : type.startsWith("text/event-stream")
+        ? await readSse(res)
+        : type.startsWith("text/plain") || type.startsWith("text/csv")
+          ? await res.text()
+          : await jsonOrNull(res);
   const problems = validator.check(method.toLowerCase() as HttpMethod, template, res.status, type || "application/json", body);
   expect(problems, `${method} ${template} answered ${res.status}: ${JSON.stringify(body).slice(0, 800)}`).toEqual([]);
   seen.add(`${method} ${template} ${res.status}`);
@@ -475,6 +482,17 @@ describe("the drop-in Messages API", () => {
     const unknown = await expectStatus<{ error: { type: string } }>(404, "POST", "/api/anthropic/v1/messages", { body: ask, headers: { "threadkeeper-session-id": missing } });
     expect(unknown.error.type).toBe("not_found_error");
     await expectStatus(404, "GET", "/api/anthropic/v1/models/{model_id}", { params: { model_id: "claude-9" } });
+  });
+});
+
+describe("operations", () => {
+  it("metrics: Prometheus text for the local operator or an admin key, 403 for a key without admin", async () => {
+    const text = await expectStatus<string>(200, "GET", "/api/metrics");
+    expect(text).toContain("# TYPE threadkeeper_turns_total counter");
+    const admin = await expectStatus<{ secret: string }>(201, "POST", "/api/keys", { body: { name: "Prometheus", scopes: ["admin"] } });
+    await expectStatus(200, "GET", "/api/metrics", { headers: { authorization: `Bearer ${admin.secret}` } });
+    const reader = await expectStatus<{ secret: string }>(201, "POST", "/api/keys", { body: { name: "Dashboards", scopes: ["read"] } });
+    await expectStatus(403, "GET", "/api/metrics", { headers: { authorization: `Bearer ${reader.secret}` } }, "insufficient_scope");
   });
 });
 

@@ -19,6 +19,10 @@ export interface AppInstance {
   /** What the server printed so far (its tail). */
   output(): string;
   stop(): Promise<void>;
+  /** Sends the process a signal (SIGTERM: its graceful shutdown). */
+  signal(name: NodeJS.Signals): void;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
 }
 
 export interface ApiResponse<T> {
@@ -72,6 +76,8 @@ export async function startApp(
     pid: child.pid,
     output: () => output,
     stop: () => stopChild(child, exited),
+    signal: (name) => void child.kill(name),
+    exited,
   };
   try {
     await waitReady(instance, exited);

@@ -151,13 +151,14 @@ describe("the document is sound OpenAPI 3.1", () => {
     expect(operations(doc).filter(([, , op]) => op.security.length === 0).map(([p, m]) => `${m} ${p}`)).toEqual(["get /api/health"]);
     for (const [p, m, op] of operations(doc)) {
       if (p === "/api/health") continue;
-      expect(op.security.length, `${m} ${p}`).toBe(3);
+      // The operator's endpoint (metrics) takes only an admin key in SaaS mode.
+      expect(op.security.length, `${m} ${p}`).toBe(p === "/api/metrics" ? 1 : 3);
       for (const requirement of op.security) for (const name of Object.keys(requirement)) expect(schemes.has(name)).toBe(true);
       const scopes = op.security.flatMap((r) => r.apiKey ?? []);
       expect(scopes.length).toBe(1);
       expect(["read", "write", "admin"]).toContain(scopes[0]);
       // Reads need `read`, except the key list, which is part of managing keys (`admin`).
-      if (m === "get") expect(scopes[0], `${m} ${p}`).toBe(p.startsWith("/api/keys") ? "admin" : "read");
+      if (m === "get") expect(scopes[0], `${m} ${p}`).toBe(p.startsWith("/api/keys") || p === "/api/metrics" ? "admin" : "read");
     }
   });
 

@@ -24,6 +24,8 @@ const BY_CODE: Record<string, number> = {
   upstream_rejected: 400,
   message_too_large: 413,
   payload_too_large: 413,
+  // A restarting instance: Anthropic's SDKs retry an overloaded answer after Retry-After.
+  shutting_down: 529,
 };
 
 /** The status and body an Anthropic client expects for one of our errors. */

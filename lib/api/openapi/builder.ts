@@ -98,6 +98,7 @@ function successResponses(responses: Record<number, SuccessResponse>, schemas: S
     const content: ResponseObject["content"] = {};
     if (r.json) content["application/json"] = { schema: schemas.convert(r.json, "output") };
     if (r.csv) content["text/csv"] = { schema: { type: "string", description: r.csv } };
+    if (r.text) content["text/plain"] = { schema: { type: "string", description: r.text } };
     if (r.events) {
       content["text/event-stream"] = {
         schema: {
@@ -143,7 +144,7 @@ function errorCases(op: Endpoint): ErrorCase[] {
   if (op.query || op.body) cases.push(E.invalidRequest);
   if (op.body) cases.push(E.malformedJson, E.payloadTooLarge);
   // Every request is counted against its key's or user's per-minute limit.
-  cases.push(...(op.errors ?? []), E.rateLimited, E.internal, E.authUnavailable);
+  cases.push(...(op.errors ?? []), E.rateLimited, E.internal, E.authUnavailable, E.shuttingDown);
   return cases;
 }
 
@@ -198,7 +199,7 @@ const SHARED_ERRORS: Record<string, ResponseObject> = {
   NotFound: errorResponse(404, [E.notFound]),
   PayloadTooLarge: errorResponse(413, [E.payloadTooLarge]),
   InternalError: errorResponse(500, [E.internal]),
-  AuthUnavailable: errorResponse(503, [E.authUnavailable]),
+  AuthUnavailable: errorResponse(503, [E.authUnavailable, E.shuttingDown]),
 };
 
 function shared(response: ResponseObject): ResponseObject | ReferenceObject {

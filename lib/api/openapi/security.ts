@@ -26,8 +26,12 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   },
 };
 
-/** Any one of the three; a key needs the operation's scope. A public endpoint needs none. */
+/**
+ * Any one of the three; a key needs the operation's scope. A public endpoint needs none; an
+ * operator's operation takes only a key (SaaS mode).
+ */
 export function securityOf(op: EndpointSpec): SecurityRequirement[] {
   if (op.public) return [];
+  if (op.operator) return [{ apiKey: [scopeOf(op)] }];
   return [{ supabaseToken: [] }, { supabaseSession: [] }, { apiKey: [scopeOf(op)] }];
 }

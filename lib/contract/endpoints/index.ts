@@ -11,12 +11,13 @@ import { memories } from "./memory";
 import { messages } from "./messages";
 import { mcp } from "./mcp";
 import { meta } from "./meta";
+import { operations } from "./operations";
 import { projects } from "./projects";
 import { search } from "./search";
 import { sessions } from "./sessions";
 import { usage } from "./usage";
 
-export const GROUPS: EndpointGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, anthropicApi, meta];
+export const GROUPS: EndpointGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, anthropicApi, operations, meta];
 
 /** Every endpoint by its operationId: what a route file binds its handler to. */
 export const api = {
@@ -34,6 +35,7 @@ export const api = {
   ...keys.endpoints,
   ...mcp.endpoints,
   ...anthropicApi.endpoints,
+  ...operations.endpoints,
   ...meta.endpoints,
 };
 
