@@ -34,6 +34,8 @@ export interface LoadBenchResult {
   transactionsPerTurn: number;
   rssMb: { instance: string; startMb: number; endMb: number }[];
   lostOrDuplicated: number;
+  /** The statements run most often, per turn: where the next saving is. */
+  top: { perTurn: number; query: string }[];
 }
 
 /** Why the section cannot run here, or null. */
@@ -104,6 +106,10 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
     const [work] = await admin.unsafe<{ calls: string }[]>(
       "select coalesce(sum(calls), 0) as calls from pg_stat_statements where query not ilike '%pg_stat%'",
     );
+    const top = await admin.unsafe<{ calls: string; query: string }[]>(
+      `select calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query from pg_stat_statements
+       where query not ilike '%pg_stat%' order by calls desc limit 12`,
+    );
     const [after] = await admin.unsafe<{ xacts: string }[]>(
       "select xact_commit + xact_rollback as xacts from pg_stat_database where datname = current_database()",
     );
@@ -123,10 +129,11 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
       latency: { ...summarize(latencies), p99Ms: sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)] },
       errors,
       statementsPerTurn: Number(work.calls) / turns,
-      // Each admin query is its own transaction: the three reads above are left out.
-      transactionsPerTurn: (Number(after.xacts) - Number(before.xacts) - 3) / turns,
+      // Each admin query is its own transaction: the four reads above are left out.
+      transactionsPerTurn: (Number(after.xacts) - Number(before.xacts) - 4) / turns,
       rssMb: apps.map((a, i) => ({ instance: a.name, startMb: rssStart[i], endMb: rssEnd[i] })),
       lostOrDuplicated,
+      top: top.map((t) => ({ perTurn: Number(t.calls) / turns, query: t.query })),
     };
   } finally {
     for (const a of apps) await a.stop();
@@ -159,6 +166,8 @@ export function printLoad(r: LoadBenchResult): void {
       ],
     ),
   );
+  console.log("The statements run most often (calls per turn):");
+  console.log(table(["per turn", "statement"], r.top.map((t) => [t.perTurn.toFixed(2), t.query])));
 }
 
 export function loadJson(r: LoadBenchResult) {
