@@ -3,8 +3,8 @@
 -- embedded database gets a smaller shim (lib/db/embedded-auth.sql); this one keeps Supabase's
 -- ownership and privileges, because those are what the real-PostgreSQL suite tests:
 --   * `postgres` is the app's login role: NOT a superuser, BYPASSRLS (as on Supabase), owner
---     of everything the migrations create, and a member of `authenticated` so that withUser's
---     `set local role authenticated` works;
+--     of everything the migrations create, and a member of `authenticated` so that withUser can
+--     take that role (set_config('role', …, true));
 --   * anon, authenticated and service_role get ALL on every table the migrations create
 --     (Supabase's default privileges), so row-level security is the only thing between tenants;
 --   * extensions live in schema `extensions`, found through the search_path as on Supabase.

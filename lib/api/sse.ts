@@ -3,24 +3,23 @@ import type { SendEvent } from "@/lib/contract";
 import type { PreparedSend } from "@/lib/turn/send";
 
 /**
- * Streams a send as Server-Sent Events. The turn runs to the end even if the client goes
- * away, so the reply is saved and visible on reload.
+ * A Server-Sent Events answer: `produce` writes its frames with `send`. What it runs goes on to
+ * its end even if the client goes away (frames are then dropped), so a reply is still saved.
  */
-export function sseResponse(prepared: PreparedSend): Response {
+export function eventStream(produce: (send: (frame: string) => void) => Promise<void>, headers: Record<string, string> = {}): Response {
   const encoder = new TextEncoder();
   let open = true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const emit = (e: SendEvent) => {
+      const send = (frame: string) => {
         if (!open) return;
         try {
-          controller.enqueue(encoder.encode(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`));
+          controller.enqueue(encoder.encode(frame));
         } catch {
           open = false;
         }
       };
-      if (prepared.kind === "replay") prepared.events.forEach(emit);
-      else await prepared.run(emit);
+      await produce(send);
       if (open) controller.close();
     },
     cancel() {
@@ -34,6 +33,16 @@ export function sseResponse(prepared: PreparedSend): Response {
       "Cache-Control": "no-cache, no-transform",
       Connection: "keep-alive",
       "X-Accel-Buffering": "no",
+      ...headers,
     },
+  });
+}
+
+/** Streams a send as Server-Sent Events; the turn runs to the end even if the client goes away. */
+export function sseResponse(prepared: PreparedSend): Response {
+  return eventStream(async (send) => {
+    const emit = (e: SendEvent) => send(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+    if (prepared.kind === "replay") prepared.events.forEach(emit);
+    else await prepared.run(emit);
   });
 }

@@ -34,7 +34,7 @@ const toolResultIn = z.object({
 const thinkingIn = z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string().optional() });
 const redactedThinkingIn = z.object({ type: z.literal("redacted_thinking"), data: z.string() });
 
-export const anthropicBlockIn = z.discriminatedUnion("type", [textIn, imageIn, toolUseIn, toolResultIn, thinkingIn, redactedThinkingIn], {
+const anthropicBlockIn = z.discriminatedUnion("type", [textIn, imageIn, toolUseIn, toolResultIn, thinkingIn, redactedThinkingIn], {
   error: (issue) =>
     issue.code === "invalid_union"
       ? "Threadkeeper keeps text, image, tool_use and tool_result blocks (and accepts thinking blocks); documents and server tools are not supported"
@@ -159,7 +159,7 @@ export const anthropicModelsQuery = z.object({
   before_id: z.string().optional(),
 });
 
-export const ANTHROPIC_ERROR_TYPES = [
+const ANTHROPIC_ERROR_TYPES = [
   "invalid_request_error",
   "authentication_error",
   "permission_error",
@@ -170,6 +170,24 @@ export const ANTHROPIC_ERROR_TYPES = [
   "overloaded_error",
 ] as const;
 export type AnthropicErrorType = (typeof ANTHROPIC_ERROR_TYPES)[number];
+
+/** The statuses the drop-in answers errors with, and the error type of each, as Anthropic's API pairs them. */
+export const ANTHROPIC_ERROR_STATUSES = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  // Another request of the same session is being answered; the SDK retries a 409.
+  409: "invalid_request_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  529: "overloaded_error",
+} as const satisfies Record<number, AnthropicErrorType>;
+
+export function anthropicErrorType(status: number): AnthropicErrorType {
+  return (ANTHROPIC_ERROR_STATUSES as Record<number, AnthropicErrorType>)[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
+}
 
 export const anthropicError = named(
   "AnthropicError",

@@ -41,12 +41,9 @@ function defaultSystemPrompt(): string {
   return env().THREADKEEPER_SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT;
 }
 
-/** A drop-in caller's `system` becomes the session's system prompt when it changes. */
+/** A drop-in caller's `system` becomes the session's system prompt (the caller found it differs). */
 export async function useSystemPrompt(userId: string, sessionId: string, text: string): Promise<void> {
-  await withUser(userId, async (tx) => {
-    const session = await getSession(tx, userId, sessionId);
-    if (session.system_prompt !== text) await setSystemPrompt(tx, userId, sessionId, text, estimateSystemTokens(text));
-  });
+  await withUser(userId, (tx) => setSystemPrompt(tx, userId, sessionId, text, estimateSystemTokens(text)));
 }
 
 export async function recentSessions(userId: string, limit: number): Promise<SessionJson[]> {

@@ -131,7 +131,7 @@ export function systemText(system: AnthropicCreateRequest["system"]): string | u
   return typeof system === "string" ? system : system.map((b) => b.text).join("\n\n");
 }
 
-export function callerParams(body: AnthropicCreateRequest): CallerParams {
+function callerParams(body: AnthropicCreateRequest): CallerParams {
   const { tool_choice, temperature, top_p, top_k, stop_sequences, metadata } = body;
   return Object.fromEntries(
     Object.entries({ tool_choice, temperature, top_p, top_k, stop_sequences, metadata }).filter(([, v]) => v !== undefined),

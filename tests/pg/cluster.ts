@@ -173,11 +173,14 @@ export async function startCluster(settings: Record<string, string> = {}): Promi
   };
 }
 
-/** Supabase's roles, auth schema and extensions (tests/pg/supabase-auth.sql), applied as the superuser. */
+/** The file that gives a plain PostgreSQL what Supabase provides before the migrations: compose's and this suite's. */
+export const SUPABASE_FIXTURE = path.join(import.meta.dirname, "..", "..", "deploy", "postgres", "10-supabase-roles.sql");
+
+/** Supabase's roles, auth schema and extensions, applied as the superuser. */
 export async function applyFixture(superuserUrl: string): Promise<void> {
   const sql = postgres(superuserUrl, { max: 1, onnotice: () => {} });
   try {
-    await sql.unsafe(await readFile(path.join(import.meta.dirname, "supabase-auth.sql"), "utf8"));
+    await sql.unsafe(await readFile(SUPABASE_FIXTURE, "utf8"));
   } finally {
     await sql.end({ timeout: 5 });
   }

@@ -1,18 +1,8 @@
 // Errors on /api/anthropic in the Messages API's shape and statuses, so an Anthropic SDK raises
 // its usual typed error and retries exactly what it would retry against Anthropic.
 import "server-only";
-import type { AnthropicErrorJson, AnthropicErrorType } from "@/lib/contract/anthropic";
+import { anthropicErrorType, type AnthropicErrorJson } from "@/lib/contract/anthropic";
 import { AppError } from "@/lib/errors";
-
-const TYPE_BY_STATUS: Record<number, AnthropicErrorType> = {
-  400: "invalid_request_error",
-  401: "authentication_error",
-  403: "permission_error",
-  404: "not_found_error",
-  413: "request_too_large",
-  429: "rate_limit_error",
-  529: "overloaded_error",
-};
 
 // Claude's failures behind a turn (lib/turn/errors.ts) are 502/503/504 in our own API; a
 // Messages API client expects the status Anthropic itself would have answered.
@@ -31,8 +21,7 @@ const BY_CODE: Record<string, number> = {
 /** The status and body an Anthropic client expects for one of our errors. */
 export function anthropicError(err: AppError): { status: number; body: AnthropicErrorJson } {
   const status = BY_CODE[err.code] ?? (err.status >= 500 || err.status === 499 ? 500 : err.status);
-  const type = TYPE_BY_STATUS[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
-  return { status, body: { type: "error", error: { type, message: err.message } } };
+  return { status, body: { type: "error", error: { type: anthropicErrorType(status), message: err.message } } };
 }
 
 /** A streamed error frame: after the 200 is sent, a failure is an `error` event. */

@@ -20,6 +20,7 @@ import { log } from "@/lib/log";
 import type { LlmReply } from "@/lib/llm/client";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { startDropIn, type DropIn } from "@/lib/turn/drop-in";
+import { eventStream } from "../sse";
 import { anthropicError, anthropicErrorFrame } from "./errors";
 
 type StopReason = AnthropicMessage["stop_reason"];
@@ -133,7 +134,6 @@ const frame = (event: string, data: object) => `event: ${event}\ndata: ${JSON.st
  * even if the client goes away, so the session keeps the reply.
  */
 async function streamMessage(userId: string, sessionHeader: string | null, body: AnthropicCreateRequest, answer: Answer): Promise<Response> {
-  const encoder = new TextEncoder();
   let send: (text: string) => void = () => {};
   let index = 0;
   let textOpen = false;
@@ -161,43 +161,19 @@ async function streamMessage(userId: string, sessionHeader: string | null, body:
     }
     send(frame("content_block_delta", { index, delta: { type: "text_delta", text: e.data.text } }));
   };
-  let open = true;
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      send = (text) => {
-        if (!open) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          open = false;
-        }
-      };
-      const start = { id: answer.id, type: "message", role: "assistant", model: answer.model, content: [], stop_reason: null, stop_sequence: null };
-      send(frame("message_start", { message: { ...start, usage: { input_tokens: 0, output_tokens: 0 } } }));
-      send(frame("ping", {}));
-      if (turn.prepared.kind === "turn") await turn.prepared.run(onEvent, { detachFollowUp: true });
-      closeText();
-      await recordView(turn, answer);
-      if (answer.error) send(anthropicErrorFrame(answer.error));
-      else {
-        // The usage counters are whole-message totals here: the SDK overwrites its snapshot with them.
-        send(frame("message_delta", { delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence }, usage: answer.finalUsage() }));
-        send(frame("message_stop", {}));
-      }
-      if (open) controller.close();
-    },
-    cancel() {
-      open = false;
-    },
-  });
-  return new Response(stream, {
-    status: 200,
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      Connection: "keep-alive",
-      "X-Accel-Buffering": "no",
-      ...sessionHeaders(turn),
-    },
-  });
+  return eventStream(async (write) => {
+    send = write;
+    const start = { id: answer.id, type: "message", role: "assistant", model: answer.model, content: [], stop_reason: null, stop_sequence: null };
+    send(frame("message_start", { message: { ...start, usage: { input_tokens: 0, output_tokens: 0 } } }));
+    send(frame("ping", {}));
+    if (turn.prepared.kind === "turn") await turn.prepared.run(onEvent, { detachFollowUp: true });
+    closeText();
+    await recordView(turn, answer);
+    if (answer.error) send(anthropicErrorFrame(answer.error));
+    else {
+      // The usage counters are whole-message totals here: the SDK overwrites its snapshot with them.
+      send(frame("message_delta", { delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence }, usage: answer.finalUsage() }));
+      send(frame("message_stop", {}));
+    }
+  }, sessionHeaders(turn));
 }

@@ -8,7 +8,7 @@ import { E, EXACT_CODE_STATUSES, type ErrorCase } from "@/lib/contract/error-cas
 import { SchemaCollector, componentRef } from "./schemas";
 import { SECURITY_SCHEMES, securityOf } from "./security";
 import { apiError } from "@/lib/contract/errors";
-import { anthropicError } from "@/lib/contract/anthropic";
+import { ANTHROPIC_ERROR_STATUSES, anthropicError } from "@/lib/contract/anthropic";
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ReferenceObject, ResponseObject } from "./types";
 
 export interface DocumentInfo {
@@ -115,20 +115,12 @@ function successResponses(responses: Record<number, SuccessResponse>, schemas: S
 
 /** The Messages API's errors, with its statuses; each body names its type. */
 function anthropicErrors(schemas: SchemaCollector): Record<string, ResponseObject> {
-  const statuses: Record<number, string> = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    409: "invalid_request_error (the session is busy with another request; retry)",
-    413: "request_too_large",
-    429: "rate_limit_error (with `retry-after`)",
-    500: "api_error",
-    529: "overloaded_error",
-  };
   const schema = schemas.convert(anthropicError, "output");
   return Object.fromEntries(
-    Object.entries(statuses).map(([status, type]) => [status, { description: `\`${type}\``, content: { "application/json": { schema } } }]),
+    Object.entries(ANTHROPIC_ERROR_STATUSES).map(([status, type]) => [
+      status,
+      { description: `\`${type}\`${status === "429" || status === "409" ? " (with `retry-after`)" : ""}`, content: { "application/json": { schema } } },
+    ]),
   );
 }
 
