@@ -150,7 +150,7 @@ export const MessageItem = memo(function MessageItem({
     >
       <div className={`flex flex-wrap items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400 ${isUser ? "flex-row-reverse" : ""}`}>
         <span className="font-medium text-zinc-700 dark:text-zinc-300">{isUser ? "You" : "Claude"}</span>
-        {placement.firstTurn && (
+        {placement.firstTurn && !placement.replaced && (
           <Badge tone="zinc" testId="first-turn-badge">
             First turn — always kept
           </Badge>

@@ -78,10 +78,12 @@ function dividerSlots(messages: MessageJson[], compactions: CompactionJson[], ha
  * turns before the cutoff are in the window too, but Claude's continuous view starts
  * after them, so they do not take the marker.
  */
-function cutoffIndex(messages: MessageJson[], window: WindowJson | null): number {
+function cutoffIndex(messages: MessageJson[], window: WindowJson | null, replaced: ReadonlySet<string>): number {
   let sawOutOfView = false;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
+    // An earlier version is out of view because it was replaced, not because it slid out.
+    if (replaced.has(m.id)) continue;
     if (!m.in_window) sawOutOfView = true;
     else if (sawOutOfView && !placementOf(m, window).keptBeforeCutoff) return i;
   }
@@ -179,7 +181,9 @@ export function MessageList() {
   const idle = phase === "idle";
   const active = activeCompaction(compactions);
   const condensedThrough = active?.through_turn ?? 0;
-  const cutoffAt = useMemo(() => cutoffIndex(messages, contextWindow), [messages, contextWindow]);
+
+  const replaced = useMemo(() => replacedIds(messages), [messages]);
+  const cutoffAt = useMemo(() => cutoffIndex(messages, contextWindow, replaced), [messages, contextWindow, replaced]);
   const cutoffReason = cutoffAt > 0 && messages[cutoffAt - 1].turn_seq <= condensedThrough ? "condensed" : "slid";
   const slots = useMemo(() => dividerSlots(messages, compactions, hasMore), [messages, compactions, hasMore]);
   const divider = (c: CompactionJson) => (
@@ -196,7 +200,6 @@ export function MessageList() {
   const last = messages[messages.length - 1];
   // The first message is what loaded memories of earlier sessions (only when it is on the page).
   const firstUserId = !hasMore ? messages.find((m) => m.role === "user")?.id : undefined;
-  const replaced = useMemo(() => replacedIds(messages), [messages]);
   const picks = chosen.session === sessionId ? chosen.picks : NO_PICKS;
   const view = useMemo(() => versionView(messages, picks), [messages, picks]);
   const versionsFor = lastVersions(messages, replaced);
