@@ -107,8 +107,8 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
       "select coalesce(sum(calls), 0) as calls from pg_stat_statements where query not ilike '%pg_stat%'",
     );
     const top = await admin.unsafe<{ calls: string; query: string }[]>(
-      `select calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query from pg_stat_statements
-       where query not ilike '%pg_stat%' order by calls desc limit 12`,
+      `select calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query from pg_stat_statements
+       where query not ilike '%pg_stat%' order by calls desc limit 40`,
     );
     const [after] = await admin.unsafe<{ xacts: string }[]>(
       "select xact_commit + xact_rollback as xacts from pg_stat_database where datname = current_database()",
