@@ -17,21 +17,10 @@ export interface NewLlmCall {
   cacheBreakpoints?: number;
 }
 
-/**
- * Records one billed call with its cost at today's prices (its trigger adds it to the usage
- * rollups) and adds it to the session's running totals, in the caller's transaction, so the
- * call, the dashboard's totals and the token bar never disagree.
- */
-export async function recordLlmCall(tx: Tx, userId: string, c: NewLlmCall): Promise<number> {
-  const u = {
-    input: c.usage.input_tokens,
-    output: c.usage.output_tokens,
-    write: c.usage.cache_creation_input_tokens ?? 0,
-    read: c.usage.cache_read_input_tokens ?? 0,
-  };
+/** The call's insert, its parameters ($1-$14) and its cost at today's prices. */
+export function callInsert(userId: string, c: NewLlmCall): { sql: string; params: unknown[]; cost: number } {
   const cost = costUsd(requireModel(c.model), c.usage);
-  // The call and its session's running cost in one statement.
-  const insert = `insert into llm_calls (user_id, session_id, turn_seq, kind, model, input_tokens, output_tokens,
+  const sql = `insert into llm_calls (user_id, session_id, turn_seq, kind, model, input_tokens, output_tokens,
        cache_creation_input_tokens, cache_read_input_tokens, cost_usd, estimated_input_tokens, window_start_turn,
        capacity_tokens, cache_breakpoints)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`;
@@ -41,25 +30,37 @@ export async function recordLlmCall(tx: Tx, userId: string, c: NewLlmCall): Prom
     c.turnSeq,
     c.kind,
     c.model,
-    u.input,
-    u.output,
-    u.write,
-    u.read,
+    c.usage.input_tokens,
+    c.usage.output_tokens,
+    c.usage.cache_creation_input_tokens ?? 0,
+    c.usage.cache_read_input_tokens ?? 0,
     cost,
     c.estimatedInputTokens ?? null,
     c.windowStartTurn ?? null,
     c.capacityTokens ?? null,
     c.cacheBreakpoints ?? 0,
   ];
+  return { sql, params, cost };
+}
+
+/** The session's running totals, as an update's SET list ($1 user, $2 session, $9 cache reads, $10 cost, $15 billed input). */
+export const SESSION_TOTALS = `cost_usd = cost_usd + $10, billed_input_tokens = billed_input_tokens + $15, cache_read_tokens = cache_read_tokens + $9`;
+
+/**
+ * Records one billed call with its cost at today's prices (its trigger adds it to the usage
+ * rollups) and adds it to the session's running totals, in the caller's transaction, so the
+ * call, the dashboard's totals and the token bar never disagree.
+ */
+export async function recordLlmCall(tx: Tx, userId: string, c: NewLlmCall): Promise<number> {
+  const { sql, params, cost } = callInsert(userId, c);
   if (!c.sessionId) {
-    await tx.query(insert, params);
+    await tx.query(sql, params);
     return cost;
   }
+  // The call and its session's running cost in one statement.
   await tx.query(
-    `with call as (${insert} returning 1)
-     update sessions set cost_usd = cost_usd + $10, billed_input_tokens = billed_input_tokens + $15,
-       cache_read_tokens = cache_read_tokens + $9
-     where id = $2 and user_id = $1 and exists (select 1 from call)`,
+    `with call as (${sql} returning 1)
+     update sessions set ${SESSION_TOTALS} where id = $2 and user_id = $1 and exists (select 1 from call)`,
     [...params, billedInputTokens(c.usage)],
   );
   return cost;

@@ -86,10 +86,11 @@ export async function getCalibration(tx: Tx, userId: string, model: string): Pro
   return row ?? null;
 }
 
+/** A model's calibration stored, given the placeholders of its user, model, factor and samples. */
+export const calibrationUpsert = (user: string, model: string, factor: string, samples: string) =>
+  `insert into model_calibrations (user_id, model, factor, samples, updated_at) values (${user}, ${model}, ${factor}, ${samples}, now())
+     on conflict (user_id, model) do update set factor = excluded.factor, samples = excluded.samples, updated_at = now()`;
+
 export async function putCalibration(tx: Tx, userId: string, model: string, c: CalibrationRow): Promise<void> {
-  await tx.query(
-    `insert into model_calibrations (user_id, model, factor, samples, updated_at) values ($1, $2, $3, $4, now())
-     on conflict (user_id, model) do update set factor = excluded.factor, samples = excluded.samples, updated_at = now()`,
-    [userId, model, c.factor, c.samples],
-  );
+  await tx.query(calibrationUpsert("$1", "$2", "$3", "$4"), [userId, model, c.factor, c.samples]);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/contract";
-import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag } from "@/lib/context/checkpoint-triggers";
+import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag, type TurnFacts } from "@/lib/context/checkpoint-triggers";
 import { audit } from "@/lib/audit/record";
 import { redactSecrets } from "@/lib/redact";
 import { withUser, type Tx } from "@/lib/db";
@@ -67,21 +67,39 @@ export async function autoCheckpoint(userId: string, sessionId: string, turnSeq:
   return withUser(userId, async (tx) => autoCheckpointTx(tx, userId, await getSession(tx, userId, sessionId), turnSeq));
 }
 
-/** The same in the caller's transaction, given the session row as it stands after the turn. */
-export async function autoCheckpointTx(tx: Tx, userId: string, session: SessionRow, turnSeq: number): Promise<CheckpointJson | null> {
-  const both = await turnsMessages(tx, session.id, Math.max(1, turnSeq - 1), turnSeq);
-  const turn = both.filter((m) => m.turn_seq === turnSeq);
-  const lastReply = both.filter((m) => m.turn_seq === turnSeq - 1 && m.role === "assistant").at(-1);
-  const tags: CheckpointTag[] = checkpointTags(
-    {
-      userText: turn.filter((m) => m.role === "user").map((m) => m.text).join("\n"),
-      replyText: turn.filter((m) => m.role === "assistant").map((m) => m.text).join("\n"),
-      previousTurnHadError: !!lastReply && (lastReply.status !== "complete" || mentionsError(lastReply.text)),
-      messagesSinceLast: session.next_seq - 1 - session.last_checkpoint_seq,
-      msSinceLast: Date.now() - (session.last_checkpoint_at ?? session.created_at).getTime(),
-    },
-    DEFAULT_CHECKPOINT_POLICY,
-  );
+/** What the automatic checkpoint decides on: the turn's messages and the reply of the turn before (its status and text). */
+export function turnFacts(
+  session: SessionRow,
+  turn: readonly { role: string; text: string }[],
+  lastReply: { status: string; text: string } | undefined,
+): TurnFacts {
+  return {
+    userText: turn.filter((m) => m.role === "user").map((m) => m.text).join("\n"),
+    replyText: turn.filter((m) => m.role === "assistant").map((m) => m.text).join("\n"),
+    previousTurnHadError: !!lastReply && (lastReply.status !== "complete" || mentionsError(lastReply.text)),
+    messagesSinceLast: session.next_seq - 1 - session.last_checkpoint_seq,
+    msSinceLast: Date.now() - (session.last_checkpoint_at ?? session.created_at).getTime(),
+  };
+}
+
+/**
+ * The same in the caller's transaction, given the session row as it stands after the turn;
+ * `known`: the turn's facts when the caller holds them, else they are read.
+ */
+export async function autoCheckpointTx(
+  tx: Tx,
+  userId: string,
+  session: SessionRow,
+  turnSeq: number,
+  known?: TurnFacts,
+): Promise<CheckpointJson | null> {
+  let facts = known;
+  if (!facts) {
+    const both = await turnsMessages(tx, session.id, Math.max(1, turnSeq - 1), turnSeq);
+    const lastReply = both.filter((m) => m.turn_seq === turnSeq - 1 && m.role === "assistant").at(-1);
+    facts = turnFacts(session, both.filter((m) => m.turn_seq === turnSeq), lastReply);
+  }
+  const tags: CheckpointTag[] = checkpointTags(facts, DEFAULT_CHECKPOINT_POLICY);
   if (tags.length === 0) return null;
   return checkpointJson(await saveCheckpointTx(tx, userId, session, { trigger: "auto", label: null, tags }));
 }

@@ -63,8 +63,12 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow): 
  * today's tokens read again in one statement; settings and calibration as they are in memory.
  */
 export async function refreshContext(tx: Tx, userId: string, ctx: SessionContext): Promise<SessionContext> {
-  const { session, tokensToday } = await sessionWithTokensToday(tx, userId, ctx.session.id);
-  return { ...ctx, session, today: { ...ctx.today, tokens: tokensToday } };
+  return contextAfter(ctx, await sessionWithTokensToday(tx, userId, ctx.session.id));
+}
+
+/** The context with the session row and today's tokens as a write returned them. */
+export function contextAfter(ctx: SessionContext, fresh: { session: SessionRow; tokensToday: number }): SessionContext {
+  return { ...ctx, session: fresh.session, today: { ...ctx.today, tokens: fresh.tokensToday } };
 }
 
 /**

@@ -1,7 +1,8 @@
 // What happens around a turn but never fails it: loading memories into a new session,
 // naming it, the automatic checkpoint and compaction afterwards, and the status events.
 import "server-only";
-import { withUser } from "@/lib/db";
+import { checkpointTags, type TurnFacts } from "@/lib/context/checkpoint-triggers";
+import { withUser, type Tx } from "@/lib/db";
 import { turnMessages } from "@/lib/db/messages";
 import { getSession, releaseTurnLease } from "@/lib/db/sessions";
 import { redactSecrets } from "@/lib/redact";
@@ -47,14 +48,14 @@ export async function nameSession(h: TurnHandle): Promise<void> {
  * read). Neither ever fails the turn. When no compaction is due, the turn's lease is released
  * with the checkpoint (`released`); otherwise the caller releases it.
  */
-export async function afterTurn(h: TurnHandle, emit: Emit, after: SessionContext | null): Promise<{ released: boolean }> {
+export async function afterTurn(h: TurnHandle, emit: Emit, after: SessionContext | null, facts?: TurnFacts): Promise<{ released: boolean }> {
   // The context just read for the status says whether compaction is due; a checkpoint changes nothing in it.
   const compactionDue = !after || wantsAutoCompaction(after);
   let released = false;
   try {
     const checkpoint = await withUser(h.userId, async (tx) => {
       const session = after?.session ?? (await getSession(tx, h.userId, h.sessionId));
-      const saved = await autoCheckpointTx(tx, h.userId, session, h.userMessage.turn_seq);
+      const saved = await autoCheckpointTx(tx, h.userId, session, h.userMessage.turn_seq, facts);
       // Nothing follows: the lease is given back in the same transaction.
       if (!compactionDue) await releaseTurnLease(tx, h.sessionId, h.leaseId);
       return saved;
@@ -74,6 +75,18 @@ export async function afterTurn(h: TurnHandle, emit: Emit, after: SessionContext
     await queueEvent(h.userId, "compaction.failed", { session_id: h.sessionId, trigger: "auto", error: errorMessage(err) });
   }
   return { released };
+}
+
+/**
+ * An ordinary turn's follow-up inside its reply's own transaction, when all it has to do is give
+ * the lease back: no compaction due after the turn and no checkpoint to save (decided from the
+ * turn's facts, held in memory). True when settled so; otherwise afterTurn follows as usual. The
+ * checkpoint itself never joins the reply's transaction: its failure must not cost the reply.
+ */
+export async function settleWithReply(tx: Tx, h: TurnHandle, after: SessionContext, facts: TurnFacts | undefined): Promise<boolean> {
+  if (!facts || wantsAutoCompaction(after) || checkpointTags(facts).length > 0) return false;
+  await releaseTurnLease(tx, h.sessionId, h.leaseId);
+  return true;
 }
 
 export function reportCompaction(outcome: CompactOutcome, emit: Emit): void {

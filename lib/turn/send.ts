@@ -4,10 +4,12 @@ import type { SendEvent, SendResultJson } from "@/lib/contract";
 import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/overflow";
 import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";
-import type { ContentBlock } from "@/lib/context/types";
+import type { ContentBlock, EngineMessage } from "@/lib/context/types";
+import type { TurnFacts } from "@/lib/context/checkpoint-triggers";
 import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, findByIdempotencyKey, finishMessage, messageJson } from "@/lib/db/messages";
-import { recordLlmCall } from "@/lib/db/llm-calls";
+import { recordReplyCall } from "@/lib/db/reply-call";
+import type { SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
@@ -18,18 +20,19 @@ import { log } from "@/lib/log";
 import { countTurn } from "@/lib/metrics";
 import { trackTurn } from "@/lib/shutdown";
 import { inSpan } from "@/lib/tracing";
-import { calibrate } from "@/lib/tokens/calibration";
+import { calibrate, updateFactor } from "@/lib/tokens/calibration";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
-import { afterTurn, emitStatus, loadMemories, nameSession } from "./after-turn";
+import { afterTurn, emitStatus, loadMemories, nameSession, settleWithReply } from "./after-turn";
+import { turnFacts } from "@/lib/operations/checkpoints";
 import { llmError } from "./errors";
 import { startFlusher, type StreamState } from "./flusher";
 import { leaseForTurn, release } from "@/lib/operations/lease";
-import { planRequest, recordMeasured, recoverFromOverflow } from "./plan-request";
+import { planRequest, recoverFromOverflow } from "./plan-request";
 import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
 import { registerTurn } from "@/lib/operations/stop";
 import { canvasBudget } from "@/lib/operations/canvas";
-import { refreshContext, type SessionContext } from "@/lib/operations/session-context";
+import { contextAfter, refreshContext, type SessionContext } from "@/lib/operations/session-context";
 import { answerToolUses, MAX_TOOL_ROUNDS } from "./tool-calls";
 import type { Emit, TurnHandle } from "./turn-handle";
 import { maxMessageBytes, sendSchema } from "@/lib/contract/requests";
@@ -123,6 +126,12 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
   let answered = false;
   let usageBefore: number | null = null;
   let after: SessionContext | null = null;
+  // What the automatic checkpoint decides on, gathered as the turn goes (an ordinary turn only):
+  // its messages' texts and the reply of the turn before, as the first window held it.
+  const turnTexts: { role: string; text: string }[] = [{ role: "user", text: h.userMessage.text }];
+  let lastReply: { status: string; text: string } | undefined | null = null;
+  let facts: TurnFacts | undefined;
+  let settled = false;
   emit({ event: "user_message", data: messageJson(h.userMessage, true) });
   try {
     if (h.userMessage.turn_seq === 1 && mode === "new") await inSpan("memory", {}, () => loadMemories(h, emit));
@@ -143,6 +152,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
         Object.assign(stream, { id: assistant.id, text: "", dirty: false });
       };
       let { ctx, win } = await inSpan("plan", {}, () => planRequest(h, client, emit, { autoCompact: true, open }));
+      if (round === 0 && mode === "new") lastReply = previousReply(win.messages, h.userMessage.turn_seq);
       const replyId = stream.id;
       if (!replyId) throw new Error("unreachable: planning a request that fits opens its reply's row");
       // Where the session stood before this turn's message, for the threshold event.
@@ -177,22 +187,39 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
           usage: final.usage ?? undefined,
           stopReason: final.stopReason,
         });
+        // The call, the calibration it teaches and the session's measured size and totals in one
+        // statement, which also returns the session as the status after the turn reads it.
+        let fresh: { session: SessionRow; tokensToday: number } | null = null;
         if (final.usage) {
-          await recordMeasured(tx, h, ctx, measuredInput(final.usage), win.rawTokens);
-          await recordLlmCall(tx, h.userId, {
-            sessionId: h.sessionId,
-            turnSeq: h.userMessage.turn_seq,
-            kind: "chat",
-            model: ctx.model.id,
-            usage: final.usage,
-            estimatedInputTokens: win.selection.calibratedTokens,
-            windowStartTurn: ctx.session.window_start_turn,
-            capacityTokens: ctx.capacity.capacity,
-            cacheBreakpoints: built?.breakpoints ?? 0,
-          });
+          const measured = measuredInput(final.usage);
+          const calibration = updateFactor(ctx.calibration, measured, win.rawTokens, ctx.model.tokenizer);
+          fresh = await recordReplyCall(
+            tx,
+            h.userId,
+            {
+              sessionId: h.sessionId,
+              turnSeq: h.userMessage.turn_seq,
+              kind: "chat",
+              model: ctx.model.id,
+              usage: final.usage,
+              estimatedInputTokens: win.selection.calibratedTokens,
+              windowStartTurn: ctx.session.window_start_turn,
+              capacityTokens: ctx.capacity.capacity,
+              cacheBreakpoints: built?.breakpoints ?? 0,
+            },
+            { measured, raw: win.rawTokens, calibration },
+          );
+          ctx.calibration = calibration;
         }
-        // The status after the turn, read with the writes instead of in a transaction of its own.
-        if (lastRound) after = await refreshContext(tx, h.userId, ctx);
+        turnTexts.push({ role: "assistant", text: row.text });
+        if (!lastRound) return row;
+        // The status after the turn, read with the writes instead of in a transaction of its own;
+        // an ordinary turn with nothing to follow gives its lease back here too.
+        after = fresh ? contextAfter(ctx, fresh) : await refreshContext(tx, h.userId, ctx);
+        if (mode === "new" && h.userMessage.turn_seq > 1 && lastReply !== null) {
+          facts = turnFacts(after.session, turnTexts, lastReply);
+          settled = await settleWithReply(tx, h, after, facts);
+        }
         return row;
       }));
       stream.id = null;
@@ -206,6 +233,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
         windowStartTurn: win.selection.cutoffTurnSeq,
         canvasBudget: canvasBudget(ctx.settings, ctx.capacity),
       });
+      turnTexts.push({ role: "user", text: answered.message.text });
       emit({ event: "user_message", data: messageJson(answered.message, true) });
       if (answered.canvas) emit({ event: "canvas", data: answered.canvas });
     }
@@ -245,7 +273,9 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
   countTurn(answered ? "complete" : h.stop.signal.aborted ? "stopped" : "failed", startedAt);
   // The reply is out and the composer is free again; the checkpoint and compaction follow
   // while the lease is still held, so the next send waits for them rather than racing them.
-  const followUp = (answered ? afterTurn(h, detachFollowUp ? () => {} : emit, after) : Promise.resolve({ released: false }))
+  const followUp = (
+    settled ? Promise.resolve({ released: true }) : answered ? afterTurn(h, detachFollowUp ? () => {} : emit, after, facts) : Promise.resolve({ released: false })
+  )
     .then(
       ({ released }) => (released ? undefined : release(h.userId, h.sessionId, h.leaseId)),
       () => release(h.userId, h.sessionId, h.leaseId),
@@ -253,6 +283,17 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
     .finally(untrack);
   if (!detachFollowUp) await followUp;
   emit({ event: "done", data: {} });
+}
+
+/**
+ * The reply that ended the turn before `turnSeq` as the window holds it; undefined when that turn
+ * had none; null when the window does not reach back to it (slid out): then it is read.
+ */
+function previousReply(window: readonly EngineMessage[], turnSeq: number): { status: string; text: string } | undefined | null {
+  const previous = window.filter((m) => m.turnSeq === turnSeq - 1);
+  if (previous.length === 0) return null;
+  const reply = previous.filter((m) => m.role === "assistant").at(-1);
+  return reply && { status: reply.status, text: blocksToText(reply.content) };
 }
 
 function callsCallerTool(content: readonly ContentBlock[], caller: TurnHandle["caller"]): boolean {

@@ -294,7 +294,7 @@ const UPDATES: Case[] = [
   { table: "webhook_deliveries", column: "webhook_id", what: "B's delivery moved onto A's webhook",
     sql: (b) => `update webhook_deliveries set webhook_id = $1 where id = '${b.delivery}'`, foreign: (a) => a.webhook, own: (b) => b.webhook2 },
   { table: "messages", column: "session_id", what: "B's streaming reply moved into A's session",
-    sql: (b) => `update messages set session_id = $1 where id = '${b.streaming}'`, foreign: (a) => a.session, own: (b) => b.other },
+    sql: (b) => `update messages set session_id = $1, seq = seq + 1000 where id = '${b.streaming}'`, foreign: (a) => a.session, own: (b) => b.other },
   { table: "sessions", column: "project_id", what: "B's session moved into A's project",
     sql: (b) => `update sessions set project_id = $1 where id = '${b.other}'`, foreign: (a) => a.project, own: (b) => b.project },
   { table: "sessions", column: "parent_session_id", what: "B's session made a fork of A's",
@@ -348,6 +348,9 @@ async function countsOf(user: string): Promise<Record<string, number>> {
   });
 }
 
+/** References checked by a composite foreign key to the parent's (id, user_id) rather than by a policy (migration 20261127000002). */
+const KEYED = new Set(["messages.session_id"]);
+
 /** The migration's ownership check for each parent table. */
 const OWNS: Record<string, string> = {
   sessions: "owns_session",
@@ -360,18 +363,22 @@ const OWNS: Record<string, string> = {
 };
 
 describe("row-level security checks every row a new or changed row points at", () => {
-  it("covers every foreign key between user-owned tables, each with a restrictive policy naming the column", async () => {
+  it("covers every foreign key between user-owned tables: a key that carries the user, or a restrictive policy naming the column", async () => {
     const fks = await db.transaction((tx) =>
-      tx.query<{ tbl: string; col: string; parent: string; cols: number }>(
+      tx.query<{ tbl: string; col: string; parent: string; cols: string[]; parent_cols: string[] }>(
         `select c.conrelid::regclass::text as tbl, a.attname as col, c.confrelid::regclass::text as parent,
-           array_length(c.conkey, 1) as cols
+           array(select attname from unnest(c.conkey) with ordinality k(n, i) join pg_attribute x on x.attrelid = c.conrelid and x.attnum = k.n order by k.i)::text[] as cols,
+           array(select attname from unnest(c.confkey) with ordinality k(n, i) join pg_attribute x on x.attrelid = c.confrelid and x.attnum = k.n order by k.i)::text[] as parent_cols
          from pg_constraint c join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
          where c.contype = 'f' and c.connamespace = 'public'::regnamespace
            and (select relnamespace from pg_class where oid = c.confrelid) = 'public'::regnamespace
          order by 1, 2`,
       ),
     );
-    expect(fks.every((f) => f.cols === 1)).toBe(true);
+    // A composite key is the parent's (id, user_id): the row can only point at its own user's parent.
+    const keyed = fks.filter((f) => f.cols.length > 1);
+    for (const f of keyed) expect({ cols: f.cols, parent: f.parent_cols }).toEqual({ cols: [f.col, "user_id"], parent: ["id", "user_id"] });
+    expect(keyed.map((f) => `${f.tbl}.${f.col}`).sort()).toEqual([...KEYED].sort());
     const keys = (cases: Case[]) => [...new Set(cases.map((c) => `${c.table}.${c.column}`))].sort();
     const all = fks.map((f) => `${f.tbl}.${f.col}`).sort();
     expect(keys(INSERTS)).toEqual(all);
@@ -383,7 +390,7 @@ describe("row-level security checks every row a new or changed row points at", (
          where schemaname = 'public' and policyname like '%\\_parents\\_%'`,
       ),
     );
-    for (const f of fks) {
+    for (const f of fks.filter((x) => x.cols.length === 1)) {
       for (const cmd of ["insert", "update"]) {
         const p = policies.find((x) => x.policyname === `${f.tbl}_parents_${cmd}`);
         expect(p, `${f.tbl}_parents_${cmd}`).toMatchObject({ tablename: f.tbl, permissive: "RESTRICTIVE", cmd: cmd.toUpperCase(), qual: null });
@@ -399,8 +406,13 @@ describe("row-level security checks every row a new or changed row points at", (
     it.each(cases.map((c) => [`${c.table}.${c.column}: ${c.what}`, c] as const))("B cannot write %s", async (_name, c) => {
       const before = await countsOf(A);
       const refused = await failure(withUser(B, (tx) => tx.query(c.sql(b), [c.foreign(a)])));
-      expect(refused?.code, refused?.message).toBe("42501");
-      expect(refused?.message).toContain(`new row violates row-level security policy "${c.table}_parents_${kind}" for table "${c.table}"`);
+      if (KEYED.has(`${c.table}.${c.column}`)) {
+        expect(refused?.code, refused?.message).toBe("23503");
+        expect(refused?.message).toContain(`violates foreign key constraint`);
+      } else {
+        expect(refused?.code, refused?.message).toBe("42501");
+        expect(refused?.message).toContain(`new row violates row-level security policy "${c.table}_parents_${kind}" for table "${c.table}"`);
+      }
       // The same statement with B's own parent passes: the parent is what was refused.
       await tryAndRollBack(B, (tx) => tx.query(c.sql(b), [c.own(b)]));
       expect(await countsOf(A)).toEqual(before);
