@@ -36,6 +36,8 @@ const schema = z.object({
   THREADKEEPER_LOG_FORMAT: z.enum(["text", "json"]).optional(),
   // After SIGTERM, how long turns in flight get to finish before they are stopped (default 10 s).
   THREADKEEPER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).optional(),
+  // The metrics scraper's bearer token (docs/operations.md#metrics); SaaS mode serves metrics to nothing else.
+  THREADKEEPER_METRICS_TOKEN: z.string().min(1).optional(),
   // Traces go to this OTLP/HTTP collector (the standard OpenTelemetry variables); unset: no tracing.
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),

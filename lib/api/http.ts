@@ -8,11 +8,12 @@ import { authMode } from "@/lib/mode";
 import { authEnv } from "@/lib/env";
 import { bodyLimitOf, scopeOf, type EndpointSpec, type Inputs } from "@/lib/contract/endpoint";
 import { AppError, badRequest } from "@/lib/errors";
-import { requireOperator, requireScope } from "@/lib/keys/scopes";
+import { requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
 import { isShuttingDown, SHUTDOWN_RETRY_AFTER_S, trackRequest } from "@/lib/shutdown";
 import { anthropicError } from "./anthropic/errors";
+import { metricsTokenRequired, operatorAccess } from "./operator";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { requestContextOf, requestIdOf, runWithRequest, withRequestId, type Actor } from "@/lib/request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
@@ -60,9 +61,14 @@ function shuttingDown(): AppError {
 
 /**
  * What a route's handler receives: its descriptor's inputs parsed, the request and the verified
- * caller; a public endpoint's handler gets no caller at all.
+ * caller; a public endpoint's handler gets no caller at all, an operator's none when the
+ * operator's token let the request in.
  */
-export type RouteInput<E extends EndpointSpec> = Inputs<E> & { req: Request } & (E extends { public: true } ? { caller?: never } : { caller: Caller });
+export type RouteInput<E extends EndpointSpec> = Inputs<E> & { req: Request } & (E extends { public: true }
+    ? { caller?: never }
+    : E extends { operator: true }
+      ? { caller?: Caller }
+      : { caller: Caller });
 
 /** Next.js hands a route its dynamic segments; route() validates them against the descriptor. */
 interface RouteContext {
@@ -96,19 +102,17 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
     let requestId: string | null = null;
     let quota: Quota | null = null;
     try {
-      // A send's request is counted with its send and its budget in admit(), so that a send
-      // refused by either takes nothing; any other request by key is counted in its lookup.
-      const caller = await edgeChecks(req, { scope, requestsPerMinute: send ? 0 : limits().requestsPerMinute });
-      requireScope(caller.key?.scopes ?? null, scope);
-      if (endpoint.operator) requireOperator(caller, authMode() === "local");
-      quota = await admit(caller, { send });
-      const actor: Actor = caller.key
-        ? { type: "key", id: caller.key.id, name: caller.key.name }
-        : { type: "user", id: caller.userId, name: caller.email };
+      const caller = await callerOf(req, endpoint, { scope, requestsPerMinute: send ? 0 : limits().requestsPerMinute });
+      quota = caller ? await admit(caller, { send }) : null;
+      const actor: Actor = !caller
+        ? SCRAPER
+        : caller.key
+          ? { type: "key", id: caller.key.id, name: caller.key.name }
+          : { type: "user", id: caller.userId, name: caller.email };
       const context = requestContextOf(req, actor);
       requestId = context.requestId;
       res = await runWithRequest(context, async () => {
-        if (caller.signInId) await recordSignIn(caller.userId, caller.signInId, caller.via);
+        if (caller?.signInId) await recordSignIn(caller.userId, caller.signInId, caller.via);
         const inputs = await parseInputs(endpoint, req, ctx);
         return handler({ ...inputs, req, caller } as RouteInput<E>);
       });
@@ -126,8 +130,33 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
   return Object.assign(run, { endpoint });
 }
 
+/**
+ * The verified caller, held to the route's scope and counted in its key's lookup when it is one
+ * (a send's request is counted with its send and its budget in admit() instead, so a send refused
+ * by either takes nothing). Null: the operator's token let an operator's request in, as nobody's.
+ */
+async function callerOf(req: Request, endpoint: EndpointSpec, admission: Admission): Promise<Caller | null> {
+  if (endpoint.operator) {
+    const local = authMode() === "local";
+    // The Host rule holds for the token too; the token is read before any credential.
+    assertHost(req);
+    if (operatorAccess(req, local) === "token") return null;
+    if (!local) {
+      // Credentials are verified first, so a bad one is the 401 it is on every other route.
+      await edgeChecks(req);
+      throw metricsTokenRequired();
+    }
+  }
+  const caller = await edgeChecks(req, admission);
+  requireScope(caller.key?.scopes ?? null, admission.scope);
+  return caller;
+}
+
 /** Who a public endpoint's request runs as: nobody in particular. */
 const ANONYMOUS: Actor = { type: "system", id: null, name: null };
+
+/** Who a scrape by the operator's token runs as. */
+const SCRAPER: Actor = { type: "system", id: null, name: "metrics scraper" };
 
 /**
  * A public endpoint: the Host rule of the edge holds, but no credentials are read (a bad token
@@ -140,7 +169,7 @@ function publicRoute<E extends EndpointSpec>(endpoint: E, handler: (input: Route
     let res: Response;
     const context = requestContextOf(req, ANONYMOUS);
     try {
-      assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
+      assertHost(req);
       res = await runWithRequest(context, async () => handler({ ...(await parseInputs(endpoint, req, ctx)), req } as RouteInput<E>));
     } catch (err) {
       res = errorResponse(err, endpoint.dialect, context.requestId);
@@ -163,10 +192,14 @@ async function parseInputs<E extends EndpointSpec>(endpoint: E, req: Request, ct
  * the key's lookup.
  */
 export async function edgeChecks(req: Request, admission?: Admission): Promise<Caller> {
-  assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
+  assertHost(req);
   const caller = await authenticate(req, admission);
   assertSameOriginWrite(req, caller.via);
   return caller;
+}
+
+function assertHost(req: Request): void {
+  assertAllowedHost(requestHost(req), hostPolicy(authMode() === "local", authEnv().THREADKEEPER_ALLOWED_HOSTS));
 }
 
 function withSecurityHeaders(res: Response): Response {

@@ -39,11 +39,11 @@ export interface EndpointSpec {
   /** What an API key needs; read for GET, write otherwise. */
   scope?: Scope;
   /**
-   * For whoever runs the service, not for its users: in SaaS mode only an API key with the
-   * `admin` scope may call it (a signed-in user without one gets 403); local mode, as ever, anyone
-   * on this machine.
+   * For whoever runs the service, not for its users (lib/api/operator.ts): the operator's token
+   * (THREADKEEPER_METRICS_TOKEN) opens it in either mode, and the handler then gets no caller;
+   * SaaS mode lets no user in at all; local mode, as ever, anyone on this machine.
    */
-  operator?: boolean;
+  operator?: true;
   /** A send: it also takes from the caller's sends-per-minute bucket and must fit today's token budget. */
   send?: boolean;
   params?: z.ZodObject;

@@ -45,6 +45,10 @@ export const E = {
   csrfRejected: error(403, "csrf_rejected", "A browser write (cookie or local mode) that is not JSON or not same-origin. Bearer requests are exempt."),
 
   // Operation-specific.
+  invalidMetricsToken: error(401, "invalid_metrics_token", "THREADKEEPER_METRICS_TOKEN is set and the bearer token sent is not it; in SaaS mode also no token, or a user's credential (admin API keys included).", {
+    "WWW-Authenticate": "`Bearer realm=\"metrics\", error=\"invalid_token\"`.",
+  }),
+  metricsTokenRequired: error(403, "metrics_token_required", "SaaS mode without THREADKEEPER_METRICS_TOKEN: the metrics endpoint answers no user, admin API keys included, until the operator sets a token."),
   sessionBusy: error(409, "session_busy", "Another message or compaction is running in this session; retry shortly.", RETRY_AFTER),
   nothingToRetry: error(409, "nothing_to_retry", "`retry`: the last message already has a complete reply, or there is none."),
   nothingToRegenerate: error(409, "nothing_to_regenerate", "`regenerate`: the last message has no reply yet."),

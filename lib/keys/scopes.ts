@@ -31,19 +31,3 @@ export function requireScope(scopes: readonly Scope[] | null, needed: Scope): vo
     { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${needed}"` },
   );
 }
-
-/**
- * An operator's endpoint (GET /api/metrics): in SaaS mode only an API key with the `admin` scope
- * may call it, so a signed-in user (who holds every scope for their own data) is refused; local
- * mode serves this machine only, so anyone there may.
- */
-export function requireOperator(caller: { key?: { scopes: readonly Scope[] } }, localMode: boolean): void {
-  if (localMode || (caller.key && grants(caller.key.scopes, "admin"))) return;
-  throw new AppError(
-    403,
-    "insufficient_scope",
-    "This is for whoever runs the service: call it with an API key that has the 'admin' scope.",
-    { required_scope: "admin", key_scopes: caller.key?.scopes ?? null },
-    { "WWW-Authenticate": 'Bearer error="insufficient_scope", scope="admin"' },
-  );
-}

@@ -5,17 +5,19 @@
 // statement the database ran during the load (pg_stat_statements, background work included) and
 // its transactions (pg_stat_database), both per turn, and checks that no message was lost or
 // stored twice. Skips when PostgreSQL 15 or the built app (`npx next build`) is missing.
+// BENCH_LOAD_SOAK_SECONDS turns it into a soak: the sessions send for that long instead, and each
+// instance's RSS is sampled throughout (scripts/bench/load-soak.ts).
 //
-// Environment: BENCH_LOAD_SESSIONS (20), BENCH_LOAD_TURNS (10).
+// Environment: BENCH_LOAD_SESSIONS (20), BENCH_LOAD_TURNS (10), BENCH_LOAD_SOAK_SECONDS (unset).
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import type { MessagesPageJson, SendResultJson, SessionJson } from "@/lib/contract";
+import type { SendResultJson, SessionJson } from "@/lib/contract";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { api, startApp, type AppInstance } from "../../tests/pg/app";
 import { applyFixture, missingPrerequisite, startCluster, SUPERUSER } from "../../tests/pg/cluster";
+import { printSoak, rssMb, SOAK_SECONDS, soakJson, startRssSampler, userMessages, type SoakResult } from "./load-soak";
 import { fmtInt, fmtMs, table } from "./report";
 import { summarize, type Stat } from "./stats";
 
@@ -36,18 +38,14 @@ export interface LoadBenchResult {
   lostOrDuplicated: number;
   /** The statements run most often, per turn: where the next saving is. */
   top: { perTurn: number; query: string }[];
+  /** Only in soak mode. */
+  soak?: SoakResult;
 }
 
 /** Why the section cannot run here, or null. */
 function missing(): string | null {
   if (!existsSync(path.join(process.cwd(), ".next", "BUILD_ID"))) return "the app is not built (run `npx next build`)";
   return missingPrerequisite();
-}
-
-async function rssMb(app: AppInstance): Promise<number> {
-  const status = await readFile(`/proc/${app.pid}/status`, "utf8").catch(() => "");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
 }
 
 export async function benchLoad(): Promise<LoadBenchResult | null> {
@@ -87,20 +85,29 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
 
     const latencies: number[] = [];
     let errors = 0;
+    const sent = sessions.map(() => 0);
     const started = performance.now();
+    const soakUntil = started + SOAK_SECONDS * 1000;
+    const sampler = SOAK_SECONDS > 0 ? startRssSampler(apps) : null;
     await Promise.all(
       sessions.map(async (id, s) => {
-        for (let t = 0; t < TURNS; t++) {
+        for (let t = 0; sampler ? performance.now() < soakUntil : t < TURNS; t++) {
           const t0 = performance.now();
+          // The fake echoes at most 200 characters of the last user message, so its replies stay
+          // short however long a soak's sessions grow.
           const res = await api<SendResultJson>(apps[(s + t) % 2], "POST", `/api/session/${id}/messages`, {
             content: `Turn ${t} of session ${s}: what should we look at next in the parser?`,
           });
           latencies.push(performance.now() - t0);
+          sent[s]++;
           if (res.status !== 201 || res.body.error) errors++;
+          // The fake keeps every request it saw; a soak's, whole windows each, would fill this process.
+          if (sampler) fake.requests.length = 0;
         }
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const soak = await sampler?.stop();
     // The turns' follow-ups (checkpoints, leases) and the background indexer finish.
     await new Promise((r) => setTimeout(r, 3000));
     const [work] = await admin.unsafe<{ calls: string }[]>(
@@ -115,12 +122,8 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
     );
     const rssEnd = await Promise.all(apps.map(rssMb));
     let lostOrDuplicated = 0;
-    for (const [i, id] of sessions.entries()) {
-      const page = await api<MessagesPageJson>(apps[i % 2], "GET", `/api/session/${id}/messages?limit=200`);
-      const users = page.body.messages.filter((m) => m.role === "user").length;
-      lostOrDuplicated += Math.abs(users - (TURNS + 1));
-    }
-    const turns = SESSIONS * TURNS;
+    for (const [i, id] of sessions.entries()) lostOrDuplicated += Math.abs((await userMessages(apps[i % 2], id)) - (sent[i] + 1));
+    const turns = sent.reduce((a, b) => a + b, 0);
     const sorted = [...latencies].sort((a, b) => a - b);
     return {
       sessions: SESSIONS,
@@ -134,6 +137,7 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
       rssMb: apps.map((a, i) => ({ instance: a.name, startMb: rssStart[i], endMb: rssEnd[i] })),
       lostOrDuplicated,
       top: top.map((t) => ({ perTurn: Number(t.calls) / turns, query: t.query })),
+      ...(soak ? { soak } : {}),
     };
   } finally {
     for (const a of apps) await a.stop();
@@ -144,9 +148,10 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
 }
 
 export function printLoad(r: LoadBenchResult): void {
-  console.log(
-    `\nLoad: two next start instances on one PostgreSQL 15, ${r.sessions} sessions x ${r.turns / r.sessions} turns at once, the fake API answering at once.`,
-  );
+  const shape = r.soak
+    ? `${r.sessions} sessions sending turns for ${Math.round(r.soak.seconds)} s (soak)`
+    : `${r.sessions} sessions x ${r.turns / r.sessions} turns at once`;
+  console.log(`\nLoad: two next start instances on one PostgreSQL 15, ${shape}, the fake API answering at once.`);
   console.log(
     table(
       ["turns", "turns/s", "p50", "p95", "p99", "errors", "lost or duplicated", "statements / turn", "transactions / turn", "RSS start -> end (MB)"],
@@ -168,6 +173,7 @@ export function printLoad(r: LoadBenchResult): void {
   );
   console.log("The statements run most often (calls per turn):");
   console.log(table(["per turn", "statement"], r.top.map((t) => [t.perTurn.toFixed(2), t.query])));
+  if (r.soak) printSoak(r.soak);
 }
 
 export function loadJson(r: LoadBenchResult) {
@@ -183,5 +189,6 @@ export function loadJson(r: LoadBenchResult) {
     statements_per_turn: Math.round(r.statementsPerTurn * 10) / 10,
     transactions_per_turn: Math.round(r.transactionsPerTurn * 10) / 10,
     rss_mb: r.rssMb,
+    ...(r.soak ? { soak: soakJson(r.soak) } : {}),
   };
 }

@@ -40,8 +40,9 @@ interface Attempt {
   method: Method;
   /**
    * `not_found`: 404 and nothing of A's changes. `own`: answers B's own data, nothing of A's.
-   * `operator`: for whoever runs the service: 403 for a signed-in user, and with an API key of
-   * the admin scope an answer that holds nothing of A's.
+   * `operator`: for whoever runs the service, never for a user: without the metrics token set
+   * (as here) 403 `metrics_token_required` for a signed-in user and for an admin key alike, and
+   * nothing of A's in the answer (tests/integration/metrics.test.ts covers the token).
    */
   expect: "not_found" | "own" | "operator";
   params?: (ids: Ids) => Record<string, string | string[]>;
@@ -321,11 +322,12 @@ describe("user B against user A's objects", () => {
     const statuses = [];
     for (const t of ATTEMPTS.filter((x) => x.expect === "not_found")) statuses.push([label(t), (await call(t, ids, byKey)).status] as const);
     expect(statuses.filter(([, status]) => status !== 404)).toEqual([]);
-    // An operator's route answers the admin key, with nothing of A's in it.
+    // Every user can mint an admin key, so an operator's route refuses it too.
     for (const t of ATTEMPTS.filter((x) => x.expect === "operator")) {
       const res = await call(t, ids, byKey);
       const text = await res.text();
-      expect(res.status, `${label(t)}: ${text.slice(0, 300)}`).toBe(200);
+      expect(res.status, `${label(t)}: ${text.slice(0, 300)}`).toBe(403);
+      expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe("metrics_token_required");
       expect(text.toLowerCase()).not.toContain(MARK);
       for (const id of Object.values(ids)) expect(text).not.toContain(id);
     }
@@ -335,7 +337,7 @@ describe("user B against user A's objects", () => {
     const res = await call(attempt, ids, b.bearer);
     const text = await res.text();
     expect(res.status, text).toBe(403);
-    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe("insufficient_scope");
+    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe("metrics_token_required");
     expect(text.toLowerCase()).not.toContain(MARK);
   });
 

@@ -1,7 +1,8 @@
-// GET /api/metrics through its real route: who may read it, that it is Prometheus's text format,
-// and that real work moves the counters: sends through the real messages route (Claude is the
-// fake Anthropic server), a failing call, a compaction, a refused send, the webhook queue.
-import { afterEach, describe, expect, it } from "vitest";
+// GET /api/metrics through its real route: who may read it (the operator's token in either mode,
+// no user in SaaS mode), that it is Prometheus's text format, and that real work moves the
+// counters: sends through the real messages route (Claude is the fake Anthropic server), a failing
+// call, a compaction, a refused send, the webhook queue.
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as metricsRoute from "@/app/api/metrics/route";
 import * as keysRoute from "@/app/api/keys/route";
 import * as compactRoute from "@/app/api/context/compact/route";
@@ -9,11 +10,15 @@ import * as webhooksRoute from "@/app/api/webhooks/route";
 import * as checkpointRoute from "@/app/api/checkpoint/save/route";
 import type { CreatedApiKeyJson } from "@/lib/contract";
 import { idle, newSession, prose, req, sendJson, useHarness } from "./harness";
+import { signUp, useSaas } from "./saas";
 
 const h = useHarness();
 
+const TOKEN = "metrics-7f3a9c1e5b2d4f6a8c0e1b3d5f7a9c2e";
+
 afterEach(() => {
   delete process.env.THREADKEEPER_SEND_LIMIT_PER_MINUTE;
+  delete process.env.THREADKEEPER_METRICS_TOKEN;
 });
 
 async function scrape(headers: Record<string, string> = {}): Promise<{ status: number; type: string; text: string }> {
@@ -35,6 +40,13 @@ async function samples(): Promise<Map<string, number>> {
 }
 
 const value = (s: Map<string, number>, key: string) => s.get(key) ?? 0;
+
+const codeOf = (text: string) => (JSON.parse(text) as { error: { code: string } }).error.code;
+
+async function createKey(scopes: string[]): Promise<string> {
+  const res = await keysRoute.POST(req("POST", "/api/keys", { name: `metrics ${scopes.join()}`, scopes }), undefined);
+  return ((await res.json()) as CreatedApiKeyJson).secret;
+}
 
 describe("GET /api/metrics", () => {
   it("answers Prometheus text with every metric named, the process's among them", async () => {
@@ -138,16 +150,74 @@ describe("GET /api/metrics", () => {
     expect(value(await samples(), "threadkeeper_webhook_queue_depth")).toBe(before + 1);
   });
 
-  it("refuses an API key without the admin scope; an admin key may read it", async () => {
-    const create = async (scopes: string[]) => {
-      const res = await keysRoute.POST(req("POST", "/api/keys", { name: `metrics ${scopes.join()}`, scopes }), undefined);
-      return ((await res.json()) as CreatedApiKeyJson).secret;
-    };
-    const reader = await scrape({ authorization: `Bearer ${await create(["read", "write"])}` });
+  it("local mode: an API key without the admin scope is refused; an admin key may read it", async () => {
+    const reader = await scrape({ authorization: `Bearer ${await createKey(["read", "write"])}` });
     expect(reader.status).toBe(403);
-    expect((JSON.parse(reader.text) as { error: { code: string } }).error.code).toBe("insufficient_scope");
-    const admin = await scrape({ authorization: `Bearer ${await create(["admin"])}` });
+    expect(codeOf(reader.text)).toBe("insufficient_scope");
+    const admin = await scrape({ authorization: `Bearer ${await createKey(["admin"])}` });
     expect(admin.status).toBe(200);
     expect(admin.text).toContain("threadkeeper_turns_total");
+  });
+
+  it("local mode with the metrics token set: the token reads it, a wrong one is 401, everything else as without it", async () => {
+    process.env.THREADKEEPER_METRICS_TOKEN = TOKEN;
+    const byToken = await scrape({ authorization: `Bearer ${TOKEN}` });
+    expect(byToken.status).toBe(200);
+    expect(byToken.text).toContain("# TYPE threadkeeper_turns_total counter");
+    const wrong = await scrape({ authorization: `Bearer ${TOKEN.slice(0, -1)}x` });
+    expect(wrong.status).toBe(401);
+    expect(codeOf(wrong.text)).toBe("invalid_metrics_token");
+    expect((await scrape()).status).toBe(200);
+    expect((await scrape({ authorization: `Bearer ${await createKey(["admin"])}` })).status).toBe(200);
+    expect((await scrape({ authorization: `Bearer ${await createKey(["read"])}` })).status).toBe(403);
+  });
+});
+
+describe("GET /api/metrics in SaaS mode", () => {
+  const saas = useSaas();
+
+  /** An admin key the user minted for their own account: what any signed-up user can do. */
+  async function userAndAdminKey() {
+    const user = await signUp(saas, "metrics");
+    const res = await keysRoute.POST(req("POST", "/api/keys", { name: "my own admin key", scopes: ["admin"] }, user.bearer), undefined);
+    expect(res.status).toBe(201);
+    return { user, adminKey: { authorization: `Bearer ${((await res.json()) as CreatedApiKeyJson).secret}` } };
+  }
+
+  it("without the metrics token answers no user: admin keys and signed-in users get 403 naming the variable, bad credentials 401", async () => {
+    const { user, adminKey } = await userAndAdminKey();
+    for (const headers of [adminKey, user.bearer]) {
+      const refused = await scrape(headers);
+      expect(refused.status).toBe(403);
+      expect(codeOf(refused.text)).toBe("metrics_token_required");
+      expect(refused.text).toContain("THREADKEEPER_METRICS_TOKEN");
+      expect(refused.text).not.toContain("threadkeeper_turns_total");
+    }
+    expect((await scrape()).status).toBe(401);
+    expect((await scrape({ authorization: "Bearer tk_live_nope" })).status).toBe(401);
+  });
+
+  it("with the metrics token set: the token reads it; a wrong token, none, an admin key or a user's token is 401", async () => {
+    const { user, adminKey } = await userAndAdminKey();
+    process.env.THREADKEEPER_METRICS_TOKEN = TOKEN;
+    const logged: string[] = [];
+    const spies = (["log", "info", "warn", "error"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" "))),
+    );
+    try {
+      const byToken = await scrape({ authorization: `Bearer ${TOKEN}` });
+      expect(byToken.status).toBe(200);
+      expect(byToken.type).toMatch(/^text\/plain; version=0\.0\.4/);
+      expect(byToken.text).toContain("# TYPE threadkeeper_turns_total counter");
+      for (const headers of [{ authorization: `Bearer ${TOKEN}x` }, { authorization: "Bearer x" }, {}, adminKey, user.bearer]) {
+        const refused = await scrape(headers);
+        expect(refused.status, JSON.stringify(headers)).toBe(401);
+        expect(codeOf(refused.text)).toBe("invalid_metrics_token");
+        expect(refused.text).not.toContain(TOKEN);
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(logged.filter((line) => line.includes(TOKEN))).toEqual([]);
   });
 });

@@ -486,13 +486,20 @@ describe("the drop-in Messages API", () => {
 });
 
 describe("operations", () => {
-  it("metrics: Prometheus text for the local operator or an admin key, 403 for a key without admin", async () => {
+  it("metrics: Prometheus text for the local operator, an admin key or the metrics token; 403 for a key without admin, 401 for a wrong token", async () => {
     const text = await expectStatus<string>(200, "GET", "/api/metrics");
     expect(text).toContain("# TYPE threadkeeper_turns_total counter");
     const admin = await expectStatus<{ secret: string }>(201, "POST", "/api/keys", { body: { name: "Prometheus", scopes: ["admin"] } });
     await expectStatus(200, "GET", "/api/metrics", { headers: { authorization: `Bearer ${admin.secret}` } });
     const reader = await expectStatus<{ secret: string }>(201, "POST", "/api/keys", { body: { name: "Dashboards", scopes: ["read"] } });
     await expectStatus(403, "GET", "/api/metrics", { headers: { authorization: `Bearer ${reader.secret}` } }, "insufficient_scope");
+    process.env.THREADKEEPER_METRICS_TOKEN = "scrape-me-4b8e1d6f0a2c";
+    try {
+      await expectStatus(200, "GET", "/api/metrics", { headers: { authorization: "Bearer scrape-me-4b8e1d6f0a2c" } });
+      await expectStatus(401, "GET", "/api/metrics", { headers: { authorization: "Bearer scrape-me-wrong" } }, "invalid_metrics_token");
+    } finally {
+      delete process.env.THREADKEEPER_METRICS_TOKEN;
+    }
   });
 });
 

@@ -146,13 +146,15 @@ describe("the document is sound OpenAPI 3.1", () => {
 
   it("secures every operation with the session, the access token or an API key of a known scope", () => {
     const schemes = new Set(Object.keys(doc.components.securitySchemes));
-    expect(schemes).toEqual(new Set(["supabaseToken", "supabaseSession", "apiKey"]));
+    expect(schemes).toEqual(new Set(["supabaseToken", "supabaseSession", "apiKey", "metricsToken"]));
     // Only the health check answers without credentials.
     expect(operations(doc).filter(([, , op]) => op.security.length === 0).map(([p, m]) => `${m} ${p}`)).toEqual(["get /api/health"]);
     for (const [p, m, op] of operations(doc)) {
       if (p === "/api/health") continue;
-      // The operator's endpoint (metrics) takes only an admin key in SaaS mode.
-      expect(op.security.length, `${m} ${p}`).toBe(p === "/api/metrics" ? 1 : 3);
+      // The operator's endpoint (metrics) takes the metrics token, or in local mode an admin key;
+      // no other operation takes the token.
+      expect(op.security.length, `${m} ${p}`).toBe(p === "/api/metrics" ? 2 : 3);
+      expect(op.security.some((r) => "metricsToken" in r), `${m} ${p}`).toBe(p === "/api/metrics");
       for (const requirement of op.security) for (const name of Object.keys(requirement)) expect(schemes.has(name)).toBe(true);
       const scopes = op.security.flatMap((r) => r.apiKey ?? []);
       expect(scopes.length).toBe(1);

@@ -17,6 +17,12 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     description:
       "SaaS mode, in the browser: the Supabase session cookie set at sign-in (long ones are split into `.0`, `.1`, … chunks). Writes made with it must be JSON and same-origin.",
   },
+  metricsToken: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "The operator's metrics token, `Authorization: Bearer <THREADKEEPER_METRICS_TOKEN>`, for a Prometheus scraper: the only credential GET /api/metrics takes in SaaS mode. Compared in constant time; a wrong one gets 401 `invalid_metrics_token`.",
+  },
   apiKey: {
     type: "http",
     scheme: "bearer",
@@ -27,11 +33,11 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
 };
 
 /**
- * Any one of the three; a key needs the operation's scope. A public endpoint needs none; an
- * operator's operation takes only a key (SaaS mode).
+ * Any one of the user's three; a key needs the operation's scope. A public endpoint needs none;
+ * an operator's takes the metrics token, or in local mode a key of its scope.
  */
 export function securityOf(op: EndpointSpec): SecurityRequirement[] {
   if (op.public) return [];
-  if (op.operator) return [{ apiKey: [scopeOf(op)] }];
+  if (op.operator) return [{ metricsToken: [] }, { apiKey: [scopeOf(op)] }];
   return [{ supabaseToken: [] }, { supabaseSession: [] }, { apiKey: [scopeOf(op)] }];
 }
