@@ -10,6 +10,8 @@ import { table } from "./report";
 
 /** Seconds to soak for; 0: the ordinary run of T turns per session. */
 export const SOAK_SECONDS = Number(process.env.BENCH_LOAD_SOAK_SECONDS ?? 0);
+/** Turns a soak's sender sends to one session before it starts another. */
+export const SOAK_TURNS_PER_SESSION = Number(process.env.BENCH_LOAD_SOAK_TURNS_PER_SESSION ?? 50);
 const SAMPLE_EVERY_MS = 10_000;
 /** Start-up allocations (JIT, caches, pools filling) settle within this; the slope starts after it. */
 const WARMUP_S = 60;
