@@ -524,6 +524,29 @@ describe("the summary", () => {
   });
 });
 
+describe("a deleted user", () => {
+  it("a user's deletion takes their calls and every rollup of them with it, and leaves others' alone", async () => {
+    const gone = randomUUID();
+    await h.db.transaction((tx) => tx.query("insert into auth.users (id, email) values ($1, 'gone@example.com')", [gone]));
+    await withUser(gone, (tx) =>
+      recordLlmCall(tx, gone, { sessionId: null, turnSeq: null, kind: "title", model: "claude-haiku-4-5", usage: { input_tokens: 10, output_tokens: 2 } }),
+    );
+    const rows = (user: string) =>
+      h.db.transaction(async (tx) => {
+        const n: number[] = [];
+        for (const t of ["llm_calls", "llm_usage_daily", "llm_usage_day_models", "llm_usage_day_sessions"]) {
+          n.push(Number((await tx.query<{ n: number }>(`select count(*)::int as n from ${t} where user_id = $1`, [user]))[0].n));
+        }
+        return n;
+      });
+    expect(await rows(gone)).toEqual([1, 1, 1, 1]);
+    const mine = await rows(LOCAL_USER_ID);
+    await h.db.transaction((tx) => tx.query("delete from auth.users where id = $1", [gone]));
+    expect(await rows(gone)).toEqual([0, 0, 0, 0]);
+    expect(await rows(LOCAL_USER_ID)).toEqual(mine);
+  });
+});
+
 describe("tenancy", () => {
   it("another user sees none of the local user's usage, and the local user's sessions are not found for them", async () => {
     const other = randomUUID();
