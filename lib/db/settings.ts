@@ -1,7 +1,9 @@
 import "server-only";
 import type { ContextSettings } from "@/lib/contract";
 import type { Tx } from "./driver";
+import { notFound } from "@/lib/errors";
 import { tokensTodaySql } from "./llm-calls";
+import { SESSION_COLUMNS, type SessionRow } from "./sessions";
 
 type StoredSettings = Partial<ContextSettings>;
 
@@ -29,26 +31,53 @@ export async function getUserSettings(tx: Tx, userId: string): Promise<StoredSet
   return storedSettings(row);
 }
 
-/**
- * What a session's context needs besides its row, in one statement: the user's settings, the
- * calibration of `model` and the user's tokens today.
- */
-export async function contextInputs(
-  tx: Tx,
-  userId: string,
-  model: string,
-): Promise<{ user: StoredSettings; calibration: CalibrationRow | null; tokensToday: number }> {
-  const [row] = await tx.query<{ settings: string | null; factor: number | null; samples: number | null; tokens: number }>(
-    `select (select row_to_json(u)::text from (select ${COLUMNS.join(", ")} from user_settings where user_id = $1) u) as settings,
-       c.factor, c.samples, ${tokensTodaySql("$1")} as tokens
+/** What a session's context needs besides its row: the user's settings, a model's calibration and the user's tokens today. */
+export interface ContextInputs {
+  user: StoredSettings;
+  calibration: CalibrationRow | null;
+  tokensToday: number;
+}
+
+interface InputsRow {
+  user_settings: string | null;
+  factor: number | null;
+  samples: number | null;
+  tokens_today: number;
+}
+
+/** The user's settings as one JSON text, as a scalar subquery; `user` is the parameter naming them. */
+const settingsJsonSql = (user: string) =>
+  `(select row_to_json(u)::text from (select ${COLUMNS.join(", ")} from user_settings where user_id = ${user}) u) as user_settings`;
+
+function inputsOf(row: InputsRow): ContextInputs {
+  return {
+    user: storedSettings(row.user_settings === null ? undefined : (JSON.parse(row.user_settings) as Record<string, unknown>)),
+    calibration: row.factor === null || row.samples === null ? null : { factor: row.factor, samples: row.samples },
+    tokensToday: row.tokens_today,
+  };
+}
+
+/** The inputs, in one statement, with the calibration of `model`. */
+export async function contextInputs(tx: Tx, userId: string, model: string): Promise<ContextInputs> {
+  const [row] = await tx.query<InputsRow>(
+    `select ${settingsJsonSql("$1")}, c.factor, c.samples, ${tokensTodaySql("$1")} as tokens_today
      from (select 1) as one left join model_calibrations c on c.user_id = $1 and c.model = $2`,
     [userId, model],
   );
-  return {
-    user: storedSettings(row.settings === null ? undefined : (JSON.parse(row.settings) as Record<string, unknown>)),
-    calibration: row.factor === null || row.samples === null ? null : { factor: row.factor, samples: row.samples },
-    tokensToday: row.tokens,
-  };
+  return inputsOf(row);
+}
+
+/** The session row and its context's inputs (the calibration of the session's model) in one statement; a 404 when not the user's. */
+export async function sessionWithInputs(tx: Tx, userId: string, sessionId: string): Promise<{ session: SessionRow; inputs: ContextInputs }> {
+  const [row] = await tx.query<SessionRow & InputsRow>(
+    `select s.*, ${settingsJsonSql("$2")}, c.factor, c.samples, ${tokensTodaySql("$2")} as tokens_today
+     from (select ${SESSION_COLUMNS} from sessions where id = $1 and user_id = $2) s
+     left join model_calibrations c on c.user_id = $2 and c.model = s.model`,
+    [sessionId, userId],
+  );
+  if (!row) throw notFound("Session", sessionId);
+  const { user_settings, factor, samples, tokens_today, ...session } = row;
+  return { session, inputs: inputsOf({ user_settings, factor, samples, tokens_today }) };
 }
 
 function storedSettings(row: Record<string, unknown> | undefined): StoredSettings {

@@ -36,7 +36,7 @@ import { countCompaction } from "@/lib/metrics";
 import { inSpan } from "@/lib/tracing";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { contextStatus, loadContext, stableRawTokens, summaryBlock, type SessionContext } from "./session-context";
+import { contextStatus, sessionContext, stableRawTokens, summaryBlock, type SessionContext } from "./session-context";
 import { compactionJson } from "./compaction-log";
 import { templateBody, writeSummary } from "./summary-writer";
 import { preCompactionCheckpoint } from "./checkpoints";
@@ -106,7 +106,7 @@ async function compactHoldingLease(
   started: number,
 ): Promise<CompactOutcome> {
   const first = await withUser(userId, async (tx) => {
-    const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionId));
+    const ctx = await sessionContext(tx, userId, sessionId);
     return { ctx, status: contextStatus(ctx) };
   });
   const { ctx, status } = first;
@@ -238,7 +238,7 @@ async function compactHoldingLease(
         windowStartTurn,
       });
     }
-    const after = contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId)));
+    const after = contextStatus(await sessionContext(tx, userId, sessionId));
     const durationMs = Math.round(performance.now() - started);
     const reduction = status.current_tokens > 0 ? (1 - after.current_tokens / status.current_tokens) * 100 : 0;
     await audit(tx, userId, {

@@ -6,7 +6,7 @@ import { withUser } from "@/lib/db";
 import { getCompaction, installSummary, listCompactions, setCompactionStatus, type CompactionRow } from "@/lib/db/compactions";
 import { getSession } from "@/lib/db/sessions";
 import { conflict } from "@/lib/errors";
-import { contextStatus, loadContext } from "./session-context";
+import { contextStatus, sessionContext } from "./session-context";
 import { acquireLease, release } from "./lease";
 
 export async function compactionHistory(userId: string, sessionId: string): Promise<CompactionJson[]> {
@@ -41,7 +41,7 @@ export async function undoCompaction(
         throughTurn: prev?.through_turn ?? 0,
         windowStartTurn: row.prev_window_start_turn,
       });
-      const status = contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId)));
+      const status = contextStatus(await sessionContext(tx, userId, sessionId));
       if (status.current_tokens > status.capacity_tokens) {
         // Thrown inside the transaction, so the restore above is rolled back.
         throw conflict("cannot_undo", "The conversation has grown since; the state before this compaction no longer fits the window.", {

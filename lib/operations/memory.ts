@@ -28,7 +28,7 @@ import { getUserSettings } from "@/lib/db/settings";
 import { getEmbedder, toPgVector, type EmbedKind } from "@/lib/memory/embedder";
 import { fitBudget, memoryBlock, relevance, renderMemory, vectorWeight } from "@/lib/memory/rank";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
-import { defaultModelId, loadContext } from "./session-context";
+import { defaultModelId, sessionContext } from "./session-context";
 import { MAX_QUERY_CHARS, saveMemorySchema } from "@/lib/contract/requests";
 
 const CANDIDATES_PER_LIST = 50;
@@ -204,7 +204,7 @@ export function memoryQuery(text: string): string {
  * project) go into the system prompt, within the memory budget.
  */
 export async function loadMemoriesForSession(userId: string, sessionId: string, firstMessage: string): Promise<{ loaded: LoadedMemoryJson[]; tokens: number }> {
-  const ctx = await withUser(userId, async (tx) => loadContext(tx, userId, await getSession(tx, userId, sessionId)));
+  const ctx = await withUser(userId, async (tx) => sessionContext(tx, userId, sessionId));
   if (ctx.session.memory_loaded_at) return { loaded: [], tokens: ctx.session.memory_tokens };
   const budget = Math.floor((ctx.settings.memory_budget * ctx.capacity.capacity) / ctx.calibration.factor);
   const ranked =

@@ -12,7 +12,7 @@ import { selectWindow, type WindowSelection } from "@/lib/context/window";
 import type { Tx } from "@/lib/db";
 import { pinnedMessages, pinnedTurnSeqs, tailMessages } from "@/lib/db/messages";
 import { sessionWithTokensToday, updateWindow, type SessionRow } from "@/lib/db/sessions";
-import { contextInputs, getCalibration } from "@/lib/db/settings";
+import { contextInputs, getCalibration, sessionWithInputs, type ContextInputs } from "@/lib/db/settings";
 import { env } from "@/lib/env";
 import { dailyBudget, type DailyUsage } from "@/lib/limits/budget";
 import { DEFAULT_MODEL, requireModel, type ModelInfo } from "@/lib/models";
@@ -41,20 +41,26 @@ export function defaultModelId(): string {
   return env().THREADKEEPER_MODEL ?? DEFAULT_MODEL;
 }
 
-/** Everything the context engine needs about a session: three indexed single-row reads and the day's few rollup rows. */
-export async function loadContext(tx: Tx, userId: string, session: SessionRow): Promise<SessionContext> {
+/** Everything the context engine needs about a session, read in one statement with its row. */
+export async function sessionContext(tx: Tx, userId: string, sessionId: string): Promise<SessionContext> {
+  const { session, inputs } = await sessionWithInputs(tx, userId, sessionId);
+  return loadContext(tx, userId, session, inputs);
+}
+
+/** The same for a session row in hand; `inputs` when already read with it. */
+export async function loadContext(tx: Tx, userId: string, session: SessionRow, inputs?: ContextInputs): Promise<SessionContext> {
   // The session's own model decides the calibration read with the settings, in one statement.
-  const inputs = await contextInputs(tx, userId, session.model);
-  const settings = resolveSettings(defaultModelId(), inputs.user, { ...session.settings, model: session.model });
+  const read = inputs ?? (await contextInputs(tx, userId, session.model));
+  const settings = resolveSettings(defaultModelId(), read.user, { ...session.settings, model: session.model });
   const model = requireModel(settings.model);
-  const stored = model.id === session.model ? inputs.calibration : await getCalibration(tx, userId, model.id);
+  const stored = model.id === session.model ? read.calibration : await getCalibration(tx, userId, model.id);
   return {
     session,
     model,
     settings,
     capacity: computeCapacity(model, settings),
     calibration: stored ?? { factor: initialFactor(model.tokenizer), samples: 0 },
-    today: { tokens: inputs.tokensToday, budget: dailyBudget() },
+    today: { tokens: read.tokensToday, budget: dailyBudget() },
   };
 }
 

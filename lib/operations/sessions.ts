@@ -18,7 +18,7 @@ import { deleteSession, forksOf, getSession, insertSession, setSystemPrompt, lis
 import { getUserSettings, putUserSettings } from "@/lib/db/settings";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
-import { contextStatus, defaultModelId, loadContext, windowJson } from "./session-context";
+import { contextStatus, defaultModelId, sessionContext, windowJson } from "./session-context";
 import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/contract/requests";
 
 /** `systemPrompt`: a drop-in caller's own, instead of the deployment's. */
@@ -70,7 +70,7 @@ export async function messagesPage(
 }
 
 export async function getStatus(userId: string, sessionId: string) {
-  return withUser(userId, async (tx) => contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId))));
+  return withUser(userId, async (tx) => contextStatus(await sessionContext(tx, userId, sessionId)));
 }
 
 export async function getSettings(userId: string, sessionId: string | undefined): Promise<SettingsJson> {

@@ -8,7 +8,7 @@ import { groupTurns } from "@/lib/context/turns";
 import { withUser, type Tx } from "@/lib/db";
 import { recordLlmCall } from "@/lib/db/llm-calls";
 import { tailMessages } from "@/lib/db/messages";
-import { getSession, type SessionRow } from "@/lib/db/sessions";
+import { type SessionRow } from "@/lib/db/sessions";
 import { getTemplate } from "@/lib/db/templates";
 import { env } from "@/lib/env";
 import { anthropicClient, type LlmUsage } from "@/lib/llm/client";
@@ -16,7 +16,7 @@ import { requireModel } from "@/lib/models";
 import { summarize, SummarizeError } from "@/lib/llm/summarizer";
 import { log } from "@/lib/log";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
-import { loadContext, type SessionContext } from "./session-context";
+import { sessionContext, type SessionContext } from "./session-context";
 
 const SUMMARY_TIMEOUT_MS = 20_000;
 /** Largest transcript sent to the summarizer in one call; longer ones are summarized in parts. */
@@ -35,7 +35,7 @@ export async function summarizeSession(
   sessionId: string,
 ): Promise<{ session: SessionRow; summary: string | null; transcript: TranscriptTurn[] }> {
   const { ctx, template, messages } = await withUser(userId, async (tx) => {
-    const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionId));
+    const ctx = await sessionContext(tx, userId, sessionId);
     return {
       ctx,
       template: await templateBody(tx, userId, ctx.settings.compaction_template),

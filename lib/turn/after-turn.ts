@@ -10,7 +10,7 @@ import { log } from "@/lib/log";
 import { queueEvent } from "@/lib/webhooks/events";
 import { autoCheckpointTx } from "@/lib/operations/checkpoints";
 import { compactSession, wantsAutoCompaction, type CompactOutcome } from "@/lib/operations/compact";
-import { contextStatus, loadContext, type SessionContext } from "@/lib/operations/session-context";
+import { contextStatus, sessionContext, type SessionContext } from "@/lib/operations/session-context";
 import { loadMemoriesForSession } from "@/lib/operations/memory";
 import { titleSession } from "@/lib/operations/titles";
 import type { Emit, TurnHandle } from "./turn-handle";
@@ -133,7 +133,7 @@ export async function emitStatus(
   known: SessionContext | null,
 ): Promise<SessionContext | null> {
   try {
-    const ctx = known ?? (await withUser(h.userId, async (tx) => loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId))));
+    const ctx = known ?? (await withUser(h.userId, async (tx) => sessionContext(tx, h.userId, h.sessionId)));
     const status = contextStatus(ctx);
     emit({ event: "status", data: status });
     if (usageBefore !== null && usageBefore < status.threshold_percent && status.usage_percent >= status.threshold_percent) {
@@ -157,5 +157,5 @@ function errorMessage(err: unknown): string {
 }
 
 export async function statusOf(userId: string, sessionId: string) {
-  return withUser(userId, async (tx) => contextStatus(await loadContext(tx, userId, await getSession(tx, userId, sessionId))));
+  return withUser(userId, async (tx) => contextStatus(await sessionContext(tx, userId, sessionId)));
 }

@@ -8,10 +8,9 @@ import { DEFAULT_SETTINGS } from "@/lib/contract/settings";
 import { offeredTools } from "@/lib/context/tools";
 import type { EngineMessage } from "@/lib/context/types";
 import { withUser } from "@/lib/db";
-import { getSession } from "@/lib/db/sessions";
 import { notFound } from "@/lib/errors";
 import { anthropicClient, countTokens, type LlmRequest } from "@/lib/llm/client";
-import { assembleWindow, loadContext } from "@/lib/operations/session-context";
+import { assembleWindow, sessionContext } from "@/lib/operations/session-context";
 import { calibrate } from "@/lib/tokens/calibration";
 import { estimateMessageTokens, estimateSystemTokens, estimateToolsTokens } from "@/lib/tokens/tokenizer";
 import { checkRequest, isSessionId, systemText, toolDefs } from "./drop-in";
@@ -36,7 +35,7 @@ export async function countDropIn(userId: string, sessionHeader: string | null, 
   }
   if (!isSessionId(sessionHeader)) throw notFound("Session", sessionHeader);
   const { ctx, win, next } = await withUser(userId, async (tx) => {
-    const ctx = await loadContext(tx, userId, await getSession(tx, userId, sessionHeader));
+    const ctx = await sessionContext(tx, userId, sessionHeader);
     ctx.callerToolsRaw = estimateToolsTokens(tools);
     const win = await assembleWindow(tx, ctx, ctx.calibration.factor);
     const s = ctx.session;

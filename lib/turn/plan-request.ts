@@ -3,7 +3,7 @@
 import "server-only";
 import { MAX_OVERFLOW_ATTEMPTS } from "@/lib/context/compaction/overflow";
 import { withUser, type Tx } from "@/lib/db";
-import { getSession, recordMeasurement } from "@/lib/db/sessions";
+import { recordMeasurement } from "@/lib/db/sessions";
 import { putCalibration } from "@/lib/db/settings";
 import { AppError } from "@/lib/errors";
 import { anthropicClient, countTokens } from "@/lib/llm/client";
@@ -15,7 +15,7 @@ import { estimateToolsTokens } from "@/lib/tokens/tokenizer";
 import { reportCompaction } from "./after-turn";
 import { canvasBudget, canvasForRequest } from "@/lib/operations/canvas";
 import { compactSession, wantsAutoCompaction } from "@/lib/operations/compact";
-import { assembleWindow, loadContext, type AssembledWindow, type SessionContext } from "@/lib/operations/session-context";
+import { assembleWindow, sessionContext, type AssembledWindow, type SessionContext } from "@/lib/operations/session-context";
 import { buildRequest } from "./request";
 import type { Emit, TurnHandle } from "./turn-handle";
 
@@ -50,6 +50,42 @@ export async function recoverFromOverflow(
   return planRequest(h, anthropicClient(), emit, { autoCompact: false, targetRaw });
 }
 
+interface PlanOptions {
+  /** Recovery's target for the whole request, in raw tokens. */
+  targetRaw?: number;
+  /** Runs in the transaction that assembled a window that fits: opens the reply's row and returns its id. */
+  open?: (tx: Tx, ctx: SessionContext) => Promise<string>;
+}
+
+export interface PlannedWindow {
+  ctx: SessionContext;
+  win: AssembledWindow;
+  /** The reply's row, when `open` ran. */
+  replyId?: string;
+}
+
+/**
+ * Reads the session and assembles its window in the caller's transaction. `checkFirst`: null
+ * instead when automatic compaction is due, so the turns it would condense are condensed
+ * rather than slid out.
+ */
+export async function loadWindow(
+  tx: Tx,
+  h: Pick<TurnHandle, "userId" | "sessionId" | "userMessage" | "caller">,
+  opts: PlanOptions & { checkFirst: boolean },
+): Promise<PlannedWindow | null> {
+  const ctx = await sessionContext(tx, h.userId, h.sessionId);
+  if (opts.checkFirst && wantsAutoCompaction(ctx)) return null;
+  // The user's own canvas changes since Claude's last reply (made after the message before this turn's).
+  ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity), h.userMessage.seq - 1);
+  if (h.caller) ctx.callerToolsRaw = estimateToolsTokens(h.caller.tools);
+  const factor = ctx.calibration.factor;
+  const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
+  const win = await assembleWindow(tx, ctx, factor, capacity);
+  const replyId = opts.open && !win.selection.overCapacity ? await opts.open(tx, ctx) : undefined;
+  return { ctx, win, replyId };
+}
+
 /**
  * Assembles the window for the next request. Near the threshold the API's exact count
  * replaces our estimate (and calibrates it), and the window slides again if that is needed
@@ -59,35 +95,20 @@ export async function planRequest(
   h: TurnHandle,
   client: ReturnType<typeof anthropicClient>,
   emit: Emit,
-  opts: {
+  opts: PlanOptions & {
     autoCompact: boolean;
-    targetRaw?: number;
-    /** Runs in the transaction that assembled a window that fits: the reply's row is opened there. */
-    open?: (tx: Tx, ctx: SessionContext) => Promise<void>;
+    /** The window already assembled (and its reply opened) in the transaction that saved the message. */
+    loaded?: PlannedWindow | null;
   },
-): Promise<{ ctx: SessionContext; win: AssembledWindow }> {
-  // `checkFirst`: stop before assembling the window when automatic compaction is due, so the
-  // turns it would condense are condensed rather than slid out.
-  const load = (checkFirst: boolean) =>
-    withUser(h.userId, async (tx) => {
-      const ctx = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
-      if (checkFirst && wantsAutoCompaction(ctx)) return null;
-      // The user's own canvas changes since Claude's last reply (made after the message before this turn's).
-      ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity), h.userMessage.seq - 1);
-      if (h.caller) ctx.callerToolsRaw = estimateToolsTokens(h.caller.tools);
-      const factor = ctx.calibration.factor;
-      const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
-      const win = await assembleWindow(tx, ctx, factor, capacity);
-      if (opts.open && !win.selection.overCapacity) await opts.open(tx, ctx);
-      return { ctx, win };
-    });
+): Promise<PlannedWindow> {
   // Also checked before each request, for when the message itself crossed the threshold.
-  let loaded = await load(opts.autoCompact);
+  let loaded = opts.loaded ?? (await withUser(h.userId, (tx) => loadWindow(tx, h, { ...opts, checkFirst: opts.autoCompact })));
   if (!loaded) {
     reportCompaction(await compactSession(h.userId, h.sessionId, { trigger: "auto", leaseId: h.leaseId }), emit);
-    loaded = await load(false);
+    loaded = await withUser(h.userId, (tx) => loadWindow(tx, h, { ...opts, checkFirst: false }));
   }
   if (!loaded) throw new Error("unreachable: a load without the check always assembles the window");
+  const replyId = loaded.replyId;
   let { ctx, win } = loaded;
   let dropped = win.selection.droppedTurnSeqs.length;
   const nearThreshold =
@@ -98,7 +119,7 @@ export async function planRequest(
     ({ ctx, win } = await withUser(h.userId, async (tx) => {
       await recordMeasured(tx, h, ctx, exact, estimated);
       if (exact <= ctx.capacity.capacity) return { ctx, win };
-      const fresh = await loadContext(tx, h.userId, await getSession(tx, h.userId, h.sessionId));
+      const fresh = await sessionContext(tx, h.userId, h.sessionId);
       fresh.canvasText = ctx.canvasText;
       fresh.callerToolsRaw = ctx.callerToolsRaw;
       return { ctx: fresh, win: await assembleWindow(tx, fresh, exact / estimated) };
@@ -120,7 +141,7 @@ export async function planRequest(
       request_tokens: win.selection.calibratedTokens,
     });
   }
-  return { ctx, win };
+  return { ctx, win, replyId };
 }
 
 /** Stores what the API measured for a request and refines the model's calibration factor. */

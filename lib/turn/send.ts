@@ -7,7 +7,7 @@ import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage } from "@/lib/context/types";
 import type { TurnFacts } from "@/lib/context/checkpoint-triggers";
 import { withUser, type Tx } from "@/lib/db";
-import { appendMessage, findByIdempotencyKey, finishMessage, messageJson } from "@/lib/db/messages";
+import { appendMessage, findByIdempotencyKey, finishMessage, messageJson, type MessageRow } from "@/lib/db/messages";
 import { recordReplyCall } from "@/lib/db/reply-call";
 import type { SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
@@ -27,7 +27,7 @@ import { turnFacts } from "@/lib/operations/checkpoints";
 import { llmError } from "./errors";
 import { startFlusher, type StreamState } from "./flusher";
 import { leaseForTurn, release } from "@/lib/operations/lease";
-import { planRequest, recoverFromOverflow } from "./plan-request";
+import { loadWindow, planRequest, recoverFromOverflow, type PlannedWindow } from "./plan-request";
 import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
 import { registerTurn } from "@/lib/operations/stop";
@@ -61,8 +61,27 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
     const replay = await replayFor(userId, sessionId, input.idempotency_key);
     if (replay) return replay;
   }
-  // The lease (and the session's 404) and the user message in one transaction.
-  const { leaseId, value: saved } = await leaseForTurn(userId, sessionId, async (tx) => {
+  const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
+  // The lease (and the session's 404) and the user message in one transaction; an ordinary
+  // turn's window is assembled and its reply opened there too, when no compaction comes first.
+  const { leaseId, value } = await leaseForTurn(userId, sessionId, async (tx) => {
+    const saved = await saveMessage(tx);
+    const ordinary = saved && mode === "new" && saved.turn_seq > 1;
+    const planned = ordinary
+      ? await loadWindow(tx, { userId, sessionId, userMessage: saved }, { checkFirst: true, open: (t, ctx) => openReply(t, userId, sessionId, ctx, false) })
+      : null;
+    return { saved, planned };
+  });
+  const { saved, planned } = value;
+  if (!saved) {
+    await release(userId, sessionId, leaseId);
+    const replay = await replayFor(userId, sessionId, input.idempotency_key ?? "");
+    if (replay) return replay;
+    throw conflict("request_in_progress", "A request with this idempotency key is in progress");
+  }
+  return turnFor({ userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() }, mode, planned);
+
+  async function saveMessage(tx: Tx): Promise<MessageRow | null> {
     // Checked again under the lease: a concurrent duplicate may have just finished.
     if (input.idempotency_key && (await findByIdempotencyKey(tx, userId, sessionId, input.idempotency_key))) return null;
     if (input.retry) return lastUserMessage(tx, userId, sessionId, "retry");
@@ -79,15 +98,22 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
       idempotencyKey: input.idempotency_key,
       supersedesTurn: edited,
     });
-  });
-  if (!saved) {
-    await release(userId, sessionId, leaseId);
-    const replay = await replayFor(userId, sessionId, input.idempotency_key ?? "");
-    if (replay) return replay;
-    throw conflict("request_in_progress", "A request with this idempotency key is in progress");
   }
-  const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
-  return turnFor({ userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() }, mode);
+}
+
+/** Opens a reply's row, streaming, with the model its request goes to; returns its id. */
+async function openReply(tx: Tx, userId: string, sessionId: string, ctx: SessionContext, restartsTurn: boolean): Promise<string> {
+  const reply = await appendMessage(tx, userId, sessionId, {
+    role: "assistant",
+    content: [],
+    text: "",
+    tokenCount: 0,
+    status: "streaming",
+    startsTurn: false,
+    model: ctx.model.id,
+    restartsTurn,
+  });
+  return reply.id;
 }
 
 /** Runs a whole send and collects its events into the JSON answer. */
@@ -108,19 +134,22 @@ export async function sendAndCollect(prepared: PreparedSend): Promise<SendResult
 /** `continue`: a drop-in caller's tool_result carries on the turn its tool call paused. */
 export type TurnMode = "new" | "retry" | "regenerate" | "continue";
 
-/** The turn to run once its message is saved under the lease `h` holds. */
-export function turnFor(h: TurnHandle, mode: TurnMode): PreparedSend {
+/** The turn to run once its message is saved under the lease `h` holds (`planned`: its first window, already assembled). */
+export function turnFor(h: TurnHandle, mode: TurnMode, planned: PlannedWindow | null = null): PreparedSend {
   const attributes = { "threadkeeper.session_id": h.sessionId, "threadkeeper.turn_seq": h.userMessage.turn_seq, "threadkeeper.mode": mode };
-  return { kind: "turn", run: (emit, opts) => inSpan("turn", attributes, () => runTurn(h, emit, mode, opts?.detachFollowUp ?? false)) };
+  return {
+    kind: "turn",
+    run: (emit, opts) => inSpan("turn", attributes, () => runTurn(h, emit, mode, planned, opts?.detachFollowUp ?? false)),
+  };
 }
 
 const STOPPED = new AppError(499, "stopped", "Stopped before the reply was complete.");
 
-async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp: boolean): Promise<void> {
+async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: PlannedWindow | null, detachFollowUp: boolean): Promise<void> {
   const startedAt = performance.now();
   const untrack = trackTurn();
   const client = anthropicClient();
-  const stream: StreamState = { id: null, text: "", dirty: false };
+  const stream: StreamState = { id: planned?.replyId ?? null, text: "", dirty: false };
   const flusher = startFlusher(h, stream);
   const unregister = registerTurn(h.sessionId, h.stop);
   let answered = false;
@@ -138,20 +167,13 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, detachFollowUp
     for (let round = 0; round < MAX_TOOL_ROUNDS && !h.stop.signal.aborted; round++) {
       const current = (mode === "retry" || mode === "regenerate") && round === 0 ? { turn: h.userMessage.turn_seq, regenerate: mode === "regenerate" } : null;
       // The reply's row is opened with the window's transaction; from then on a failure marks it interrupted.
-      const open = async (tx: Tx, planned: SessionContext) => {
-        const assistant = await appendMessage(tx, h.userId, h.sessionId, {
-          role: "assistant",
-          content: [],
-          text: "",
-          tokenCount: 0,
-          status: "streaming",
-          startsTurn: false,
-          model: planned.model.id,
-          restartsTurn: current?.regenerate ?? false,
-        });
-        Object.assign(stream, { id: assistant.id, text: "", dirty: false });
+      const open = async (tx: Tx, ctx: SessionContext) => {
+        const id = await openReply(tx, h.userId, h.sessionId, ctx, current?.regenerate ?? false);
+        Object.assign(stream, { id, text: "", dirty: false });
+        return id;
       };
-      let { ctx, win } = await inSpan("plan", {}, () => planRequest(h, client, emit, { autoCompact: true, open }));
+      const loaded = round === 0 ? planned : null;
+      let { ctx, win } = await inSpan("plan", {}, () => planRequest(h, client, emit, { autoCompact: true, open, loaded }));
       if (round === 0 && mode === "new") lastReply = previousReply(win.messages, h.userMessage.turn_seq);
       const replyId = stream.id;
       if (!replyId) throw new Error("unreachable: planning a request that fits opens its reply's row");
