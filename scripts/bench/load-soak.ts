@@ -39,6 +39,10 @@ export interface SoakRss {
   maxMb: number;
   /** MB per minute after the warm-up; null when the soak was too short to fit one. */
   slopeMbPerMin: number | null;
+  /** The same over the second half only, and the peak of each half: a heap that grows to its working size and stays there is flat in the second. */
+  lateSlopeMbPerMin: number | null;
+  firstHalfMaxMb: number;
+  secondHalfMaxMb: number;
   samples: Sample[];
 }
 
@@ -76,6 +80,9 @@ function summarizeRss(instance: string, samples: Sample[]): SoakRss {
   const sorted = [...samples].sort((a, b) => a.s - b.s);
   const nearest = (s: number) => sorted.reduce((best, x) => (Math.abs(x.s - s) < Math.abs(best.s - s) ? x : best));
   const after = sorted.filter((x) => x.s >= WARMUP_S);
+  const half = sorted[sorted.length - 1].s / 2;
+  const late = sorted.filter((x) => x.s >= half);
+  const early = sorted.filter((x) => x.s < half);
   return {
     instance,
     startMb: sorted[0].mb,
@@ -83,6 +90,9 @@ function summarizeRss(instance: string, samples: Sample[]): SoakRss {
     endMb: sorted[sorted.length - 1].mb,
     maxMb: Math.max(...sorted.map((x) => x.mb)),
     slopeMbPerMin: after.length >= MIN_FIT_POINTS ? slope(after) * 60 : null,
+    lateSlopeMbPerMin: late.length >= MIN_FIT_POINTS ? slope(late) * 60 : null,
+    firstHalfMaxMb: Math.max(...early.map((x) => x.mb), 0),
+    secondHalfMaxMb: Math.max(...late.map((x) => x.mb), 0),
     samples: sorted,
   };
 }
@@ -124,14 +134,16 @@ export function printSoak(r: SoakResult): void {
   console.log(`RSS over the soak (MB, sampled every ${SAMPLE_EVERY_MS / 1000} s; the slope is a least-squares fit after the first ${r.warmupS} s):`);
   console.log(
     table(
-      ["instance", "start", `at ${r.warmupS} s`, "end", "max", "slope after warm-up", "samples"],
+      ["instance", "start", `at ${r.warmupS} s`, "end", "max", "peak 1st / 2nd half", "slope after warm-up", "slope, 2nd half", "samples"],
       r.rss.map((x) => [
         x.instance,
         String(x.startMb),
         String(x.warmMb),
         String(x.endMb),
         String(x.maxMb),
+        `${x.firstHalfMaxMb} / ${x.secondHalfMaxMb}`,
         x.slopeMbPerMin === null ? "too short" : `${signed(x.slopeMbPerMin)} MB/min`,
+        x.lateSlopeMbPerMin === null ? "too short" : `${signed(x.lateSlopeMbPerMin)} MB/min`,
         String(x.samples.length),
       ]),
     ),
@@ -151,6 +163,8 @@ export function soakJson(r: SoakResult) {
       end: x.endMb,
       max: x.maxMb,
       slope_mb_per_min: x.slopeMbPerMin === null ? null : Math.round(x.slopeMbPerMin * 100) / 100,
+      late_slope_mb_per_min: x.lateSlopeMbPerMin === null ? null : Math.round(x.lateSlopeMbPerMin * 100) / 100,
+      peak_halves: [x.firstHalfMaxMb, x.secondHalfMaxMb],
       samples: x.samples.map((p) => [Math.round(p.s), p.mb]),
     })),
   };
