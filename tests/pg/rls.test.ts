@@ -450,7 +450,9 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
 
       // A copy of C's own row, C's user_id and all, but pointing at A's row.
       const own = rowsOfC.get(table) ?? {};
-      const row = { ...own, ...("id" in own ? { id: freshId(own.id) } : {}), [column]: parentOfA };
+      // (A message also takes a seq A's session does not hold, so only the reference can refuse it.)
+      const free = table === "messages" ? { seq: 1_000_000 } : {};
+      const row = { ...own, ...("id" in own ? { id: freshId(own.id) } : {}), ...free, [column]: parentOfA };
       const columns = await admin<{ attname: string }[]>`
         select a.attname from pg_attribute a
         where a.attrelid = ${`public.${table}`}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''`;
@@ -468,7 +470,7 @@ describe.skipIf(!available)("real PostgreSQL 15: migrations and row-level securi
       // One of C's own rows re-pointed at A's row; no user filter, RLS alone decides.
       const which = table === "messages" ? `where id = '${streamingOfC}'` : "";
       const updated = await failure(
-        withUser(USER_C, (tx) => tx.query(`update public.${table} set "${column}" = $1 ${which}`, [parentOfA])),
+        withUser(USER_C, (tx) => tx.query(`update public.${table} set "${column}" = $1${table === "messages" ? ", seq = 1000000" : ""} ${which}`, [parentOfA])),
       );
       expect(updated?.code, updated?.message).toBe(keyed ? "23503" : "42501");
       expect(updated?.message).toContain(keyed ? "violates foreign key constraint" : `row-level security policy "${table}_parents_update"`);
