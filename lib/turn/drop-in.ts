@@ -31,7 +31,8 @@ import { leaseForTurn, release } from "@/lib/operations/lease";
 import { createSession, putSettings, useSystemPrompt } from "@/lib/operations/sessions";
 import { estimateMessageTokens, type ToolDef } from "@/lib/tokens/tokenizer";
 import { lastUserMessage } from "./replay";
-import { turnFor, type PreparedSend } from "./send";
+import type { PlannedWindow } from "./plan-request";
+import { planWithMessage, turnFor, type PreparedSend } from "./send";
 import { runToolUses } from "./tool-calls";
 import type { TurnCaller } from "./turn-handle";
 
@@ -207,6 +208,7 @@ export async function startDropIn(
   let saved: Awaited<ReturnType<typeof save>>;
   let how: Reconciliation["how"];
   let view: ReturnType<typeof viewBase>;
+  let planned: PlannedWindow | null = null;
   if (continuing) {
     // Threadkeeper's own calls in the paused reply are answered outside the transaction (recall reads on its own).
     const taken = await leaseForTurn(userId, sessionId, lineUp);
@@ -221,13 +223,16 @@ export async function startDropIn(
     ({ how } = taken.value.plan);
     view = taken.value.view;
   } else {
-    // The lease, lining up and saving in one transaction.
+    // The lease, lining up, saving and (an ordinary turn) its first window in one transaction.
     const taken = await leaseForTurn(userId, sessionId, async (tx) => {
       const lined = await lineUp(tx);
-      return { saved: await save(tx, lined, last.content), how: lined.plan.how, view: lined.view };
+      const stored = await save(tx, lined, last.content);
+      const window = await planWithMessage(tx, { userId, sessionId, userMessage: stored.userMessage, caller }, stored.mode);
+      return { saved: stored, how: lined.plan.how, view: lined.view, window };
     });
     leaseId = taken.leaseId;
     ({ saved, how, view } = taken.value);
+    planned = taken.value.window;
   }
   const history: HistoryHandling = continuing && (how === "appended" || how === "matched") ? "continued" : how;
   const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller, userMessage: saved.userMessage };
@@ -235,7 +240,7 @@ export async function startDropIn(
     ? (answered: readonly KeyBlock[], lastSeq: number) =>
         withUser(userId, (tx) => recordClientView(tx, sessionId, { seq: lastSeq, ...extendDigest(view.base, [...view.added, canonicalKey("assistant", answered)]) }))
     : null;
-  return { sessionId, history, prepared: turnFor(handle, saved.mode), recordView };
+  return { sessionId, history, prepared: turnFor(handle, saved.mode, planned), recordView };
 }
 
 /** The reply a tool_result answers: the last one the client sent, else the session's last. */

@@ -66,11 +66,7 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
   // turn's window is assembled and its reply opened there too, when no compaction comes first.
   const { leaseId, value } = await leaseForTurn(userId, sessionId, async (tx) => {
     const saved = await saveMessage(tx);
-    const ordinary = saved && mode === "new" && saved.turn_seq > 1;
-    const planned = ordinary
-      ? await loadWindow(tx, { userId, sessionId, userMessage: saved }, { checkFirst: true, open: (t, ctx) => openReply(t, userId, sessionId, ctx, false) })
-      : null;
-    return { saved, planned };
+    return { saved, planned: saved && (await planWithMessage(tx, { userId, sessionId, userMessage: saved }, mode)) };
   });
   const { saved, planned } = value;
   if (!saved) {
@@ -99,6 +95,20 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
       supersedesTurn: edited,
     });
   }
+}
+
+/**
+ * An ordinary new turn's first window, assembled (and its reply's row opened) in the transaction
+ * that saved its message; null for any other turn (the first loads memories first), or when
+ * automatic compaction must come first.
+ */
+export async function planWithMessage(
+  tx: Tx,
+  h: Pick<TurnHandle, "userId" | "sessionId" | "userMessage" | "caller">,
+  mode: TurnMode,
+): Promise<PlannedWindow | null> {
+  if (mode !== "new" || h.userMessage.turn_seq <= 1) return null;
+  return loadWindow(tx, h, { checkFirst: true, open: (t, ctx) => openReply(t, h.userId, h.sessionId, ctx, false) });
 }
 
 /** Opens a reply's row, streaming, with the model its request goes to; returns its id. */
