@@ -102,16 +102,8 @@ begin
   return null;
 end $$;
 
--- 4
-create or replace function public.messages_enqueue_embedding() returns trigger
-language plpgsql security definer set search_path = '' as $$
-begin
-  if new.status <> 'streaming' and (tg_op = 'INSERT' or old.status = 'streaming') then
-    insert into public.message_embeddings (message_id, user_id) values (new.id, new.user_id)
-    on conflict (message_id) do nothing;
-  end if;
-  return null;
-end $$;
+-- 4: the body (migration 20261123000010) names its table in full, so it runs as is with an empty search_path.
+alter function public.messages_enqueue_embedding() security definer set search_path = '';
 revoke execute on function public.messages_enqueue_embedding() from public;
 alter table public.message_embeddings drop constraint message_embeddings_user_id_fkey;
 
