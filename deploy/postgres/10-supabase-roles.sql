@@ -86,5 +86,6 @@ $$;
 
 grant usage on schema auth to postgres, anon, authenticated, service_role;
 grant execute on function auth.uid(), auth.role(), auth.jwt() to postgres, anon, authenticated, service_role;
--- The migrations' foreign keys reference auth.users; local mode inserts its one user there.
-grant select, insert, references on auth.users to postgres;
+-- As on Supabase, postgres holds every privilege on auth.users: the migrations' keys reference it,
+-- a trigger on it removes a deleted user's sessions, and local mode inserts its one user there.
+grant all on auth.users to postgres;

@@ -58,6 +58,37 @@ describe("row level security", () => {
   });
 });
 
+describe("a session's owner (checked when written, not on every update; migration 20261127000003)", () => {
+  const GHOST = "00000000-0000-4000-8000-0000000000c3";
+  it("refuses a session of a user who does not exist, or moved to one", async () => {
+    const code = (p: Promise<unknown>) => p.then(() => null, (e: { code?: string }) => e.code);
+    expect(await code(db.transaction((tx) => tx.query("insert into sessions (user_id, title, model) values ($1, 'x', 'm')", [GHOST])))).toBe("23503");
+    const [s] = await db.transaction((tx) =>
+      tx.query<{ id: string }>("insert into sessions (user_id, title, model) values ($1, 'x', 'm') returning id", [OTHER_USER]),
+    );
+    expect(await code(db.transaction((tx) => tx.query("update sessions set user_id = $2 where id = $1", [s.id, GHOST])))).toBe("23503");
+    await db.transaction((tx) => tx.query("delete from sessions where id = $1", [s.id]));
+  });
+
+  it("a user's deletion takes their sessions, messages and the messages' index rows with it", async () => {
+    const user = "00000000-0000-4000-8000-0000000000c4";
+    await db.transaction((tx) => tx.query("insert into auth.users (id) values ($1)", [user]));
+    await withUser(user, async (tx) => {
+      const [s] = await tx.query<{ id: string }>("insert into sessions (title, model, next_seq) values ('gone', 'claude-haiku-4-5', 2) returning id");
+      await tx.query("insert into messages (session_id, seq, turn_seq, role, content, text, token_count, status) values ($1, 1, 1, 'user', '[]', 'hello there', 3, 'complete')", [s.id]);
+    });
+    const counts = () =>
+      db.transaction(async (tx) => {
+        const n: number[] = [];
+        for (const t of ["sessions", "messages", "message_embeddings"]) n.push(Number((await tx.query<{ n: number }>(`select count(*)::int as n from ${t} where user_id = $1`, [user]))[0].n));
+        return n;
+      });
+    expect(await counts()).toEqual([1, 1, 1]);
+    await db.transaction((tx) => tx.query("delete from auth.users where id = $1", [user]));
+    expect(await counts()).toEqual([0, 0, 0]);
+  });
+});
+
 describe("after a crash", () => {
   it("marks replies left streaming as interrupted once their lease has expired, keeping the text", async () => {
     const { appendMessage } = await import("@/lib/db/messages");

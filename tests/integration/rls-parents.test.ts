@@ -351,6 +351,9 @@ async function countsOf(user: string): Promise<Record<string, number>> {
 /** References checked by a composite foreign key to the parent's (id, user_id) rather than by a policy (migration 20261127000002). */
 const KEYED = new Set(["messages.session_id"]);
 
+/** References kept without a foreign key (a trigger removes the row with its parent; migration 20261127000003): the policy alone guards them. */
+const UNKEYED = [{ tbl: "message_embeddings", col: "message_id", parent: "messages" }];
+
 /** The migration's ownership check for each parent table. */
 const OWNS: Record<string, string> = {
   sessions: "owns_session",
@@ -380,7 +383,7 @@ describe("row-level security checks every row a new or changed row points at", (
     for (const f of keyed) expect({ cols: f.cols, parent: f.parent_cols }).toEqual({ cols: [f.col, "user_id"], parent: ["id", "user_id"] });
     expect(keyed.map((f) => `${f.tbl}.${f.col}`).sort()).toEqual([...KEYED].sort());
     const keys = (cases: Case[]) => [...new Set(cases.map((c) => `${c.table}.${c.column}`))].sort();
-    const all = fks.map((f) => `${f.tbl}.${f.col}`).sort();
+    const all = [...fks, ...UNKEYED].map((f) => `${f.tbl}.${f.col}`).sort();
     expect(keys(INSERTS)).toEqual(all);
     expect(keys(UPDATES)).toEqual(all);
 
@@ -390,7 +393,7 @@ describe("row-level security checks every row a new or changed row points at", (
          where schemaname = 'public' and policyname like '%\\_parents\\_%'`,
       ),
     );
-    for (const f of fks.filter((x) => x.cols.length === 1)) {
+    for (const f of [...fks.filter((x) => x.cols.length === 1), ...UNKEYED]) {
       for (const cmd of ["insert", "update"]) {
         const p = policies.find((x) => x.policyname === `${f.tbl}_parents_${cmd}`);
         expect(p, `${f.tbl}_parents_${cmd}`).toMatchObject({ tablename: f.tbl, permissive: "RESTRICTIVE", cmd: cmd.toUpperCase(), qual: null });
