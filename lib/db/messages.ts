@@ -55,40 +55,54 @@ export interface NewMessage {
   restartsTurn?: boolean;
 }
 
+/** A new message's parameters, $1-$14, as `SLOT_SET` and `insertFromSlot` read them. */
+export function messageParams(userId: string, sessionId: string, m: NewMessage): unknown[] {
+  return [
+    sessionId,
+    userId,
+    m.startsTurn,
+    m.tokenCount,
+    messagePreview(m.text),
+    m.role,
+    JSON.stringify(m.content),
+    m.text,
+    m.status,
+    m.idempotencyKey ?? null,
+    m.model ?? null,
+    m.supersedesTurn ?? null,
+    m.restartsTurn ?? false,
+    parseLeadingTimestamp(m.text),
+  ];
+}
+
+/** The session's counters for one more message, as an update's SET list ($3 starts a turn, $4 tokens, $5 preview). */
+export const SLOT_SET = `next_seq = next_seq + 1, message_count = message_count + 1,
+  last_turn_seq = last_turn_seq + (case when $3::boolean then 1 else 0 end),
+  tail_tokens = tail_tokens + $4::integer, last_message_at = now(), updated_at = now(),
+  last_message_preview = case when $5::text = '' then last_message_preview else $5::text end`;
+
+/** The message's insert, its seq and turn_seq taken from `slot` (the session's row as SLOT_SET left it). */
+export const INSERT_FROM_SLOT = `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model,
+    supersedes_turn, restarts_turn, said_at)
+  select $1::uuid, $2::uuid, slot.next_seq - 1, greatest(slot.last_turn_seq, 1), $6::text, $7::text::jsonb, $8::text, $4::integer, $9::text,
+    $10::text, $11::text, $12::integer, $13::boolean, $14::timestamptz
+  from slot returning ${COLUMNS}`;
+
+/** A message row read as JSON (row_to_json), as the driver would have returned it. */
+export function messageFromJson(json: string): MessageRow {
+  const row = JSON.parse(json) as Omit<MessageRow, "created_at"> & { created_at: string };
+  return { ...row, created_at: new Date(row.created_at) };
+}
+
 /**
  * Appends a message. Its seq and turn_seq come from the session row, updated in the same
  * statement: the row lock keeps seq gap-free and ordered under concurrent writers.
  */
 export async function appendMessage(tx: Tx, userId: string, sessionId: string, m: NewMessage): Promise<MessageRow> {
   const [row] = await tx.query<MessageRow>(
-    `with slot as (
-       update sessions set next_seq = next_seq + 1, message_count = message_count + 1,
-         last_turn_seq = last_turn_seq + (case when $3::boolean then 1 else 0 end),
-         tail_tokens = tail_tokens + $4::integer, last_message_at = now(), updated_at = now(),
-         last_message_preview = case when $5::text = '' then last_message_preview else $5::text end
-       where id = $1 and user_id = $2
-       returning next_seq - 1 as seq, greatest(last_turn_seq, 1) as turn_seq)
-     insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, idempotency_key, model,
-       supersedes_turn, restarts_turn, said_at)
-     select $1::uuid, $2::uuid, slot.seq, slot.turn_seq, $6::text, $7::text::jsonb, $8::text, $4::integer, $9::text, $10::text, $11::text,
-       $12::integer, $13::boolean, $14::timestamptz
-     from slot returning ${COLUMNS}`,
-    [
-      sessionId,
-      userId,
-      m.startsTurn,
-      m.tokenCount,
-      messagePreview(m.text),
-      m.role,
-      JSON.stringify(m.content),
-      m.text,
-      m.status,
-      m.idempotencyKey ?? null,
-      m.model ?? null,
-      m.supersedesTurn ?? null,
-      m.restartsTurn ?? false,
-      parseLeadingTimestamp(m.text),
-    ],
+    `with slot as (update sessions set ${SLOT_SET} where id = $1 and user_id = $2 returning next_seq, last_turn_seq)
+     ${INSERT_FROM_SLOT}`,
+    messageParams(userId, sessionId, m),
   );
   if (!row) throw notFound("Session", sessionId);
   return row;
@@ -103,34 +117,57 @@ export async function flushStreaming(tx: Tx, id: string, content: ContentBlock[]
   ]);
 }
 
+/** How a streaming message ends: complete, or interrupted with the text it had. */
+export interface MessageEnd {
+  content: ContentBlock[];
+  text: string;
+  tokenCount: number;
+  status: Exclude<MessageStatus, "streaming">;
+  usage?: unknown;
+  stopReason?: string | null;
+  error?: unknown;
+}
+
+/** The end's parameters, as `endUpdate` and `END_COUNTERS` read them from `$first` on (nine). */
+export function endParams(id: string, f: MessageEnd): unknown[] {
+  return [
+    id,
+    JSON.stringify(f.content),
+    f.text,
+    f.tokenCount,
+    f.status,
+    f.usage === undefined ? null : JSON.stringify(f.usage),
+    f.stopReason ?? null,
+    f.error === undefined ? null : JSON.stringify(f.error),
+    messagePreview(f.text),
+  ];
+}
+
+const param = (first: number, i: number) => `$${first + i}`;
+
+/** The streaming message's update to its end, returning the row; its parameters (endParams) from `$first`. */
+export function endUpdate(first: number): string {
+  const p = (i: number) => param(first, i);
+  return `update messages set content = ${p(1)}::text::jsonb, text = ${p(2)}, token_count = ${p(3)}, status = ${p(4)},
+    usage = ${p(5)}::text::jsonb, stop_reason = ${p(6)}, error = ${p(7)}::text::jsonb
+    where id = ${p(0)} and status = 'streaming' returning ${COLUMNS}`;
+}
+
+/** The session's counters for a message's end, as an update's SET list; parameters as endUpdate's. */
+export function endCounters(first: number): string {
+  const p = (i: number) => param(first, i);
+  return `tail_tokens = tail_tokens + ${p(3)}::integer,
+    last_message_preview = case when ${p(8)}::text = '' then last_message_preview else ${p(8)}::text end`;
+}
+
 /** Ends a streaming message (complete or interrupted) and adds its tokens to the window. */
-export async function finishMessage(
-  tx: Tx,
-  id: string,
-  f: { content: ContentBlock[]; text: string; tokenCount: number; status: Exclude<MessageStatus, "streaming">; usage?: unknown; stopReason?: string | null; error?: unknown },
-): Promise<MessageRow> {
+export async function finishMessage(tx: Tx, id: string, f: MessageEnd): Promise<MessageRow> {
   // The message and its session's counters in one statement.
   const [row] = await tx.query<MessageRow>(
-    `with m as (
-       update messages set content = $2::text::jsonb, text = $3, token_count = $4, status = $5, usage = $6::text::jsonb,
-         stop_reason = $7, error = $8::text::jsonb
-       where id = $1 and status = 'streaming' returning ${COLUMNS}),
-     s as (
-       update sessions set tail_tokens = tail_tokens + $4::integer,
-         last_message_preview = case when $9::text = '' then last_message_preview else $9::text end
-       where id = (select session_id from m))
+    `with m as (${endUpdate(1)}),
+     s as (update sessions set ${endCounters(1)} where id = (select session_id from m))
      select * from m`,
-    [
-      id,
-      JSON.stringify(f.content),
-      f.text,
-      f.tokenCount,
-      f.status,
-      f.usage === undefined ? null : JSON.stringify(f.usage),
-      f.stopReason ?? null,
-      f.error === undefined ? null : JSON.stringify(f.error),
-      messagePreview(f.text),
-    ],
+    endParams(id, f),
   );
   if (!row) throw notFound("Streaming message", id);
   return row;

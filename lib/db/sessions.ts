@@ -167,9 +167,18 @@ export async function recordMeasurement(tx: Tx, id: string, measured: number, ra
 /**
  * A lease that lets one turn at a time run per session, across app instances: the reply
  * streams outside any transaction, so a row lock cannot cover it. Expired leases (a crashed
- * instance) are taken over.
+ * instance) are taken over. The fragments below are shared by every statement that takes it.
  */
-/** `clearStop`: a new turn starts with no stop pending (one asked for after the last reply ended is moot). */
+export const LEASE_FREE = `(turn_lock_id is null or turn_lock_until < now())`;
+/** The lease taken as `lease` for `ttlMs` milliseconds (both parameters' names). */
+export const leaseSet = (lease: string, ttlMs: string) =>
+  `turn_lock_id = ${lease}, turn_lock_until = now() + make_interval(secs => ${ttlMs}::double precision / 1000)`;
+
+/**
+ * Takes the lease when free; "busy" when another holds it; a 404 when the session is not the
+ * user's (told by the same statement). `clearStop`: a new turn starts with no stop pending (one
+ * asked for after the last reply ended is moot).
+ */
 export async function tryAcquireTurnLease(
   tx: Tx,
   userId: string,
@@ -177,14 +186,16 @@ export async function tryAcquireTurnLease(
   leaseId: string,
   ttlMs: number,
   clearStop = false,
-): Promise<boolean> {
-  const rows = await tx.query(
-    `update sessions set turn_lock_id = $3, turn_lock_until = now() + make_interval(secs => $4::double precision / 1000),
-       stop_requested_at = case when $5::boolean then null else stop_requested_at end
-     where id = $1 and user_id = $2 and (turn_lock_id is null or turn_lock_until < now()) returning id`,
+): Promise<"taken" | "busy"> {
+  const [row] = await tx.query<{ taken: boolean; found: boolean }>(
+    `with taken as (
+       update sessions set ${leaseSet("$3", "$4")}, stop_requested_at = case when $5::boolean then null else stop_requested_at end
+       where id = $1 and user_id = $2 and ${LEASE_FREE} returning id)
+     select exists (select 1 from taken) as taken, exists (select 1 from sessions where id = $1 and user_id = $2) as found`,
     [id, userId, leaseId, ttlMs, clearStop],
   );
-  return rows.length > 0;
+  if (!row.found) throw notFound("Session", id);
+  return row.taken ? "taken" : "busy";
 }
 
 export async function renewTurnLease(tx: Tx, id: string, leaseId: string, ttlMs: number): Promise<void> {

@@ -67,17 +67,30 @@ export async function contextInputs(tx: Tx, userId: string, model: string): Prom
   return inputsOf(row);
 }
 
-/** The session row and its context's inputs (the calibration of the session's model) in one statement; a 404 when not the user's. */
+/**
+ * A session row with its context's inputs (the user's settings, the calibration of the session's
+ * model, tokens today), as SQL over `session` (a query or CTE yielding the row's SESSION_COLUMNS);
+ * `user` names the user's parameter. Split by `withInputsOf`.
+ */
+export const withInputsSql = (session: string, user: string) =>
+  `select s.*, ${settingsJsonSql(user)}, c.factor, c.samples, ${tokensTodaySql(user)} as tokens_today
+   from (${session}) s left join model_calibrations c on c.user_id = ${user} and c.model = s.model`;
+
+export type SessionWithInputsRow = SessionRow & InputsRow;
+
+export function withInputsOf(row: SessionWithInputsRow): { session: SessionRow; inputs: ContextInputs } {
+  const { user_settings, factor, samples, tokens_today, ...session } = row;
+  return { session, inputs: inputsOf({ user_settings, factor, samples, tokens_today }) };
+}
+
+/** The session row and its context's inputs in one statement; a 404 when not the user's. */
 export async function sessionWithInputs(tx: Tx, userId: string, sessionId: string): Promise<{ session: SessionRow; inputs: ContextInputs }> {
-  const [row] = await tx.query<SessionRow & InputsRow>(
-    `select s.*, ${settingsJsonSql("$2")}, c.factor, c.samples, ${tokensTodaySql("$2")} as tokens_today
-     from (select ${SESSION_COLUMNS} from sessions where id = $1 and user_id = $2) s
-     left join model_calibrations c on c.user_id = $2 and c.model = s.model`,
+  const [row] = await tx.query<SessionWithInputsRow>(
+    withInputsSql(`select ${SESSION_COLUMNS} from sessions where id = $1 and user_id = $2`, "$2"),
     [sessionId, userId],
   );
   if (!row) throw notFound("Session", sessionId);
-  const { user_settings, factor, samples, tokens_today, ...session } = row;
-  return { session, inputs: inputsOf({ user_settings, factor, samples, tokens_today }) };
+  return withInputsOf(row);
 }
 
 function storedSettings(row: Record<string, unknown> | undefined): StoredSettings {

@@ -1,7 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { withUser, type Tx } from "@/lib/db";
-import { getSession, releaseTurnLease, renewTurnLease, tryAcquireTurnLease } from "@/lib/db/sessions";
+import { leaseAndAppend, type LeasedMessage } from "@/lib/db/lease-append";
+import type { NewMessage } from "@/lib/db/messages";
+import { releaseTurnLease, renewTurnLease, tryAcquireTurnLease } from "@/lib/db/sessions";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 
@@ -13,10 +15,10 @@ const LEASE_WAIT_MS = 45_000;
 
 /**
  * Takes the session's turn lease, waiting for a holder to finish. An unknown or another user's
- * session is a 404 (checked only when the lease is not free, so a free one costs one statement).
+ * session is a 404 (told by the statement that tries the lease).
  */
 export async function acquireLease(userId: string, sessionId: string, waitMs = LEASE_WAIT_MS): Promise<string> {
-  return (await leaseThen(userId, sessionId, { waitMs, forTurn: false }, async () => undefined)).leaseId;
+  return (await leaseThen(userId, sessionId, waitMs, async () => undefined, false)).leaseId;
 }
 
 /**
@@ -25,24 +27,47 @@ export async function acquireLease(userId: string, sessionId: string, waitMs = L
  * also clears a stop asked of an earlier one.
  */
 export function leaseForTurn<T>(userId: string, sessionId: string, then: (tx: Tx) => Promise<T>): Promise<{ leaseId: string; value: T }> {
-  return leaseThen(userId, sessionId, { waitMs: LEASE_WAIT_MS, forTurn: true }, then);
+  return leaseThen(userId, sessionId, LEASE_WAIT_MS, then, true);
 }
 
-async function leaseThen<T>(
+/**
+ * An ordinary new message's turn: the lease and the message in one statement (leaseAndAppend),
+ * then `then` in the same transaction with the session as it then stands. `value` is null when
+ * the message's idempotency key was already stored (nothing was written, no lease is held).
+ */
+export function leaseWithMessage<T>(
   userId: string,
   sessionId: string,
-  opts: { waitMs: number; forTurn: boolean },
-  then: (tx: Tx) => Promise<T>,
+  message: NewMessage,
+  then: (tx: Tx, taken: Extract<LeasedMessage, { kind: "taken" }>) => Promise<T>,
+): Promise<{ leaseId: string; value: T | null }> {
+  return leaseLoop<T | null>(LEASE_WAIT_MS, async (leaseId) =>
+    withUser(userId, async (tx) => {
+      const taken = await leaseAndAppend(tx, userId, sessionId, { id: leaseId, ttlMs: LEASE_TTL_MS }, message);
+      if (taken.kind === "busy") return null;
+      return { value: taken.kind === "duplicate" ? null : await then(tx, taken) };
+    }),
+  );
+}
+
+function leaseThen<T>(userId: string, sessionId: string, waitMs: number, then: (tx: Tx) => Promise<T>, forTurn: boolean) {
+  return leaseLoop(waitMs, (leaseId) =>
+    withUser(userId, async (tx) =>
+      (await tryAcquireTurnLease(tx, userId, sessionId, leaseId, LEASE_TTL_MS, forTurn)) === "taken" ? { value: await then(tx) } : null,
+    ),
+  );
+}
+
+/** Tries `attempt` (null: the lease is busy) until it succeeds or the wait is over. */
+async function leaseLoop<T>(
+  waitMs: number,
+  attempt: (leaseId: string) => Promise<{ value: T } | null>,
 ): Promise<{ leaseId: string; value: T }> {
   const leaseId = randomUUID();
-  const deadline = Date.now() + opts.waitMs;
+  const deadline = Date.now() + waitMs;
   // Short waits first: the usual holder is the previous turn's follow-up, done in milliseconds.
   for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-    const taken = await withUser(userId, async (tx) => {
-      if (await tryAcquireTurnLease(tx, userId, sessionId, leaseId, LEASE_TTL_MS, opts.forTurn)) return { value: await then(tx) };
-      await getSession(tx, userId, sessionId);
-      return null;
-    });
+    const taken = await attempt(leaseId);
     if (taken) return { leaseId, value: taken.value };
     if (Date.now() >= deadline) {
       throw new AppError(409, "session_busy", "Another message is being answered in this session; retry shortly.", undefined, {

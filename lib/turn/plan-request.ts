@@ -3,8 +3,8 @@
 import "server-only";
 import { MAX_OVERFLOW_ATTEMPTS } from "@/lib/context/compaction/overflow";
 import { withUser, type Tx } from "@/lib/db";
-import { recordMeasurement } from "@/lib/db/sessions";
-import { putCalibration } from "@/lib/db/settings";
+import { recordMeasurement, type SessionRow } from "@/lib/db/sessions";
+import { putCalibration, type ContextInputs } from "@/lib/db/settings";
 import { AppError } from "@/lib/errors";
 import { anthropicClient, countTokens } from "@/lib/llm/client";
 import { redactSecrets } from "@/lib/redact";
@@ -15,7 +15,7 @@ import { estimateToolsTokens } from "@/lib/tokens/tokenizer";
 import { reportCompaction } from "./after-turn";
 import { canvasBudget, canvasForRequest } from "@/lib/operations/canvas";
 import { compactSession, wantsAutoCompaction } from "@/lib/operations/compact";
-import { assembleWindow, sessionContext, type AssembledWindow, type SessionContext } from "@/lib/operations/session-context";
+import { assembleWindow, loadContext, sessionContext, type AssembledWindow, type SessionContext } from "@/lib/operations/session-context";
 import { buildRequest } from "./request";
 import type { Emit, TurnHandle } from "./turn-handle";
 
@@ -57,6 +57,12 @@ interface PlanOptions {
   open?: (tx: Tx, ctx: SessionContext) => Promise<string>;
 }
 
+/** A session row with its context's inputs, as the statement that wrote it returned them. */
+export interface KnownSession {
+  session: SessionRow;
+  inputs: ContextInputs;
+}
+
 export interface PlannedWindow {
   ctx: SessionContext;
   win: AssembledWindow;
@@ -65,16 +71,18 @@ export interface PlannedWindow {
 }
 
 /**
- * Reads the session and assembles its window in the caller's transaction. `checkFirst`: null
+ * Reads the session (unless `known`) and assembles its window in the caller's transaction. `checkFirst`: null
  * instead when automatic compaction is due, so the turns it would condense are condensed
  * rather than slid out.
  */
 export async function loadWindow(
   tx: Tx,
   h: Pick<TurnHandle, "userId" | "sessionId" | "userMessage" | "caller">,
-  opts: PlanOptions & { checkFirst: boolean },
+  opts: PlanOptions & { checkFirst: boolean; known?: KnownSession },
 ): Promise<PlannedWindow | null> {
-  const ctx = await sessionContext(tx, h.userId, h.sessionId);
+  const ctx = opts.known
+    ? await loadContext(tx, h.userId, opts.known.session, opts.known.inputs)
+    : await sessionContext(tx, h.userId, h.sessionId);
   if (opts.checkFirst && wantsAutoCompaction(ctx)) return null;
   // The user's own canvas changes since Claude's last reply (made after the message before this turn's).
   ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity), h.userMessage.seq - 1);

@@ -7,8 +7,8 @@ import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage } from "@/lib/context/types";
 import type { TurnFacts } from "@/lib/context/checkpoint-triggers";
 import { withUser, type Tx } from "@/lib/db";
-import { appendMessage, findByIdempotencyKey, finishMessage, messageJson, type MessageRow } from "@/lib/db/messages";
-import { recordReplyCall } from "@/lib/db/reply-call";
+import { appendMessage, findByIdempotencyKey, finishMessage, messageJson, type MessageEnd, type MessageRow, type NewMessage } from "@/lib/db/messages";
+import { finishReply } from "@/lib/db/reply-call";
 import type { SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
@@ -26,8 +26,8 @@ import { afterTurn, emitStatus, loadMemories, nameSession, settleWithReply } fro
 import { turnFacts } from "@/lib/operations/checkpoints";
 import { llmError } from "./errors";
 import { startFlusher, type StreamState } from "./flusher";
-import { leaseForTurn, release } from "@/lib/operations/lease";
-import { loadWindow, planRequest, recoverFromOverflow, type PlannedWindow } from "./plan-request";
+import { leaseForTurn, leaseWithMessage, release } from "@/lib/operations/lease";
+import { loadWindow, planRequest, recoverFromOverflow, type KnownSession, type PlannedWindow } from "./plan-request";
 import { buildRequest, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
 import { registerTurn } from "@/lib/operations/stop";
@@ -64,11 +64,17 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
   const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
   // The lease (and the session's 404) and the user message in one transaction; an ordinary
   // turn's window is assembled and its reply opened there too, when no compaction comes first.
-  const { leaseId, value } = await leaseForTurn(userId, sessionId, async (tx) => {
-    const saved = await saveMessage(tx);
-    return { saved, planned: saved && (await planWithMessage(tx, { userId, sessionId, userMessage: saved }, mode)) };
-  });
-  const { saved, planned } = value;
+  const { leaseId, value } =
+    mode === "new" && !input.edit_of
+      ? await leaseWithMessage(userId, sessionId, newMessage(), async (tx, taken) => ({
+          saved: taken.message,
+          planned: await planWithMessage(tx, { userId, sessionId, userMessage: taken.message }, mode, taken),
+        }))
+      : await leaseForTurn(userId, sessionId, async (tx) => {
+          const saved = await saveMessage(tx);
+          return { saved, planned: saved && (await planWithMessage(tx, { userId, sessionId, userMessage: saved }, mode)) };
+        });
+  const { saved, planned } = value ?? { saved: null, planned: null };
   if (!saved) {
     await release(userId, sessionId, leaseId);
     const replay = await replayFor(userId, sessionId, input.idempotency_key ?? "");
@@ -77,14 +83,9 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
   }
   return turnFor({ userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() }, mode, planned);
 
-  async function saveMessage(tx: Tx): Promise<MessageRow | null> {
-    // Checked again under the lease: a concurrent duplicate may have just finished.
-    if (input.idempotency_key && (await findByIdempotencyKey(tx, userId, sessionId, input.idempotency_key))) return null;
-    if (input.retry) return lastUserMessage(tx, userId, sessionId, "retry");
-    if (input.regenerate) return lastUserMessage(tx, userId, sessionId, "regenerate");
-    const edited = input.edit_of ? await editedTurn(tx, userId, sessionId, input.edit_of) : undefined;
+  function newMessage(supersedesTurn?: number): NewMessage {
     const content: ContentBlock[] = [{ type: "text", text: input.content ?? "" }];
-    return appendMessage(tx, userId, sessionId, {
+    return {
       role: "user",
       content,
       text: blocksToText(content),
@@ -92,23 +93,35 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
       status: "complete",
       startsTurn: startsTurn("user", content),
       idempotencyKey: input.idempotency_key,
-      supersedesTurn: edited,
-    });
+      supersedesTurn,
+    };
+  }
+
+  /** Any other turn's message (a retry, a regeneration, an edit), saved under the lease just taken. */
+  async function saveMessage(tx: Tx): Promise<MessageRow | null> {
+    // Checked again under the lease: a concurrent duplicate may have just finished.
+    if (input.idempotency_key && (await findByIdempotencyKey(tx, userId, sessionId, input.idempotency_key))) return null;
+    if (input.retry) return lastUserMessage(tx, userId, sessionId, "retry");
+    if (input.regenerate) return lastUserMessage(tx, userId, sessionId, "regenerate");
+    const edited = input.edit_of ? await editedTurn(tx, userId, sessionId, input.edit_of) : undefined;
+    return appendMessage(tx, userId, sessionId, newMessage(edited));
   }
 }
 
 /**
  * An ordinary new turn's first window, assembled (and its reply's row opened) in the transaction
- * that saved its message; null for any other turn (the first loads memories first), or when
- * automatic compaction must come first.
+ * that saved its message (`known`: the session as that transaction left it, with its context's
+ * inputs); null for any other turn (the first loads memories first), or when automatic
+ * compaction must come first.
  */
 export async function planWithMessage(
   tx: Tx,
   h: Pick<TurnHandle, "userId" | "sessionId" | "userMessage" | "caller">,
   mode: TurnMode,
+  known?: KnownSession,
 ): Promise<PlannedWindow | null> {
   if (mode !== "new" || h.userMessage.turn_seq <= 1) return null;
-  return loadWindow(tx, h, { checkFirst: true, open: (t, ctx) => openReply(t, h.userId, h.sessionId, ctx, false) });
+  return loadWindow(tx, h, { checkFirst: true, known, open: (t, ctx) => openReply(t, h.userId, h.sessionId, ctx, false) });
 }
 
 /** Opens a reply's row, streaming, with the model its request goes to; returns its id. */
@@ -211,23 +224,25 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
       const final = reply;
       const lastRound = final.stopReason !== "tool_use" || callsCallerTool(final.content, h.caller);
       const saved = await inSpan("save", {}, () => withUser(h.userId, async (tx) => {
-        const row = await finishMessage(tx, replyId, {
+        const end: MessageEnd = {
           content: final.content,
           text: blocksToText(final.content),
           tokenCount: estimateMessageTokens("assistant", final.content),
           status: "complete",
           usage: final.usage ?? undefined,
           stopReason: final.stopReason,
-        });
-        // The call, the calibration it teaches and the session's measured size and totals in one
-        // statement, which also returns the session as the status after the turn reads it.
+        };
+        // The reply, its call, the calibration it teaches and the session's measured size and
+        // totals in one statement, which also returns the session as the status after the turn reads it.
+        let row: MessageRow;
         let fresh: { session: SessionRow; tokensToday: number } | null = null;
         if (final.usage) {
           const measured = measuredInput(final.usage);
           const calibration = updateFactor(ctx.calibration, measured, win.rawTokens, ctx.model.tokenizer);
-          fresh = await recordReplyCall(
+          ({ reply: row, ...fresh } = await finishReply(
             tx,
             h.userId,
+            { id: replyId, end },
             {
               sessionId: h.sessionId,
               turnSeq: h.userMessage.turn_seq,
@@ -240,8 +255,10 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
               cacheBreakpoints: built?.breakpoints ?? 0,
             },
             { measured, raw: win.rawTokens, calibration },
-          );
+          ));
           ctx.calibration = calibration;
+        } else {
+          row = await finishMessage(tx, replyId, end);
         }
         turnTexts.push({ role: "assistant", text: row.text });
         if (!lastRound) return row;
