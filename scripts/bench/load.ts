@@ -17,6 +17,7 @@ import type { SendResultJson, SessionJson } from "@/lib/contract";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { api, startApp, type AppInstance } from "../../tests/pg/app";
 import { applyFixture, missingPrerequisite, startCluster, SUPERUSER } from "../../tests/pg/cluster";
+import { cpuLine, cpuPerTurn, cpuSnapshot, type CpuPerTurn } from "./load-cpu";
 import { printSoak, rssMb, SOAK_SECONDS, SOAK_TURNS_PER_SESSION, soakJson, startRssSampler, userMessages, type SoakResult } from "./load-soak";
 import { fmtInt, fmtMs, table } from "./report";
 import { summarize, type Stat } from "./stats";
@@ -39,8 +40,10 @@ export interface LoadBenchResult {
   transactionsPerTurn: number;
   rssMb: { instance: string; startMb: number; endMb: number }[];
   lostOrDuplicated: number;
-  /** The statements run most often, per turn: where the next saving is. */
-  top: { perTurn: number; query: string }[];
+  /** The statements run most often, per turn, and their execution time per turn: where the next saving is. */
+  top: { perTurn: number; msPerTurn: number; query: string }[];
+  /** CPU per turn by process, and what these cores could carry; null off Linux. */
+  cpu: CpuPerTurn | null;
   /** Only in soak mode. */
   soak?: SoakResult;
 }
@@ -85,6 +88,8 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
       "select xact_commit + xact_rollback as xacts from pg_stat_database where datname = current_database()",
     );
     await admin.unsafe("select pg_stat_statements_reset()");
+    const [{ pid: backendPid }] = await admin.unsafe<{ pid: number }[]>("select pg_backend_pid() as pid");
+    const cpuBefore = await cpuSnapshot(apps, backendPid);
 
     const latencies: number[] = [];
     let errors = 0;
@@ -120,6 +125,7 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = await cpuSnapshot(apps, backendPid);
     const soak = await sampler?.stop();
     // The turns' follow-ups (checkpoints, leases) and the background indexer finish.
     await new Promise((r) => setTimeout(r, 3000));
@@ -129,8 +135,8 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
       `select coalesce(sum(calls), 0) as calls, coalesce(sum(calls) filter (where toplevel), 0) as sent
        from pg_stat_statements where query not ilike '%pg_stat%'`,
     );
-    const top = await admin.unsafe<{ calls: string; query: string }[]>(
-      `select calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query from pg_stat_statements
+    const top = await admin.unsafe<{ calls: string; ms: number; query: string }[]>(
+      `select calls, total_exec_time as ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query from pg_stat_statements
        where query not ilike '%pg_stat%' order by calls desc limit 40`,
     );
     const [after] = await admin.unsafe<{ xacts: string }[]>(
@@ -153,7 +159,8 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
       transactionsPerTurn: (Number(after.xacts) - Number(before.xacts) - 4) / turns,
       rssMb: apps.map((a, i) => ({ instance: a.name, startMb: rssStart[i], endMb: rssEnd[i] })),
       lostOrDuplicated,
-      top: top.map((t) => ({ perTurn: Number(t.calls) / turns, query: t.query })),
+      top: top.map((t) => ({ perTurn: Number(t.calls) / turns, msPerTurn: t.ms / turns, query: t.query })),
+      cpu: cpuPerTurn(cpuBefore, cpuAfter, turns),
       ...(soak ? { soak } : {}),
     };
   } finally {
@@ -188,8 +195,9 @@ export function printLoad(r: LoadBenchResult): void {
       ],
     ),
   );
-  console.log("The statements run most often (calls per turn):");
-  console.log(table(["per turn", "statement"], r.top.map((t) => [t.perTurn.toFixed(2), t.query])));
+  if (r.cpu) console.log(cpuLine(r.cpu));
+  console.log("The statements run most often (calls per turn, and their execution time per turn; a statement's includes what it runs nested):");
+  console.log(table(["per turn", "ms / turn", "statement"], r.top.map((t) => [t.perTurn.toFixed(2), t.msPerTurn.toFixed(2), t.query])));
   if (r.soak) printSoak(r.soak);
 }
 
@@ -207,6 +215,15 @@ export function loadJson(r: LoadBenchResult) {
     top_level_statements_per_turn: Math.round(r.sentPerTurn * 10) / 10,
     transactions_per_turn: Math.round(r.transactionsPerTurn * 10) / 10,
     rss_mb: r.rssMb,
+    cpu_ms_per_turn: r.cpu && {
+      instances: round1(r.cpu.instancesMs),
+      postgres: round1(r.cpu.postgresMs),
+      bench: round1(r.cpu.benchMs),
+      machine: round1(r.cpu.machineMs),
+      ceiling_turns_per_s: Math.round(r.cpu.ceilingTurnsPerS),
+    },
     ...(r.soak ? { soak: soakJson(r.soak) } : {}),
   };
 }
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
