@@ -81,10 +81,11 @@ export function cpuPerTurn(before: Snapshot | null, after: Snapshot | null, turn
 }
 
 export function cpuLine(c: CpuPerTurn): string {
+  // The processes' own figures include their kernel time; what is left is anyone else's.
   const rest = c.machineMs - c.instancesMs - c.postgresMs - c.benchMs;
   return (
     `CPU per turn: ${c.instancesMs.toFixed(1)} ms the instances, ${c.postgresMs.toFixed(1)} ms PostgreSQL, ` +
-    `${c.benchMs.toFixed(1)} ms the bench (load generator and fake Claude), ${Math.max(0, rest).toFixed(1)} ms the rest of the machine ` +
-    `(kernel, other processes): ${c.machineMs.toFixed(1)} ms of ${c.cores} cores, at most ${c.ceilingTurnsPerS.toFixed(0)} turns/s here.`
+    `${c.benchMs.toFixed(1)} ms the bench (load generator and fake Claude)${rest >= 0.5 ? `, ${rest.toFixed(1)} ms other processes` : ""}; ` +
+    `the machine was busy ${c.machineMs.toFixed(1)} ms per turn on ${c.cores} cores: at most ${c.ceilingTurnsPerS.toFixed(0)} turns/s here.`
   );
 }
