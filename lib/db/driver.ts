@@ -68,7 +68,9 @@ export function fromPostgres(sql: Sql): Database {
         holding(() => inUse++, () => inUse--, () => fn({
           query: async <R>(text: string, params?: unknown[]) =>
             // postgres.js types parameters loosely; values are serialized by the server's inferred types.
-            (await t.unsafe(text, (params ?? []) as never[])) as unknown as R[],
+            // Prepared (unsafe() does not prepare by default): a statement is parsed and described
+            // once per connection, then each run is one round trip, and the server keeps its plan.
+            (await t.unsafe(text, (params ?? []) as never[], { prepare: true })) as unknown as R[],
           exec: async (text) => {
             await t.unsafe(text);
           },

@@ -55,7 +55,7 @@ export interface NewMessage {
   restartsTurn?: boolean;
 }
 
-/** A new message's parameters, $1-$14, as `SLOT_SET` and `insertFromSlot` read them. */
+/** A new message's parameters, $1-$14, as `SLOT_SET` and `INSERT_FROM_SLOT` read them. */
 export function messageParams(userId: string, sessionId: string, m: NewMessage): unknown[] {
   return [
     sessionId,
@@ -128,7 +128,7 @@ export interface MessageEnd {
   error?: unknown;
 }
 
-/** The end's parameters, as `endUpdate` and `END_COUNTERS` read them from `$first` on (nine). */
+/** The end's parameters, as `endUpdate` and `endCounters` read them from `$first` on (nine). */
 export function endParams(id: string, f: MessageEnd): unknown[] {
   return [
     id,
