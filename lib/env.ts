@@ -4,6 +4,8 @@ import { z } from "zod";
 const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   THREADKEEPER_DATA_DIR: z.string().optional(),
+  // Prepared statements on DATABASE_URL unless "off" (behind a transaction-mode pooler).
+  THREADKEEPER_DB_PREPARE: z.enum(["on", "off"]).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   THREADKEEPER_MODEL: z.string().optional(),

@@ -34,7 +34,7 @@ async function openDatabase(): Promise<Database> {
   const url = env().DATABASE_URL;
   if (url) {
     const { default: postgres } = await import("postgres");
-    const db = fromPostgres(postgres(url, { max: 10, onnotice: () => {} }));
+    const db = fromPostgres(postgres(url, { max: 10, onnotice: () => {}, prepare: env().THREADKEEPER_DB_PREPARE !== "off" }));
     await prepare(db, false);
     return db;
   }

@@ -42,8 +42,12 @@ describe.skipIf(!available)("real PostgreSQL 15: two app instances on one databa
       THREADKEEPER_RATE_LIMIT_PER_MINUTE: "0",
       THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0",
     };
-    // Started together: both run the migration runner and the start-up sweep at once.
-    [a, b] = await Promise.all([startApp("instance A", pg.appUrl, env), startApp("instance B", pg.appUrl, env)]);
+    // Started together: both run the migration runner and the start-up sweep at once. B runs
+    // unprepared statements, as behind a transaction-mode pooler: both ways share every test here.
+    [a, b] = await Promise.all([
+      startApp("instance A", pg.appUrl, env),
+      startApp("instance B", pg.appUrl, { ...env, THREADKEEPER_DB_PREPARE: "off" }),
+    ]);
     admin = postgres(pg.superuserUrl, { max: 2, onnotice: () => {} });
   });
 
