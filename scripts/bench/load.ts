@@ -8,7 +8,10 @@
 // BENCH_LOAD_SOAK_SECONDS turns it into a soak: the sessions send for that long instead, and each
 // instance's RSS is sampled throughout (scripts/bench/load-soak.ts).
 //
-// Environment: BENCH_LOAD_SESSIONS (20), BENCH_LOAD_TURNS (10), BENCH_LOAD_SOAK_SECONDS (unset).
+// The load runs BENCH_LOAD_RUNS times (3), each on a fresh cluster and fresh instances, and the
+// median of each figure is reported with every run's, since one shared machine's runs spread.
+//
+// Environment: BENCH_LOAD_SESSIONS (20), BENCH_LOAD_TURNS (10), BENCH_LOAD_RUNS (3), BENCH_LOAD_SOAK_SECONDS (unset).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -20,10 +23,12 @@ import { applyFixture, missingPrerequisite, startCluster, SUPERUSER } from "../.
 import { cpuLine, cpuPerTurn, cpuSnapshot, type CpuPerTurn } from "./load-cpu";
 import { printSoak, rssMb, SOAK_SECONDS, SOAK_TURNS_PER_SESSION, soakJson, startRssSampler, userMessages, type SoakResult } from "./load-soak";
 import { fmtInt, fmtMs, table } from "./report";
-import { summarize, type Stat } from "./stats";
+import { median, summarize, type Stat } from "./stats";
 
 const SESSIONS = Number(process.env.BENCH_LOAD_SESSIONS ?? 20);
 const TURNS = Number(process.env.BENCH_LOAD_TURNS ?? 10);
+/** A soak is one long run. */
+const RUNS = SOAK_SECONDS > 0 ? 1 : Math.max(1, Number(process.env.BENCH_LOAD_RUNS ?? 3));
 /** The app's login role on the cluster, as in tests/pg. */
 const APP_ROLE = "postgres";
 
@@ -54,12 +59,18 @@ function missing(): string | null {
   return missingPrerequisite();
 }
 
-export async function benchLoad(): Promise<LoadBenchResult | null> {
+export async function benchLoad(): Promise<LoadBenchResult[] | null> {
   const why = missing();
   if (why) {
     console.log(`\nLoad: skipped, ${why}.`);
     return null;
   }
+  const runs: LoadBenchResult[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await loadOnce());
+  return runs;
+}
+
+async function loadOnce(): Promise<LoadBenchResult> {
   const cluster = await startCluster({ shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" });
   const fake = await startFakeAnthropic();
   const admin = postgres(cluster.url(SUPERUSER), { max: 1, onnotice: () => {} });
@@ -171,41 +182,109 @@ export async function benchLoad(): Promise<LoadBenchResult | null> {
   }
 }
 
-export function printLoad(r: LoadBenchResult): void {
-  const shape = r.soak
-    ? `${r.sessions} sessions sending turns for ${Math.round(r.soak.seconds)} s (soak)`
-    : `${r.sessions} sessions x ${r.turns / r.sessions} turns at once`;
-  console.log(`\nLoad: two next start instances on one PostgreSQL 15, ${shape}, the fake API answering at once.`);
-  console.log(
-    table(
-      ["turns", "turns/s", "p50", "p95", "p99", "errors", "lost or duplicated", "statements / turn (sent + nested)", "transactions / turn", "RSS start -> end (MB)"],
-      [
-        [
-          fmtInt(r.turns),
-          (r.turns / r.seconds).toFixed(1),
-          fmtMs(r.latency.medianMs),
-          fmtMs(r.latency.p95Ms),
-          fmtMs(r.latency.p99Ms),
-          String(r.errors),
-          String(r.lostOrDuplicated),
-          `${r.statementsPerTurn.toFixed(1)} (${r.sentPerTurn.toFixed(1)} + ${(r.statementsPerTurn - r.sentPerTurn).toFixed(1)})`,
-          r.transactionsPerTurn.toFixed(1),
-          r.rssMb.map((x) => `${x.instance} ${x.startMb} -> ${x.endMb}`).join(", "),
-        ],
-      ],
-    ),
-  );
-  if (r.cpu) console.log(cpuLine(r.cpu));
-  console.log("The statements run most often (calls per turn, and their execution time per turn; a statement's includes what it runs nested):");
-  console.log(table(["per turn", "ms / turn", "statement"], r.top.map((t) => [t.perTurn.toFixed(2), t.msPerTurn.toFixed(2), t.query])));
-  if (r.soak) printSoak(r.soak);
+const turnsPerS = (r: LoadBenchResult) => r.turns / r.seconds;
+const statementsCell = (all: number, sent: number) => `${all.toFixed(1)} (${sent.toFixed(1)} + ${(all - sent).toFixed(1)})`;
+const cpuCell = (c: CpuPerTurn | null) =>
+  c ? `${c.machineMs.toFixed(1)} (${c.instancesMs.toFixed(1)} / ${c.postgresMs.toFixed(1)} / ${c.benchMs.toFixed(1)}) -> ${c.ceilingTurnsPerS.toFixed(0)}/s` : "";
+const mid = (runs: readonly LoadBenchResult[], f: (r: LoadBenchResult) => number) => median(runs.map(f).sort((a, b) => a - b));
+
+/** Each figure's median over the runs; the CPU's only when every run read it. */
+function medians(runs: readonly LoadBenchResult[]) {
+  const cpus = runs.map((r) => r.cpu).filter((c): c is CpuPerTurn => c !== null);
+  const cpu = (f: (c: CpuPerTurn) => number) => median(cpus.map(f).sort((a, b) => a - b));
+  return {
+    turnsPerS: mid(runs, turnsPerS),
+    p50: mid(runs, (r) => r.latency.medianMs),
+    p95: mid(runs, (r) => r.latency.p95Ms),
+    p99: mid(runs, (r) => r.latency.p99Ms),
+    statements: mid(runs, (r) => r.statementsPerTurn),
+    sent: mid(runs, (r) => r.sentPerTurn),
+    transactions: mid(runs, (r) => r.transactionsPerTurn),
+    cpu:
+      cpus.length === runs.length && cpus.length > 0
+        ? {
+            instancesMs: cpu((c) => c.instancesMs),
+            postgresMs: cpu((c) => c.postgresMs),
+            benchMs: cpu((c) => c.benchMs),
+            machineMs: cpu((c) => c.machineMs),
+            cores: cpus[0].cores,
+            ceilingTurnsPerS: cpu((c) => c.ceilingTurnsPerS),
+          }
+        : null,
+  };
 }
 
-export function loadJson(r: LoadBenchResult) {
+export function printLoad(runs: readonly LoadBenchResult[]): void {
+  const r = runs[0];
+  const m = medians(runs);
+  const shape = r.soak
+    ? `${r.sessions} sessions sending turns for ${Math.round(r.soak.seconds)} s (soak)`
+    : `${r.sessions} sessions x ${r.turns / r.sessions} turns at once, ${runs.length} run${runs.length === 1 ? "" : "s"}`;
+  console.log(`\nLoad: two next start instances on one PostgreSQL 15, ${shape}, the fake API answering at once.`);
+  const rows = runs.map((x, i) => [
+    String(i + 1),
+    fmtInt(x.turns),
+    turnsPerS(x).toFixed(1),
+    fmtMs(x.latency.medianMs),
+    fmtMs(x.latency.p95Ms),
+    fmtMs(x.latency.p99Ms),
+    String(x.errors),
+    String(x.lostOrDuplicated),
+    statementsCell(x.statementsPerTurn, x.sentPerTurn),
+    x.transactionsPerTurn.toFixed(1),
+    cpuCell(x.cpu),
+    x.rssMb.map((m) => `${m.instance} ${m.startMb} -> ${m.endMb}`).join(", "),
+  ]);
+  if (runs.length > 1) {
+    const sum = (f: (x: LoadBenchResult) => number) => String(runs.reduce((n, x) => n + f(x), 0));
+    rows.push(["median", fmtInt(mid(runs, (x) => x.turns)), m.turnsPerS.toFixed(1), fmtMs(m.p50), fmtMs(m.p95), fmtMs(m.p99),
+      sum((x) => x.errors), sum((x) => x.lostOrDuplicated), statementsCell(m.statements, m.sent), m.transactions.toFixed(1), cpuCell(m.cpu), ""]);
+  }
+  console.log(
+    table(
+      ["run", "turns", "turns/s", "p50", "p95", "p99", "errors", "lost or duplicated", "statements / turn (sent + nested)", "transactions / turn",
+        "CPU ms / turn (instances / PostgreSQL / bench) -> most turns/s", "RSS start -> end (MB)"],
+      rows,
+    ),
+  );
+  // The run nearest the median turns/s stands for the others in what follows.
+  const typical = [...runs].sort((a, b) => Math.abs(turnsPerS(a) - m.turnsPerS) - Math.abs(turnsPerS(b) - m.turnsPerS))[0];
+  if (typical.cpu) console.log(cpuLine(typical.cpu));
+  console.log("The statements run most often (calls per turn, and their execution time per turn; a statement's includes what it runs nested):");
+  console.log(table(["per turn", "ms / turn", "statement"], typical.top.map((t) => [t.perTurn.toFixed(2), t.msPerTurn.toFixed(2), t.query])));
+  if (typical.soak) printSoak(typical.soak);
+}
+
+export function loadJson(runs: readonly LoadBenchResult[]) {
+  const m = medians(runs);
+  return {
+    runs: runs.map(runJson),
+    median: {
+      turns_per_s: round1(m.turnsPerS),
+      p50_ms: Math.round(m.p50),
+      p95_ms: Math.round(m.p95),
+      p99_ms: Math.round(m.p99),
+      statements_per_turn: round1(m.statements),
+      top_level_statements_per_turn: round1(m.sent),
+      transactions_per_turn: round1(m.transactions),
+      cpu_ms_per_turn: m.cpu && cpuJson(m.cpu),
+    },
+  };
+}
+
+const cpuJson = (c: CpuPerTurn) => ({
+  instances: round1(c.instancesMs),
+  postgres: round1(c.postgresMs),
+  bench: round1(c.benchMs),
+  machine: round1(c.machineMs),
+  ceiling_turns_per_s: Math.round(c.ceilingTurnsPerS),
+});
+
+function runJson(r: LoadBenchResult) {
   return {
     sessions: r.sessions,
     turns: r.turns,
-    turns_per_s: Math.round((r.turns / r.seconds) * 10) / 10,
+    turns_per_s: round1(turnsPerS(r)),
     p50_ms: Math.round(r.latency.medianMs),
     p95_ms: Math.round(r.latency.p95Ms),
     p99_ms: Math.round(r.latency.p99Ms),
@@ -215,13 +294,7 @@ export function loadJson(r: LoadBenchResult) {
     top_level_statements_per_turn: Math.round(r.sentPerTurn * 10) / 10,
     transactions_per_turn: Math.round(r.transactionsPerTurn * 10) / 10,
     rss_mb: r.rssMb,
-    cpu_ms_per_turn: r.cpu && {
-      instances: round1(r.cpu.instancesMs),
-      postgres: round1(r.cpu.postgresMs),
-      bench: round1(r.cpu.benchMs),
-      machine: round1(r.cpu.machineMs),
-      ceiling_turns_per_s: Math.round(r.cpu.ceilingTurnsPerS),
-    },
+    cpu_ms_per_turn: r.cpu && cpuJson(r.cpu),
     ...(r.soak ? { soak: soakJson(r.soak) } : {}),
   };
 }
