@@ -9,7 +9,7 @@ export type LeasedMessage =
   | { kind: "taken"; message: MessageRow; session: SessionRow; inputs: ContextInputs }
   /** Another turn holds the lease. */
   | { kind: "busy" }
-  /** The message's idempotency key is already stored (its turn has finished): a replay. */
+  /** The lease is free and the message's idempotency key already stored (its turn has finished): a replay. */
   | { kind: "duplicate" };
 
 /**
@@ -26,19 +26,20 @@ export async function leaseAndAppend(
   m: NewMessage,
 ): Promise<LeasedMessage> {
   const duplicate = `$10::text is not null and exists (select 1 from messages d where d.session_id = $1 and d.idempotency_key = $10::text)`;
-  const [row] = await tx.query<Partial<SessionWithInputsRow> & { message: string | null; found: boolean; duplicate: boolean }>(
+  const [row] = await tx.query<Partial<SessionWithInputsRow> & { message: string | null; free: boolean | null; duplicate: boolean }>(
     `with slot as (
        update sessions set ${SLOT_SET}, ${leaseSet("$15", "$16")}, stop_requested_at = null
        where id = $1 and user_id = $2 and ${LEASE_FREE} and not (${duplicate})
        returning ${SESSION_COLUMNS}),
      m as (${INSERT_FROM_SLOT})
      select w.*, (select row_to_json(m)::text from m) as message,
-       exists (select 1 from sessions where id = $1 and user_id = $2) as found, ${duplicate} as duplicate
+       (select ${LEASE_FREE} from sessions where id = $1 and user_id = $2) as free, ${duplicate} as duplicate
      from (select 1) one left join (${withInputsSql("select * from slot", "$2")}) w on true`,
     [...messageParams(userId, sessionId, m), lease.id, lease.ttlMs],
   );
-  const { message, found, duplicate: stored, ...session } = row;
+  const { message, free, duplicate: stored, ...session } = row;
   if (message !== null) return { kind: "taken", message: messageFromJson(message), ...withInputsOf(session as SessionWithInputsRow) };
-  if (!found) throw notFound("Session", sessionId);
-  return stored ? { kind: "duplicate" } : { kind: "busy" };
+  if (free === null) throw notFound("Session", sessionId);
+  // A duplicate of a turn still running waits for the lease, as any send does, and is replayed after.
+  return free && stored ? { kind: "duplicate" } : { kind: "busy" };
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_USER_ID, openEmbedded, setDb, withUser, type Database } from "@/lib/db";
+import { leaseAndAppend } from "@/lib/db/lease-append";
+import type { NewMessage } from "@/lib/db/messages";
 import { migrate } from "@/lib/db/migrate";
 
 const OTHER_USER = "00000000-0000-4000-8000-0000000000b2";
@@ -86,6 +88,50 @@ describe("a session's owner (checked when written, not on every update; migratio
     expect(await counts()).toEqual([1, 1, 1]);
     await db.transaction((tx) => tx.query("delete from auth.users where id = $1", [user]));
     expect(await counts()).toEqual([0, 0, 0]);
+  });
+});
+
+describe("a new turn's start in one statement (leaseAndAppend)", () => {
+  const message = (key: string | null): NewMessage => ({
+    role: "user",
+    content: [{ type: "text", text: "hello" }],
+    text: "hello",
+    tokenCount: 3,
+    status: "complete",
+    startsTurn: true,
+    idempotencyKey: key,
+  });
+  const start = (sessionId: string, leaseId: string, key: string | null) =>
+    withUser(LOCAL_USER_ID, (tx) => leaseAndAppend(tx, LOCAL_USER_ID, sessionId, { id: leaseId, ttlMs: 30_000 }, message(key)));
+
+  it("takes a free lease with the message and returns the session as it then stands; a held lease is busy and writes nothing; a stored key is a replay once the lease is free", async () => {
+    const [s] = await withUser(LOCAL_USER_ID, (tx) =>
+      tx.query<{ id: string }>("insert into sessions (title, model) values ('lease', 'claude-haiku-4-5') returning id"),
+    );
+    const first = await start(s.id, "00000000-0000-4000-8000-00000000a001", "k-1");
+    expect(first.kind).toBe("taken");
+    if (first.kind !== "taken") return;
+    expect(first.message).toMatchObject({ seq: 1, turn_seq: 1, text: "hello", idempotency_key: "k-1" });
+    expect(first.message.created_at).toBeInstanceOf(Date);
+    expect(first.session).toMatchObject({ id: s.id, next_seq: 2, last_turn_seq: 1, message_count: 1 });
+    expect(first.inputs.tokensToday).toBe(0);
+
+    // Held by the turn above: the same key, or a new one, waits.
+    expect(await start(s.id, "00000000-0000-4000-8000-00000000a002", "k-1")).toEqual({ kind: "busy" });
+    expect(await start(s.id, "00000000-0000-4000-8000-00000000a002", "k-2")).toEqual({ kind: "busy" });
+    await withUser(LOCAL_USER_ID, (tx) => tx.query("update sessions set turn_lock_id = null, turn_lock_until = null where id = $1", [s.id]));
+    expect(await start(s.id, "00000000-0000-4000-8000-00000000a003", "k-1")).toEqual({ kind: "duplicate" });
+    const [row] = await withUser(LOCAL_USER_ID, (tx) =>
+      tx.query<{ n: number; lock: string | null }>("select (select count(*)::int from messages where session_id = $1) as n, turn_lock_id as lock from sessions where id = $1", [s.id]),
+    );
+    expect(row).toEqual({ n: 1, lock: null });
+  });
+
+  it("is a 404 for a session that is not the caller's", async () => {
+    const [theirs] = await withUser(OTHER_USER, (tx) =>
+      tx.query<{ id: string }>("insert into sessions (title, model) values ('theirs', 'claude-haiku-4-5') returning id"),
+    );
+    await expect(start(theirs.id, "00000000-0000-4000-8000-00000000a004", null)).rejects.toMatchObject({ status: 404 });
   });
 });
 
