@@ -22,8 +22,7 @@ export async function finishReply(
   m: { measured: number; raw: number; calibration: CalibrationRow },
 ): Promise<{ reply: MessageRow; session: SessionRow; tokensToday: number }> {
   const { sql, params } = callInsert(userId, c);
-  const u = c.usage;
-  const billed = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0) + u.output_tokens;
+  const billedInput = billedInputTokens(c.usage);
   const [row] = await tx.query<SessionRow & { tokens_today: number; reply: string }>(
     `with call as (${sql} returning 1),
      calibration as (${calibrationUpsert("$1", "$5", "$16", "$17")} returning 1),
@@ -31,7 +30,7 @@ export async function finishReply(
      update sessions set ${SESSION_TOTALS}, measured_tokens = $18, measured_raw_tokens = $19, measured_at = now(), ${endCounters(21)}
      where id = $2 and user_id = $1 and exists (select 1 from m) and exists (select 1 from call) and exists (select 1 from calibration)
      returning ${SESSION_COLUMNS}, ${tokensTodaySql("$1")} + $20::float8 as tokens_today, (select row_to_json(m)::text from m) as reply`,
-    [...params, billedInputTokens(u), m.calibration.factor, m.calibration.samples, m.measured, m.raw, billed, ...endParams(reply.id, reply.end)],
+    [...params, billedInput, m.calibration.factor, m.calibration.samples, m.measured, m.raw, billedInput + c.usage.output_tokens, ...endParams(reply.id, reply.end)],
   );
   if (!row) throw notFound("Streaming message", reply.id);
   const { tokens_today, reply: saved, ...session } = row;
