@@ -245,9 +245,8 @@ function parseParams<S extends z.ZodType>(params: unknown, schema: S): z.infer<S
   const problem = inputProblem(params);
   const result = schema.safeParse(params);
   // A malformed id in the path names nothing that exists.
-  if (problem || !result.success) {
-    throw new AppError(404, "not_found", "No such resource", { issues: problem ? [problemIssue(problem)] : zodIssues(result.error) });
-  }
+  if (problem) throw new AppError(404, "not_found", "No such resource", { issues: [problemIssue(problem)] });
+  if (!result.success) throw new AppError(404, "not_found", "No such resource", { issues: zodIssues(result.error) });
   return result.data;
 }
 
