@@ -49,7 +49,7 @@ export async function keyCaller(secret: string, client: string, admission?: Admi
   const problem = checkKeyFormat(secret);
   if (problem) throw invalidKey(problem);
   const hash = hashKey(secret);
-  const attempt = beginKeyLookup(client, hash);
+  const attempt = await beginKeyLookup(client, hash);
   try {
     const caller = await lookUp(hash, admission);
     attempt.succeeded();

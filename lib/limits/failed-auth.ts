@@ -31,12 +31,19 @@ interface State {
   instance: Bucket;
   /** Hashes of keys that authenticated here lately: they skip the count. */
   goodKeys: Set<string>;
+  /** Lookups in flight by key hash, settling true when the key was good. */
+  pending: Map<string, Promise<boolean>>;
 }
 
 // On globalThis like the other per-process state: Next.js may load this module once per route bundle.
 const g = globalThis as typeof globalThis & { __threadkeeperFailedAuth?: State };
 function state(): State {
-  g.__threadkeeperFailedAuth ??= { addresses: new Map(), instance: { tokens: INSTANCE_FAILURES.burst, at: Date.now() }, goodKeys: new Set() };
+  g.__threadkeeperFailedAuth ??= {
+    addresses: new Map(),
+    instance: { tokens: INSTANCE_FAILURES.burst, at: Date.now() },
+    goodKeys: new Set(),
+    pending: new Map(),
+  };
   return g.__threadkeeperFailedAuth;
 }
 
@@ -77,13 +84,14 @@ const PASS: AuthAttempt = { succeeded() {}, failed() {}, abandoned() {} };
 /**
  * Before a key is looked up: reserves one failure from the address's and the instance's buckets,
  * or refuses with 429 `too_many_auth_failures` when either is empty. A reservation rather than a
- * count afterwards, so a burst of concurrent guesses cannot all pass the check before the first fails.
+ * count afterwards, so a burst of concurrent guesses cannot all pass the check before the first
+ * fails. One lookup per key at a time: concurrent requests with a key being looked up wait for
+ * its answer, so a new integration's first burst costs one reservation, not one each.
  */
-export function beginKeyLookup(address: string, keyHash: string): AuthAttempt {
+export async function beginKeyLookup(address: string, keyHash: string): Promise<AuthAttempt> {
   const s = state();
-  if (s.goodKeys.has(keyHash)) {
-    return { ...PASS, failed: () => s.goodKeys.delete(keyHash) };
-  }
+  for (let inFlight = s.pending.get(keyHash); inFlight; inFlight = s.pending.get(keyHash)) await inFlight;
+  if (s.goodKeys.has(keyHash)) return { ...PASS, failed: () => s.goodKeys.delete(keyHash) };
   const now = Date.now();
   let bucket = s.addresses.get(address);
   if (bucket) s.addresses.delete(address);
@@ -97,23 +105,27 @@ export function beginKeyLookup(address: string, keyHash: string): AuthAttempt {
   bucket.tokens -= 1;
   instance.tokens -= 1;
   const held = bucket;
+  let answer: (good: boolean) => void = () => {};
+  s.pending.set(keyHash, new Promise<boolean>((resolve) => (answer = resolve)));
   let settled = false;
-  const giveBack = () => {
+  const settle = (good: boolean, giveBack: boolean) => {
     if (settled) return;
     settled = true;
-    held.tokens = Math.min(ADDRESS_FAILURES.burst, held.tokens + 1);
-    s.instance.tokens = Math.min(INSTANCE_FAILURES.burst, s.instance.tokens + 1);
-  };
-  return {
-    succeeded: () => {
-      giveBack();
+    if (giveBack) {
+      held.tokens = Math.min(ADDRESS_FAILURES.burst, held.tokens + 1);
+      s.instance.tokens = Math.min(INSTANCE_FAILURES.burst, s.instance.tokens + 1);
+    }
+    if (good) {
       makeRoom(s.goodKeys, keyHash);
       s.goodKeys.add(keyHash);
-    },
-    failed: () => {
-      settled = true;
-    },
-    abandoned: giveBack,
+    }
+    s.pending.delete(keyHash);
+    answer(good);
+  };
+  return {
+    succeeded: () => settle(true, true),
+    failed: () => settle(false, false),
+    abandoned: () => settle(false, true),
   };
 }
 

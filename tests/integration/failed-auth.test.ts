@@ -56,6 +56,15 @@ describe("failed API keys per client address", () => {
     expect((await listSessions(`${good.slice(0, -1)}${good.endsWith("A") ? "B" : "A"}`, "198.51.100.8")).status).toBe(401);
   });
 
+  it("looks one key up once at a time: a new key's first burst is let in whole, one unknown key's is held to the burst", async () => {
+    const good = await createKey();
+    const burst = await Promise.all(Array.from({ length: 100 }, () => listSessions(good, "198.51.100.20")));
+    expect(await codes(burst)).toEqual({ 200: 100 });
+    const guess = generateKey().secret;
+    const guesses = await Promise.all(Array.from({ length: 100 }, () => listSessions(guess, "198.51.100.21")));
+    expect(await codes(guesses)).toEqual({ 401: ADDRESS_FAILURES.burst, 429: 100 - ADDRESS_FAILURES.burst });
+  });
+
   it("bounds the whole instance, so addresses a client invents gain nothing", async () => {
     const flood = [];
     for (let i = 0; i < INSTANCE_FAILURES.burst + 20; i++) flood.push(await listSessions(generateKey().secret, `203.0.113.${i % 250}, 10.0.${i}.1`));
