@@ -5,7 +5,7 @@
 // it is per instance (N instances allow N times as much), which is enough to keep one client
 // from turning key guesses into database load. Each address may fail a burst, then a few a minute;
 // the instance as a whole a larger burst, so that addresses a client invents (X-Forwarded-For
-// without a trusted proxy, or a fresh IPv6 address per request) cannot multiply the lookups.
+// without a trusted proxy, or one IPv6 network after another) cannot multiply the lookups.
 // A key that already succeeded on this instance passes without counting: a flood of guesses
 // never locks out an integration that is already working.
 import "server-only";
