@@ -29,6 +29,8 @@ const schema = z.object({
   NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   // Extra Host names served besides loopback (comma-separated), against DNS rebinding.
   THREADKEEPER_ALLOWED_HOSTS: z.string().optional(),
+  // How many reverse proxies in front append to X-Forwarded-For (the client's address is theirs to report).
+  THREADKEEPER_TRUST_PROXY: z.coerce.number().int().min(0).max(10).optional(),
   // Per API key, and per user for everyone else; 0 turns a limit off.
   THREADKEEPER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
   THREADKEEPER_SEND_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
@@ -72,6 +74,7 @@ const authSchema = schema.pick({
   NEXT_PUBLIC_SUPABASE_URL: true,
   NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: true,
   THREADKEEPER_ALLOWED_HOSTS: true,
+  THREADKEEPER_TRUST_PROXY: true,
 });
 export type AuthEnv = z.infer<typeof authSchema>;
 

@@ -13,7 +13,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 export type TurnOutcome = "complete" | "stopped" | "failed";
 /** What a call to Claude was for: a reply, a count_tokens request, a summary, a session's title. */
 export type ClaudeCallKind = "chat" | "count_tokens" | "summary" | "title";
-export type RefusedBucket = "requests" | "sends" | "budget";
+export type RefusedBucket = "requests" | "sends" | "budget" | "failed_auth";
 
 function create() {
   const registry = new Registry();
@@ -60,7 +60,7 @@ function create() {
     }),
     rateLimitRefusals: new Counter({
       name: "threadkeeper_rate_limit_refusals_total",
-      help: "Requests refused with 429, by bucket: requests and sends (per minute), budget (the daily token budget).",
+      help: "Requests refused with 429, by bucket: requests and sends (per minute), budget (the daily token budget), failed_auth (API keys that failed, per client address, before any lookup).",
       labelNames: ["bucket"] as const,
       registers,
     }),
@@ -79,7 +79,7 @@ function create() {
   // Every series a dashboard expects is there from the start, at 0.
   for (const outcome of ["complete", "stopped", "failed"] as const) m.turns.inc({ outcome }, 0);
   for (const direction of ["input", "output", "cache_read", "cache_write"] as const) m.tokens.inc({ direction }, 0);
-  for (const bucket of ["requests", "sends", "budget"] as const) m.rateLimitRefusals.inc({ bucket }, 0);
+  for (const bucket of ["requests", "sends", "budget", "failed_auth"] as const) m.rateLimitRefusals.inc({ bucket }, 0);
   return m;
 }
 

@@ -7,6 +7,7 @@ import type { Admission } from "@/lib/auth/api-keys";
 import { authMode } from "@/lib/mode";
 import { authEnv } from "@/lib/env";
 import { bodyLimitOf, scopeOf, type EndpointSpec, type Inputs } from "@/lib/contract/endpoint";
+import { inputProblem, type InputProblem } from "@/lib/contract/input-guard";
 import { AppError, badRequest } from "@/lib/errors";
 import { requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
@@ -231,17 +232,29 @@ async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes:
       throw new AppError(400, "malformed_json", "Request body is not valid JSON", { reason: (e as Error).message });
     }
   }
-  return schema.parse(data);
+  return schema.parse(guarded(data));
 }
 
 function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
-  return schema.parse(Object.fromEntries(new URL(req.url).searchParams));
+  return schema.parse(guarded(Object.fromEntries(new URL(req.url).searchParams)));
 }
 
 function parseParams<S extends z.ZodType>(params: unknown, schema: S): z.infer<S> {
+  const problem = inputProblem(params);
   const result = schema.safeParse(params);
   // A malformed id in the path names nothing that exists.
+  if (problem) throw new AppError(404, "not_found", "No such resource", { issues: [problemIssue(problem)] });
   if (!result.success) throw new AppError(404, "not_found", "No such resource", { issues: zodIssues(result.error) });
   return result.data;
 }
+
+/** Refuses what no request may carry (lib/contract/input-guard.ts) before any schema or recursion reads it. */
+function guarded<T>(value: T): T {
+  const problem = inputProblem(value);
+  if (!problem) return value;
+  const where = problem.path.length ? `'${problem.path.join(".")}'` : "request";
+  throw badRequest(`Invalid ${where}: ${problem.message}`, { issues: [problemIssue(problem)] });
+}
+
+const problemIssue = (p: InputProblem) => ({ path: p.path.join("."), message: p.message, code: p.code });
 

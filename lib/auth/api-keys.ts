@@ -1,5 +1,6 @@
 // A request authenticated by `Authorization: Bearer tk_live_…`: the key's format and checksum
-// first (a typo never reaches the database), then its hash, on the app's own role because the
+// first (a typo never reaches the database), then the failures of the caller's address (past its
+// limit, 429 before any lookup), then its hash, on the app's own role because the
 // owner is not known yet. The caller it answers acts as the key's owner with the key's scopes.
 // Given the route's admission (the scope it needs, the requests-per-minute limit), the lookup's
 // statement also checks the scope and takes the request from the key's bucket: identifying and
@@ -13,6 +14,7 @@ import { checkKeyFormat, hashKey } from "@/lib/keys/format";
 import type { Scope } from "@/lib/contract";
 import { requireScope } from "@/lib/keys/scopes";
 import { costMicros, settle, windowMicros } from "@/lib/limits";
+import { beginKeyLookup } from "@/lib/limits/failed-auth";
 import { quotaOf } from "@/lib/limits/quota";
 import type { Caller } from "./caller";
 
@@ -38,15 +40,36 @@ function invalidKey(reason: keyof typeof REASONS): AppError {
   return new AppError(401, "invalid_api_key", REASONS[reason], { reason }, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
 }
 
-export async function keyCaller(secret: string, admission?: Admission): Promise<Caller> {
+/**
+ * `client`: the caller's address (lib/limits/failed-auth.ts). A key that passes the format and
+ * checksum but is unknown, revoked or expired counts as a failure of that address; past its
+ * limit, the next keys from it are refused with 429 before any lookup.
+ */
+export async function keyCaller(secret: string, client: string, admission?: Admission): Promise<Caller> {
   const problem = checkKeyFormat(secret);
   if (problem) throw invalidKey(problem);
+  const hash = hashKey(secret);
+  const attempt = await beginKeyLookup(client, hash);
+  try {
+    const caller = await lookUp(hash, admission);
+    attempt.succeeded();
+    return caller;
+  } catch (err) {
+    if (err instanceof AppError && err.code === "invalid_api_key") attempt.failed();
+    // Found but out of scope or over its rate limit: the key itself is good.
+    else if (err instanceof AppError) attempt.succeeded();
+    else attempt.abandoned();
+    throw err;
+  }
+}
+
+async function lookUp(hash: string, admission?: Admission): Promise<Caller> {
   const limit = admission?.requestsPerMinute ?? 0;
   const take = admission && limit > 0 ? { scope: admission.scope, costMicros: costMicros(limit), windowMicros: windowMicros() } : null;
   const db = await getDb();
   // A refusal thrown inside rolls the transaction back, so it costs the key nothing.
   return db.transaction(async (tx) => {
-    const key = await findApiKeyByHash(tx, hashKey(secret), take);
+    const key = await findApiKeyByHash(tx, hash, take);
     if (!key) throw invalidKey("unknown");
     if (key.revoked_at) throw invalidKey("revoked");
     if (key.expires_at && key.expires_at.getTime() <= key.now.getTime()) throw invalidKey("expired");

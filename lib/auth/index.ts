@@ -2,6 +2,7 @@ import "server-only";
 import { getDb, LOCAL_USER_ID } from "@/lib/db";
 import { ensureEmbeddedUser } from "@/lib/db/users";
 import { AppError } from "@/lib/errors";
+import { clientAddress } from "@/lib/limits/failed-auth";
 import { keyCaller, type Admission } from "./api-keys";
 import type { Caller } from "./caller";
 
@@ -29,7 +30,7 @@ export async function authenticate(req: Request, admission?: Admission): Promise
   // `x-api-key` is how Anthropic's SDKs send a key (the drop-in Messages API).
   const xApiKey = req.headers.get("x-api-key");
   const key = apiKeyOf(header) ?? (xApiKey?.startsWith("tk_") ? xApiKey.trim() : null);
-  if (key) return keyCaller(key, admission);
+  if (key) return keyCaller(key, clientAddress(req), admission);
   const cfg = supabaseAuth();
   if (!cfg) return LOCAL_CALLER;
   if (xApiKey !== null && header === null) throw unauthenticated("'x-api-key' must be a Threadkeeper API key (tk_live_…).");

@@ -34,7 +34,8 @@ export function contentSummary(el: CanvasElement): string {
     case "text":
       return cut(el.content);
     case "chart":
-      return `${el.chart_type} chart of ${el.y_keys.join(", ")} by ${el.x_key}, ${el.data.length} point${el.data.length === 1 ? "" : "s"}${el.unit ? ` (${el.unit})` : ""}`;
+      // Through cut() like the rest: a key may hold a line break, and each element is one line of the prompt.
+      return cut(`${el.chart_type} chart of ${el.y_keys.join(", ")} by ${el.x_key}, ${el.data.length} point${el.data.length === 1 ? "" : "s"}${el.unit ? ` (${el.unit})` : ""}`);
     case "table":
       return cut(`${el.rows.length} row${el.rows.length === 1 ? "" : "s"} × ${el.columns.join(" | ")}`);
     case "media":

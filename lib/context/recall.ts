@@ -45,9 +45,17 @@ export function formatRecall(query: string, hits: readonly RecallExcerpt[], curr
         : `session "${(h.session_title ?? "Untitled").replace(/["\n]/g, "'")}" (${h.session_id})`;
     const who = h.role === "user" ? "the user said" : "you said";
     const text = (h.text.length > EXCERPT_CHARS ? h.snippet : h.text).trim();
-    lines.push("", `[${i + 1}] ${where} · seq ${h.seq} · ${h.created_at.slice(0, 10)} · ${who}:`, text);
+    lines.push("", `[${i + 1}] ${where} · seq ${h.seq} · ${h.created_at.slice(0, 10)} · ${who}:`, unheaded(text));
   });
   return lines.join("\n");
+}
+
+/**
+ * An excerpt's text with no line that starts like an excerpt's header: quoted words must not
+ * begin an excerpt of their own, put words in Claude's mouth ("you said") or the chat's parser's.
+ */
+function unheaded(text: string): string {
+  return text.replace(/^(?=\[\d+\] )/gm, " ");
 }
 
 /** The excerpts of a recall result, in order; empty for a result that found nothing. */

@@ -72,6 +72,12 @@ export const E = {
     "RateLimit-Remaining": "Requests left in the window.",
     "RateLimit-Reset": "Seconds until the window resets.",
   }),
+  tooManyAuthFailures: error(
+    429,
+    "too_many_auth_failures",
+    "Too many requests with unknown, revoked or expired API keys from this client address (or on this server instance): refused before the key is looked up; wait `Retry-After` seconds. A key that already worked on this instance is not held back.",
+    RETRY_AFTER,
+  ),
   budgetExhausted: error(429, "budget_exhausted", "Today's token budget (THREADKEEPER_DAILY_TOKEN_BUDGET) is used up; sends resume at the next UTC day.", RETRY_AFTER),
   upstreamFailed: error(
     502,

@@ -10,7 +10,7 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
 // IPv4-mapped IPv6 range.
 const special = { ipv4: new BlockList(), ipv6: new BlockList() };
 // IANA special-purpose IPv4 ranges (RFC 6890 and successors).
-for (const [net, prefix] of [
+const SPECIAL_IPV4 = [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
   ["100.64.0.0", 10],
@@ -26,23 +26,39 @@ for (const [net, prefix] of [
   ["203.0.113.0", 24],
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
-] as const) {
+] as const;
+for (const [net, prefix] of SPECIAL_IPV4) {
   special.ipv4.addSubnet(net, prefix, "ipv4");
+  // 6to4 (2002::/16) carries an IPv4 address in its next 32 bits, and a relay delivers to it:
+  // 2002:0a00::/24 reaches 10.0.0.0/8. A 6to4 address is as public as the address it carries.
+  special.ipv6.addSubnet(sixToFour(net), 16 + prefix, "ipv6");
 }
-// IPv6: unspecified, loopback, IPv4-mapped and NAT64 (either may carry a private IPv4),
-// discard, documentation, unique local, link-local, multicast.
+// IPv6: unspecified, loopback and IPv4-compatible (::a.b.c.d, deprecated, which some stacks
+// still route to the IPv4 address), IPv4-mapped and IPv4-translated, NAT64 (each may carry a
+// private IPv4), discard, Teredo (its client address is obfuscated, so the whole prefix),
+// benchmarking, documentation, unique local, link-local, multicast.
 for (const [net, prefix] of [
-  ["::", 127],
+  ["::", 96],
   ["::ffff:0:0", 96],
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],
+  ["2001::", 32],
+  ["2001:2::", 48],
   ["2001:db8::", 32],
+  ["3fff::", 20],
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
 ] as const) {
   special.ipv6.addSubnet(net, prefix, "ipv6");
+}
+
+/** The 6to4 prefix that carries an IPv4 address: 10.1.2.3 → 2002:a01:203::. */
+function sixToFour(ipv4: string): string {
+  const [a, b, c, d] = ipv4.split(".").map(Number);
+  return `2002:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::`;
 }
 
 /** True for an IP address on the public internet; false for special-purpose ones and non-addresses. */

@@ -135,8 +135,9 @@ function errorCases(op: Endpoint): ErrorCase[] {
   if (op.params) cases.push(E.notFound);
   if (op.query || op.body) cases.push(E.invalidRequest);
   if (op.body) cases.push(E.malformedJson, E.payloadTooLarge);
-  // Every request is counted against its key's or user's per-minute limit.
-  cases.push(...(op.errors ?? []), E.rateLimited, E.internal, E.authUnavailable, E.shuttingDown);
+  // Every request is counted against its key's or user's per-minute limit; a key's, first, against
+  // its address's failed keys.
+  cases.push(...(op.errors ?? []), E.rateLimited, E.tooManyAuthFailures, E.internal, E.authUnavailable, E.shuttingDown);
   return cases;
 }
 
