@@ -2,6 +2,7 @@
 // server; and the probes the reliability tests share: health's latency and a process's memory.
 import { mkdtemp } from "node:fs/promises";
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { spawnApp, startApp, type AppInstance } from "../pg/app";
@@ -78,4 +79,64 @@ export function watchHealth(app: AppInstance, everyMs = 50): { stop(): Promise<{
       return { samples, maxMs, failures };
     },
   };
+}
+
+export interface Upload {
+  /** The answer's status, or the error that ended the upload before one arrived. */
+  status: number | string;
+  /** Bytes written before the server answered or closed the connection. */
+  sent: number;
+}
+
+/**
+ * POSTs `totalBytes` of a JSON string as a chunked body (no Content-Length), writing as fast as
+ * the socket takes it, until the server answers or hangs up.
+ */
+export function streamBody(app: AppInstance, path: string, totalBytes: number, headers: Record<string, string> = {}): Promise<Upload> {
+  return new Promise((resolve) => {
+    let sent = 0;
+    let settled = false;
+    const done = (status: number | string) => {
+      if (settled) return;
+      settled = true;
+      req.destroy();
+      resolve({ status, sent });
+    };
+    const req = http.request(`${app.base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers, "transfer-encoding": "chunked" },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      done(res.statusCode ?? 0);
+    });
+    req.on("error", (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
+    const chunk = Buffer.alloc(256 * 1024, "a");
+    req.write('{"content":"');
+    const pump = () => {
+      while (!settled && sent < totalBytes) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!settled) req.end('"}');
+    };
+    pump();
+  });
+}
+
+/** Sends only the headers of a request that declares a huge body, and waits for the answer. */
+export function declareBody(app: AppInstance, path: string, bytes: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${app.base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(bytes) },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+      req.destroy();
+    });
+    req.on("error", reject);
+    req.flushHeaders();
+  });
 }
