@@ -11,6 +11,7 @@ import { AppError, badRequest } from "@/lib/errors";
 import { requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
+import { assertRoomToWrite } from "@/lib/db/storage";
 import { isShuttingDown, SHUTDOWN_RETRY_AFTER_S, trackRequest } from "@/lib/shutdown";
 import { anthropicError } from "./anthropic/errors";
 import { metricsTokenRequired, operatorAccess } from "./operator";
@@ -88,6 +89,8 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
   if (endpoint.public) return Object.assign(publicRoute(endpoint, handler), { endpoint });
   const scope = scopeOf(endpoint);
   const send = endpoint.send === true;
+  // By scope, not method: a read in a POST (count_tokens, MCP) writes nothing of the person's.
+  const writes = scope !== "read";
   const run = async (req: Request, ctx?: RouteContext): Promise<Response> => {
     if (isShuttingDown()) return withSecurityHeaders(errorResponse(shuttingDown(), endpoint.dialect, requestIdOf(req)));
     const done = trackRequest();
@@ -103,6 +106,8 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
     let quota: Quota | null = null;
     try {
       const caller = await callerOf(req, endpoint, { scope, requestsPerMinute: send ? 0 : limits().requestsPerMinute });
+      // Before admission, which writes too: a refused write should cost nothing, not even disk.
+      if (writes) await assertRoomToWrite();
       quota = caller ? await admit(caller, { send }) : null;
       const actor: Actor = !caller
         ? SCRAPER

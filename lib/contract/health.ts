@@ -21,6 +21,6 @@ export const healthUnavailableShape = named(
     status: z.literal("unavailable"),
     reason: described(z.string(), "Why, in a few words (no connection details)."),
   }),
-  "The server runs but cannot serve: its database did not answer.",
+  "The server runs but cannot serve: its database did not answer, or its storage is full.",
 );
 export type HealthUnavailableJson = z.infer<typeof healthUnavailableShape>;

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { authMode } from "@/lib/mode";
 import { dataDir, env } from "@/lib/env";
 import { fromPGlite, fromPostgres, type Database, type Tx } from "./driver";
+import { guarded } from "./guarded";
 import { applyEmbeddedAuth, migrate } from "./migrate";
 
 export type { Database, Tx };
@@ -34,7 +35,7 @@ async function openDatabase(): Promise<Database> {
   const url = env().DATABASE_URL;
   if (url) {
     const { default: postgres } = await import("postgres");
-    const db = fromPostgres(postgres(url, { max: 10, onnotice: () => {}, prepare: env().THREADKEEPER_DB_PREPARE !== "off" }));
+    const db = guarded(fromPostgres(postgres(url, { max: 10, onnotice: () => {}, prepare: env().THREADKEEPER_DB_PREPARE !== "off" })));
     await prepare(db, false);
     return db;
   }
@@ -47,7 +48,7 @@ export async function openEmbedded(dir: string): Promise<Database> {
   const { vector } = await import("@electric-sql/pglite-pgvector");
   if (!dir.startsWith("memory://")) await mkdir(dir, { recursive: true });
   const pg = await PGlite.create(dir, { extensions: { vector } });
-  const db = fromPGlite(pg);
+  const db = guarded(fromPGlite(pg));
   await prepare(db, true);
   return db;
 }
