@@ -1,8 +1,8 @@
 import { group } from "../endpoint";
 import { openApiDocumentShape } from "../document";
-import { healthShape, healthUnavailableShape } from "../health";
+import { healthShape, healthUnavailableShape, storageShape } from "../health";
 
-export const meta = group("API", "This document, and the server's health.", {
+export const meta = group("API", "This document, the server's health, and its storage.", {
   getOpenApiDocument: {
     method: "GET",
     path: "/api/openapi.json",
@@ -23,5 +23,14 @@ export const meta = group("API", "This document, and the server's health.", {
       200: { description: "The server runs and its database answers.", json: healthShape },
       503: { description: "The database did not answer (in time), or the storage is full; `reason` says why in a few words.", json: healthUnavailableShape },
     },
+  },
+  getStorage: {
+    method: "GET",
+    path: "/api/storage",
+    summary: "How full the server's storage is",
+    description:
+      "What the app's banner reads: `low` once free space on the embedded database's device is under THREADKEEPER_STORAGE_WARN_MB, `full` under THREADKEEPER_STORAGE_FLOOR_MB or after the database reported a full disk (writes then answer 507 `storage_full`). " +
+      "The figures are given in local mode only, where the one user runs the server; SaaS mode answers the level alone.",
+    responses: { 200: { description: "The level, and the figures in local mode.", json: storageShape } },
   },
 });
