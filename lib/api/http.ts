@@ -53,6 +53,15 @@ function errorResponse(err: unknown, dialect: EndpointSpec["dialect"], requestId
   return json(errorBody(e, requestId), e.status, e.headers);
 }
 
+/**
+ * A read whose rate-limit counter could not be written for a full disk goes on uncounted: the
+ * person can still read what they have, and a full disk ends no one's rate limit for long.
+ */
+function readAnyway(err: unknown, writes: boolean): null {
+  if (!writes && err instanceof AppError && err.code === "storage_full") return null;
+  throw err;
+}
+
 /** 503 while the process shuts down (lib/shutdown.ts): another instance, or this one restarted, answers the retry. */
 function shuttingDown(): AppError {
   return new AppError(503, "shutting_down", "This server is shutting down; retry in a few seconds.", undefined, {
@@ -108,7 +117,7 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
       const caller = await callerOf(req, endpoint, { scope, requestsPerMinute: send ? 0 : limits().requestsPerMinute });
       // Before admission, which writes too: a refused write should cost nothing, not even disk.
       if (writes) await assertRoomToWrite();
-      quota = caller ? await admit(caller, { send }) : null;
+      quota = caller ? await admit(caller, { send }).catch((err: unknown) => readAnyway(err, writes)) : null;
       const actor: Actor = !caller
         ? SCRAPER
         : caller.key
