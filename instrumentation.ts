@@ -21,6 +21,8 @@ export async function register() {
   });
   const swept = await sweepStaleStreams(db, { atStartup: true });
   if (swept > 0) log.info(`[threadkeeper] ${swept} reply(ies) cut off by a restart marked interrupted`);
+  // After opening: migrations ran unwatched, however long they took.
+  if (db.kind === "pglite") await startDatabaseWatchdog();
   const timers = [scheduleSweep(db)];
   if (db.kind === "pglite") timers.push(scheduleVacuum(db));
   const { scheduleDeliveries } = await import("./lib/webhooks/deliver");
@@ -51,4 +53,15 @@ export async function register() {
       exit: (code) => process.exit(code),
     });
   });
+}
+
+/** The embedded database's stall watchdog (lib/db/watchdog.ts), unless turned off. */
+async function startDatabaseWatchdog() {
+  const { dataDir, env } = await import("./lib/env");
+  const { log } = await import("./lib/log");
+  const { DEFAULT_WATCHDOG_MS, startWatchdog, watchdogRunning } = await import("./lib/db/watchdog");
+  const limitMs = env().THREADKEEPER_DB_WATCHDOG_MS ?? DEFAULT_WATCHDOG_MS;
+  if (limitMs === 0 || watchdogRunning() || dataDir().startsWith("memory://")) return;
+  startWatchdog({ limitMs, dataDir: dataDir(), json: env().THREADKEEPER_LOG_FORMAT === "json" });
+  log.info(`[threadkeeper] database watchdog: a call blocking the server over ${limitMs / 1000} s ends the process`);
 }

@@ -6,6 +6,13 @@ const schema = z.object({
   THREADKEEPER_DATA_DIR: z.string().optional(),
   // Prepared statements on DATABASE_URL unless "off" (behind a transaction-mode pooler).
   THREADKEEPER_DB_PREPARE: z.enum(["on", "off"]).optional(),
+  // Embedded database (docs/operations.md#storage-full): writes are refused (507) once the data
+  // folder's free space is under the floor (default 64 MB: a 16 MB WAL segment and a margin);
+  // the UI warns under the warning level (default 1024 MB). 0 turns either off.
+  THREADKEEPER_STORAGE_FLOOR_MB: z.coerce.number().int().min(0).optional(),
+  THREADKEEPER_STORAGE_WARN_MB: z.coerce.number().int().min(0).optional(),
+  // A database call that blocks the server longer than this ends the process (default 60000; 0: off).
+  THREADKEEPER_DB_WATCHDOG_MS: z.coerce.number().int().min(0).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   THREADKEEPER_MODEL: z.string().optional(),

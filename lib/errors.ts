@@ -20,3 +20,15 @@ export const badRequest = (message: string, details?: unknown) =>
 
 export const conflict = (code: string, message: string, details?: unknown) =>
   new AppError(409, code, message, details);
+
+/**
+ * 507: the server's disk (the embedded database's folder, or PostgreSQL's own) has no room, so
+ * whatever the request was writing was rolled back. Not a 500: retrying will not help until
+ * someone frees space, and the person should know that.
+ */
+export const storageFull = () =>
+  new AppError(
+    507,
+    "storage_full",
+    "The server's storage is full; nothing was saved from this request. Free some disk space on the server (or ask whoever runs it to), then retry.",
+  );

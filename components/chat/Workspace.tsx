@@ -15,6 +15,7 @@ import { CheckpointPanel } from "@/components/context/CheckpointPanel";
 import { LaunchLayer } from "@/components/sessions/LaunchLayer";
 import { CanvasPanel } from "@/components/canvas/CanvasPanel";
 import { HistorySearch } from "@/components/chat/HistorySearch";
+import { StorageBanner } from "@/components/ui/StorageBanner";
 
 export function Workspace() {
   const currentId = useSessionsStore((s) => s.currentId);
@@ -55,6 +56,7 @@ export function Workspace() {
       )}
       <main className="@container flex min-h-0 min-w-0 flex-1 flex-col">
         <ChatHeader onOpenSettings={() => useSettingsPanel.getState().show("session")} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
+        <StorageBanner />
         <MessageList />
         <Composer />
       </main>

@@ -12,6 +12,7 @@ import { AppError, badRequest } from "@/lib/errors";
 import { requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
+import { assertRoomToWrite } from "@/lib/db/storage";
 import { isShuttingDown, SHUTDOWN_RETRY_AFTER_S, trackRequest } from "@/lib/shutdown";
 import { anthropicError } from "./anthropic/errors";
 import { readBodyText } from "./body";
@@ -54,6 +55,15 @@ function errorResponse(err: unknown, dialect: EndpointSpec["dialect"], requestId
   return json(errorBody(e, requestId), e.status, e.headers);
 }
 
+/**
+ * A read whose rate-limit counter could not be written for a full disk goes on uncounted: the
+ * person can still read what they have, and a full disk ends no one's rate limit for long.
+ */
+function readAnyway(err: unknown, writes: boolean): null {
+  if (!writes && err instanceof AppError && err.code === "storage_full") return null;
+  throw err;
+}
+
 /** 503 while the process shuts down (lib/shutdown.ts): another instance, or this one restarted, answers the retry. */
 function shuttingDown(): AppError {
   return new AppError(503, "shutting_down", "This server is shutting down; retry in a few seconds.", undefined, {
@@ -90,6 +100,8 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
   if (endpoint.public) return Object.assign(publicRoute(endpoint, handler), { endpoint });
   const scope = scopeOf(endpoint);
   const send = endpoint.send === true;
+  // By scope, not method: a read in a POST (count_tokens, MCP) writes nothing of the person's.
+  const writes = scope !== "read";
   const run = async (req: Request, ctx?: RouteContext): Promise<Response> => {
     if (isShuttingDown()) return withSecurityHeaders(errorResponse(shuttingDown(), endpoint.dialect, requestIdOf(req)));
     const done = trackRequest();
@@ -105,7 +117,9 @@ export function route<E extends EndpointSpec>(endpoint: E, handler: (input: Rout
     let quota: Quota | null = null;
     try {
       const caller = await callerOf(req, endpoint, { scope, requestsPerMinute: send ? 0 : limits().requestsPerMinute });
-      quota = caller ? await admit(caller, { send }) : null;
+      // Before admission, which writes too: a refused write should cost nothing, not even disk.
+      if (writes) await assertRoomToWrite();
+      quota = caller ? await admit(caller, { send }).catch((err: unknown) => readAnyway(err, writes)) : null;
       const actor: Actor = !caller
         ? SCRAPER
         : caller.key

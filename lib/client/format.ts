@@ -50,3 +50,11 @@ export function usd(x: number): string {
   if (Math.abs(x) < 100) return `$${x.toFixed(2)}`;
   return `$${Math.round(x).toLocaleString("en-US")}`;
 }
+
+/** Disk space for people: "850 MB", "1.2 GB" (powers of 1024, as df -h counts). */
+export function formatBytes(n: number): string {
+  const mb = n / (1024 * 1024);
+  if (mb < 1) return "under 1 MB";
+  if (mb < 1024) return `${Math.round(mb)} MB`;
+  return `${(mb / 1024).toFixed(1)} GB`;
+}

@@ -182,6 +182,9 @@ export const ANTHROPIC_ERROR_STATUSES = {
   413: "request_too_large",
   429: "rate_limit_error",
   500: "api_error",
+  // The server's storage is full (lib/errors.ts storageFull): no Anthropic status says so, and an
+  // SDK treats any 5xx as an APIError it retries a couple of times before raising it.
+  507: "api_error",
   529: "overloaded_error",
 } as const satisfies Record<number, AnthropicErrorType>;
 

@@ -21,6 +21,22 @@ export const healthUnavailableShape = named(
     status: z.literal("unavailable"),
     reason: described(z.string(), "Why, in a few words (no connection details)."),
   }),
-  "The server runs but cannot serve: its database did not answer.",
+  "The server runs but cannot serve: its database did not answer, or its storage is full.",
 );
 export type HealthUnavailableJson = z.infer<typeof healthUnavailableShape>;
+
+/** GET /api/storage: whether this server can keep saving, for the app's warning banner. */
+export const storageShape = named(
+  "Storage",
+  z.object({
+    level: described(
+      z.enum(["ok", "low", "full"]),
+      "`full`: writes are refused (507 `storage_full`) until space is freed; `low`: free space is under the warning level; `ok` otherwise, and whenever it cannot be measured.",
+    ),
+    free_bytes: described(z.number().int().nullable(), "Free space on the embedded database's device; null in SaaS mode and on PostgreSQL, whose disk this server cannot see."),
+    warn_below_bytes: described(z.number().int().nullable(), "The warning level (THREADKEEPER_STORAGE_WARN_MB); null where `free_bytes` is."),
+    refuse_below_bytes: described(z.number().int().nullable(), "Writes are refused under this (THREADKEEPER_STORAGE_FLOOR_MB); null where `free_bytes` is."),
+  }),
+  "How full the server's storage is.",
+);
+export type StorageJson = z.infer<typeof storageShape>;

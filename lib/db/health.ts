@@ -2,6 +2,7 @@ import "server-only";
 import { log } from "@/lib/log";
 import type { Database } from "./driver";
 import { getDb } from "./index";
+import { storageReading } from "./storage";
 
 /** The latest migration applied to the database (its file name), or null when none is: one row of a tiny table. */
 export async function latestMigration(db: Database): Promise<string | null> {
@@ -13,6 +14,8 @@ export async function latestMigration(db: Database): Promise<string | null> {
 
 export type DatabaseHealth = { ok: true; migration: string } | { ok: false; reason: string };
 
+export const STORAGE_FULL_REASON = "storage full: nothing can be saved until disk space is freed";
+
 /** How long the health check waits for the database before it answers that it cannot serve. */
 export const HEALTH_TIMEOUT_MS = 2_000;
 
@@ -22,6 +25,9 @@ export const HEALTH_TIMEOUT_MS = 2_000;
  * the connection (host names, users); the error itself goes to the log.
  */
 export async function databaseHealth(timeoutMs = HEALTH_TIMEOUT_MS): Promise<DatabaseHealth> {
+  // An instance that cannot save is not one to send people to, though it still reads. No figures:
+  // how much space this server has is nobody's business who can reach a public endpoint.
+  if ((await storageReading()).level === "full") return { ok: false, reason: STORAGE_FULL_REASON };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<DatabaseHealth>((resolve) => {
     timer = setTimeout(() => resolve({ ok: false, reason: `the database did not answer within ${timeoutMs} ms` }), timeoutMs);

@@ -4,6 +4,7 @@ import { authMode } from "@/lib/mode";
 import { dataDir, env } from "@/lib/env";
 import { lockDataFolder } from "./folder-lock";
 import { fromPGlite, fromPostgres, type Database, type Tx } from "./driver";
+import { guarded } from "./guarded";
 import { applyEmbeddedAuth, migrate } from "./migrate";
 
 export type { Database, Tx };
@@ -35,7 +36,7 @@ async function openDatabase(): Promise<Database> {
   const url = env().DATABASE_URL;
   if (url) {
     const { default: postgres } = await import("postgres");
-    const db = fromPostgres(postgres(url, { max: 10, onnotice: () => {}, prepare: env().THREADKEEPER_DB_PREPARE !== "off" }));
+    const db = guarded(fromPostgres(postgres(url, { max: 10, onnotice: () => {}, prepare: env().THREADKEEPER_DB_PREPARE !== "off" })));
     await prepare(db, false);
     return db;
   }
@@ -46,13 +47,13 @@ async function openDatabase(): Promise<Database> {
 export async function openEmbedded(dir: string): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { vector } = await import("@electric-sql/pglite-pgvector");
-  if (dir.startsWith("memory://")) return prepared(fromPGlite(await PGlite.create(dir, { extensions: { vector } })));
+  if (dir.startsWith("memory://")) return prepared(guarded(fromPGlite(await PGlite.create(dir, { extensions: { vector } }))));
   await mkdir(dir, { recursive: true });
   // Before PGlite touches the folder: a second instance on it corrupts it (folder-lock.ts).
   const release = await lockDataFolder(dir);
   let db: Database | undefined;
   try {
-    db = fromPGlite(await PGlite.create(dir, { extensions: { vector } }), release);
+    db = guarded(fromPGlite(await PGlite.create(dir, { extensions: { vector } }), release));
     return await prepared(db);
   } catch (err) {
     // The folder is let go only once this process's instance on it is closed.

@@ -147,6 +147,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/openapi.json", method: "GET", expect: "own" },
   // The health check is public: the latest migration's name and the version, nobody's data.
   { route: "/api/health", method: "GET", expect: "own" },
+  // The server's storage level: the server's, nobody's data (and no figures in SaaS mode).
+  { route: "/api/storage", method: "GET", expect: "own" },
   { route: "/api/keys", method: "GET", expect: "own" },
   { route: "/api/keys", method: "POST", expect: "own", body: () => ({ name: "B's key", scopes: ["read"] }) },
   { route: "/api/keys/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.key }) },

@@ -21,7 +21,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import pkg from "@/package.json";
 import { setDb, type Database } from "@/lib/db";
-import type { HealthJson, HealthUnavailableJson } from "@/lib/contract/health";
+import type { HealthJson, HealthUnavailableJson, StorageJson } from "@/lib/contract/health";
 import { DocumentValidator, type HttpMethod } from "../openapi-validator";
 import { idle, prose, readSse, req, useHarness } from "./harness";
 import { routeFiles, routeOf } from "../api-routes";
@@ -535,6 +535,13 @@ describe("the health check", () => {
       setDb(h.db);
     }
     await expectStatus(403, "GET", "/api/health", { headers: { host: "evil.example" } }, "forbidden_host");
+  });
+});
+
+describe("the storage level", () => {
+  it("answers the level, validated against the document", async () => {
+    const storage = await expectStatus<StorageJson>(200, "GET", "/api/storage");
+    expect(["ok", "low", "full"]).toContain(storage.level);
   });
 });
 

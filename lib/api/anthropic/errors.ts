@@ -16,6 +16,10 @@ const BY_CODE: Record<string, number> = {
   payload_too_large: 413,
   // A restarting instance: Anthropic's SDKs retry an overloaded answer after Retry-After.
   shutting_down: 529,
+  // Kept as 507 rather than 529: overloaded invites retries for as long as the client will wait,
+  // and a full disk stays full until someone frees space. The SDK raises it (InternalServerError)
+  // with our sentence after its usual couple of retries.
+  storage_full: 507,
 };
 
 /** The status and body an Anthropic client expects for one of our errors. */

@@ -3,7 +3,7 @@
 // inputs and the edge imply, the security requirements from its scope.
 import "server-only";
 import type { z } from "zod";
-import type { Endpoint, EndpointGroup, SuccessResponse } from "@/lib/contract/endpoint";
+import { scopeOf, type Endpoint, type EndpointGroup, type SuccessResponse } from "@/lib/contract/endpoint";
 import { E, EXACT_CODE_STATUSES, type ErrorCase } from "@/lib/contract/error-cases";
 import { SchemaCollector, componentRef } from "./schemas";
 import { SECURITY_SCHEMES, securityOf } from "./security";
@@ -132,6 +132,7 @@ function errorCases(op: Endpoint): ErrorCase[] {
   }
   const cases: ErrorCase[] = [E.unauthenticated, E.invalidToken, E.tokenExpired, E.invalidApiKey, E.forbiddenHost, E.insufficientScope];
   if (op.method !== "GET") cases.push(E.csrfRejected);
+  if (scopeOf(op) !== "read") cases.push(E.storageFull);
   if (op.params) cases.push(E.notFound);
   if (op.query || op.body) cases.push(E.invalidRequest);
   if (op.body) cases.push(E.malformedJson, E.payloadTooLarge);
@@ -152,6 +153,7 @@ const REASONS: Record<number, string> = {
   500: "Internal error",
   502: "Claude failed",
   503: "Unavailable",
+  507: "Insufficient storage",
 };
 
 function errorResponses(cases: ErrorCase[]): Record<string, ResponseObject | ReferenceObject> {
@@ -193,6 +195,7 @@ const SHARED_ERRORS: Record<string, ResponseObject> = {
   PayloadTooLarge: errorResponse(413, [E.payloadTooLarge]),
   InternalError: errorResponse(500, [E.internal]),
   AuthUnavailable: errorResponse(503, [E.authUnavailable, E.shuttingDown]),
+  StorageFull: errorResponse(507, [E.storageFull]),
 };
 
 function shared(response: ResponseObject): ResponseObject | ReferenceObject {
