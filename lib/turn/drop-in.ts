@@ -3,7 +3,7 @@
 // answers it with the caller's tools beside Threadkeeper's. Everything that can fail with a
 // plain error happens here, before the answer starts.
 import "server-only";
-import type { AnthropicBlockIn, AnthropicCreateRequest, AnthropicMessageIn } from "@/lib/contract/anthropic";
+import { MAX_DROP_IN_MESSAGES, type AnthropicBlockIn, type AnthropicCreateRequest, type AnthropicMessageIn } from "@/lib/contract/anthropic";
 import { maxMessageBytes } from "@/lib/contract/requests";
 import {
   canonicalKey,
@@ -81,6 +81,12 @@ export function checkRequest(body: Pick<AnthropicCreateRequest, "model" | "think
   }
   const thinking = body.thinking as { type?: string } | undefined;
   if (thinking && thinking.type !== "disabled") throw badRequest("thinking: extended thinking is not supported through Threadkeeper yet");
+  if (body.messages.length > MAX_DROP_IN_MESSAGES) {
+    // Counted as sent, before any work per message: a refusal costs nothing.
+    throw new AppError(413, "too_many_messages", `messages: ${body.messages.length} messages exceed the maximum of ${MAX_DROP_IN_MESSAGES} per request`, {
+      max_messages: MAX_DROP_IN_MESSAGES,
+    });
+  }
   const messages = mergeConsecutive(body.messages.map((m) => ({ role: m.role, content: storedBlocks(m) })));
   const last = messages[messages.length - 1];
   if (last.role !== "user") throw badRequest("messages: the last message must be a user message (assistant prefill is not supported)");
