@@ -12,7 +12,13 @@ export async function register() {
 
   const { getDb } = await import("./lib/db");
   const { scheduleSweep, scheduleVacuum, sweepStaleStreams } = await import("./lib/db/maintenance");
-  const db = await getDb();
+  const db = await getDb().catch((err: unknown) => {
+    // A server without its database would answer every request with a 500: better a process that
+    // ends, says why, and is restarted by its supervisor (or fixed by its person).
+    log.error(`[threadkeeper] cannot open the database, exiting: ${err instanceof Error ? err.message : String(err)}`);
+    if (!(err instanceof Error && err.name === "FolderLockedError")) log.error("[threadkeeper] the error:", err);
+    process.exit(1);
+  });
   const swept = await sweepStaleStreams(db, { atStartup: true });
   if (swept > 0) log.info(`[threadkeeper] ${swept} reply(ies) cut off by a restart marked interrupted`);
   const timers = [scheduleSweep(db)];

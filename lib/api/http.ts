@@ -13,6 +13,7 @@ import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
 import { log } from "@/lib/log";
 import { isShuttingDown, SHUTDOWN_RETRY_AFTER_S, trackRequest } from "@/lib/shutdown";
 import { anthropicError } from "./anthropic/errors";
+import { readBodyText } from "./body";
 import { metricsTokenRequired, operatorAccess } from "./operator";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { requestContextOf, requestIdOf, runWithRequest, withRequestId, type Actor } from "@/lib/request-context";
@@ -221,10 +222,7 @@ function describeZod(err: z.ZodError): string {
 
 /** Parses a JSON body against a schema; malformed JSON and wrong shapes are 400s naming the field. */
 async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes: number): Promise<z.infer<S>> {
-  const raw = await req.text();
-  if (Buffer.byteLength(raw, "utf8") > maxBytes) {
-    throw new AppError(413, "payload_too_large", `Request body exceeds ${maxBytes} bytes`, { max_bytes: maxBytes });
-  }
+  const raw = await readBodyText(req, maxBytes);
   let data: unknown = {};
   if (raw.trim() !== "") {
     try {

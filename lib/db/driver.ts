@@ -28,7 +28,8 @@ export function qualify(columns: string, alias: string): string {
     .join(", ");
 }
 
-export function fromPGlite(pg: PGlite): Database {
+/** `afterClose`: what else closing it ends (the data folder's lock). */
+export function fromPGlite(pg: PGlite, afterClose?: () => Promise<void>): Database {
   let inUse = 0;
   return {
     kind: "pglite",
@@ -44,7 +45,13 @@ export function fromPGlite(pg: PGlite): Database {
     execAutocommit: async (sql) => {
       await pg.exec(sql);
     },
-    close: () => pg.close(),
+    close: async () => {
+      try {
+        await pg.close();
+      } finally {
+        await afterClose?.();
+      }
+    },
     pool: () => ({ inUse, max: 1 }),
   };
 }

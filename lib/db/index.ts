@@ -2,6 +2,7 @@ import "server-only";
 import { mkdir } from "node:fs/promises";
 import { authMode } from "@/lib/mode";
 import { dataDir, env } from "@/lib/env";
+import { lockDataFolder } from "./folder-lock";
 import { fromPGlite, fromPostgres, type Database, type Tx } from "./driver";
 import { applyEmbeddedAuth, migrate } from "./migrate";
 
@@ -45,9 +46,22 @@ async function openDatabase(): Promise<Database> {
 export async function openEmbedded(dir: string): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { vector } = await import("@electric-sql/pglite-pgvector");
-  if (!dir.startsWith("memory://")) await mkdir(dir, { recursive: true });
-  const pg = await PGlite.create(dir, { extensions: { vector } });
-  const db = fromPGlite(pg);
+  if (dir.startsWith("memory://")) return prepared(fromPGlite(await PGlite.create(dir, { extensions: { vector } })));
+  await mkdir(dir, { recursive: true });
+  // Before PGlite touches the folder: a second instance on it corrupts it (folder-lock.ts).
+  const release = await lockDataFolder(dir);
+  let db: Database | undefined;
+  try {
+    db = fromPGlite(await PGlite.create(dir, { extensions: { vector } }), release);
+    return await prepared(db);
+  } catch (err) {
+    // The folder is let go only once this process's instance on it is closed.
+    await (db ? db.close() : release()).catch(() => {});
+    throw err;
+  }
+}
+
+async function prepared(db: Database): Promise<Database> {
   await prepare(db, true);
   return db;
 }

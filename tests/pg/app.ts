@@ -38,17 +38,37 @@ export interface ApiResponse<T> {
  */
 export async function startApp(
   name: string,
-  databaseUrl: string,
+  databaseUrl: string | null,
   extraEnv: Record<string, string>,
   opts: { standaloneDir?: string } = {},
 ): Promise<AppInstance> {
-  const port = await freePort();
+  const instance = await spawnApp(name, databaseUrl, extraEnv, opts);
+  try {
+    await waitReady(instance, instance.exited);
+  } catch (err) {
+    await instance.stop();
+    throw new Error(`${name} did not start: ${String(err)}\n--- ${name} output ---\n${instance.output()}`);
+  }
+  return instance;
+}
+
+/**
+ * Starts the process without waiting for it to be ready. `databaseUrl` null: the embedded
+ * database, in the folder `extraEnv.THREADKEEPER_DATA_DIR` names.
+ */
+export async function spawnApp(
+  name: string,
+  databaseUrl: string | null,
+  extraEnv: Record<string, string>,
+  opts: { standaloneDir?: string; port?: number } = {},
+): Promise<AppInstance> {
+  const port = opts.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = { NODE_ENV: "production" };
   for (const [k, v] of Object.entries(process.env)) {
     if (/^(SUPABASE_|NEXT_PUBLIC_SUPABASE_|ANTHROPIC_|THREADKEEPER_|VOYAGE_|DATABASE_URL$|VITEST|NODE_ENV$)/.test(k)) continue;
     env[k] = v;
   }
-  Object.assign(env, { DATABASE_URL: databaseUrl, ...extraEnv });
+  Object.assign(env, databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }, extraEnv);
   // The standalone server (the container image's `node server.js`) takes its address from the
   // environment, as the Dockerfile sets it; `next start` from its flags.
   const child = opts.standaloneDir
@@ -79,16 +99,10 @@ export async function startApp(
     signal: (name) => void child.kill(name),
     exited,
   };
-  try {
-    await waitReady(instance, exited);
-  } catch (err) {
-    await instance.stop();
-    throw new Error(`${name} did not start: ${String(err)}\n--- ${name} output ---\n${output}`);
-  }
   return instance;
 }
 
-async function waitReady(app: AppInstance, exited: Promise<number | null>): Promise<void> {
+export async function waitReady(app: AppInstance, exited: Promise<number | null>): Promise<void> {
   let gone: number | null | undefined;
   void exited.then((code) => (gone = code));
   const deadline = Date.now() + READY_TIMEOUT_MS;
