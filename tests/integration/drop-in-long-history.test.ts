@@ -49,7 +49,7 @@ async function storedKeys(sessionId: string): Promise<string[]> {
   return clientView(stored, new Set(["recall"])).map((v) => v.key);
 }
 
-const keyOf = (m: Anthropic.MessageParam) => canonicalKey(m.role, typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as KeyBlock[]));
+const keyOf = (m: Anthropic.MessageParam) => canonicalKey(m.role === "assistant" ? "assistant" : "user", typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as KeyBlock[]));
 
 async function sessionRow(sessionId: string) {
   const [row] = await h.db.transaction((tx) =>
