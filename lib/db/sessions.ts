@@ -198,12 +198,14 @@ export async function tryAcquireTurnLease(
   return row.taken ? "taken" : "busy";
 }
 
-export async function renewTurnLease(tx: Tx, id: string, leaseId: string, ttlMs: number): Promise<void> {
-  await tx.query(
+/** Extends the lease; false when it is no longer this holder's (it expired and was taken over). */
+export async function renewTurnLease(tx: Tx, id: string, leaseId: string, ttlMs: number): Promise<boolean> {
+  const rows = await tx.query(
     `update sessions set turn_lock_until = now() + make_interval(secs => $3::double precision / 1000)
-     where id = $1 and turn_lock_id = $2`,
+     where id = $1 and turn_lock_id = $2 returning id`,
     [id, leaseId, ttlMs],
   );
+  return rows.length > 0;
 }
 
 export async function releaseTurnLease(tx: Tx, id: string, leaseId: string): Promise<void> {

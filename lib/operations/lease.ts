@@ -78,7 +78,7 @@ async function leaseLoop<T>(
   }
 }
 
-export function renewLease(tx: Tx, sessionId: string, leaseId: string): Promise<void> {
+export function renewLease(tx: Tx, sessionId: string, leaseId: string): Promise<boolean> {
   return renewTurnLease(tx, sessionId, leaseId, LEASE_TTL_MS);
 }
 

@@ -3,7 +3,7 @@
 // answers it with the caller's tools beside Threadkeeper's. Everything that can fail with a
 // plain error happens here, before the answer starts.
 import "server-only";
-import type { AnthropicBlockIn, AnthropicCreateRequest, AnthropicMessageIn } from "@/lib/contract/anthropic";
+import { MAX_DROP_IN_MESSAGES, type AnthropicBlockIn, type AnthropicCreateRequest, type AnthropicMessageIn } from "@/lib/contract/anthropic";
 import { maxMessageBytes } from "@/lib/contract/requests";
 import {
   canonicalKey,
@@ -30,6 +30,7 @@ import { getModel, MODELS } from "@/lib/models";
 import { leaseForTurn, release } from "@/lib/operations/lease";
 import { createSession, putSettings, useSystemPrompt } from "@/lib/operations/sessions";
 import { estimateMessageTokens, type ToolDef } from "@/lib/tokens/tokenizer";
+import { fitsOneBatch, importHistory, mapYielding, storeHistory } from "./import-history";
 import { lastUserMessage } from "./replay";
 import type { PlannedWindow } from "./plan-request";
 import { planWithMessage, turnFor, type PreparedSend } from "./send";
@@ -80,6 +81,12 @@ export function checkRequest(body: Pick<AnthropicCreateRequest, "model" | "think
   }
   const thinking = body.thinking as { type?: string } | undefined;
   if (thinking && thinking.type !== "disabled") throw badRequest("thinking: extended thinking is not supported through Threadkeeper yet");
+  if (body.messages.length > MAX_DROP_IN_MESSAGES) {
+    // Counted as sent, before any work per message: a refusal costs nothing.
+    throw new AppError(413, "too_many_messages", `messages: ${body.messages.length} messages exceed the maximum of ${MAX_DROP_IN_MESSAGES} per request`, {
+      max_messages: MAX_DROP_IN_MESSAGES,
+    });
+  }
   const messages = mergeConsecutive(body.messages.map((m) => ({ role: m.role, content: storedBlocks(m) })));
   const last = messages[messages.length - 1];
   if (last.role !== "user") throw badRequest("messages: the last message must be a user message (assistant prefill is not supported)");
@@ -162,7 +169,7 @@ export async function startDropIn(
   const hidden = new Set(OWN_TOOLS.map((t) => t.name).filter((n) => !caller.tools.some((t) => t.name === n)));
   const last = messages[messages.length - 1];
   const continuing = !startsTurn("user", last.content);
-  const keys = messages.map((m) => canonicalKey(m.role, m.content));
+  const keys = await mapYielding(messages, (m) => canonicalKey(m.role, m.content));
   // A history is lined up with every message of the session, unless the session's digest of
   // what this client saw already covers it; a lone new message needs only the last turn (is it
   // a retry of it?). Either way the cost of a request does not grow with the session.
@@ -180,60 +187,76 @@ export async function startDropIn(
     const imported = plan.how === "imported" || plan.how === "edited" ? messages.slice(plan.importFrom, -1) : [];
     return { stored, plan, imported, view: viewBase(plan, whole ? view : null, known, keys) };
   };
-  const save = async (tx: Tx, { plan, imported }: Awaited<ReturnType<typeof lineUp>>, content: ContentBlock[]) => {
+  type Lined = Awaited<ReturnType<typeof lineUp>>;
+  // `storedBefore`: a long history was already stored in batches (importHistory).
+  const save = async (tx: Tx, { plan, imported }: Lined, content: ContentBlock[], storedBefore: boolean) => {
     if (plan.how === "retried" || plan.how === "regenerated") {
       const mode = plan.how === "retried" ? "retry" : "regenerate";
       return { mode, userMessage: await lastUserMessage(tx, userId, sessionId, mode) } as const;
     }
-    const store = (m: { role: "user" | "assistant"; content: ContentBlock[] }, supersedesTurn?: number) =>
-      appendMessage(tx, userId, sessionId, {
-        role: m.role,
-        content: m.content,
-        text: blocksToText(m.content),
-        tokenCount: estimateMessageTokens(m.role, m.content),
-        status: "complete",
-        startsTurn: startsTurn(m.role, m.content),
-        supersedesTurn,
-        ...(m.role === "assistant" ? { model: model.id } : {}),
-      });
     // An edit's first new message names the first turn it replaces.
-    let replaces = plan.how === "edited" ? plan.replacesTurn : undefined;
-    for (const m of imported) {
-      await store(m, replaces);
-      replaces = undefined;
-    }
-    return { mode: continuing ? "continue" : "new", userMessage: await store({ role: "user", content }, replaces) } as const;
+    const replaces = plan.how === "edited" ? plan.replacesTurn : undefined;
+    if (!storedBefore) await storeHistory(tx, { userId, sessionId }, imported, model.id, replaces);
+    const userMessage = await appendMessage(tx, userId, sessionId, {
+      role: "user",
+      content,
+      text: blocksToText(content),
+      tokenCount: estimateMessageTokens("user", content),
+      status: "complete",
+      startsTurn: startsTurn("user", content),
+      supersedesTurn: imported.length === 0 ? replaces : undefined,
+    });
+    return { mode: continuing ? "continue" : "new", userMessage } as const;
   };
-  let leaseId: string;
-  let saved: Awaited<ReturnType<typeof save>>;
-  let how: Reconciliation["how"];
-  let view: ReturnType<typeof viewBase>;
-  let planned: PlannedWindow | null = null;
-  if (continuing) {
-    // Threadkeeper's own calls in the paused reply are answered outside the transaction (recall reads on its own).
-    const taken = await leaseForTurn(userId, sessionId, lineUp);
-    leaseId = taken.leaseId;
+  /** Work done under the lease after its transaction: a failure gives the lease back. */
+  const underLease = async <T>(leaseId: string, work: () => Promise<T>): Promise<T> => {
     try {
-      const content = await withOwnResults(last.content, previousReply(taken.value.imported, taken.value.stored), hidden, { userId, sessionId });
-      saved = await withUser(userId, (tx) => save(tx, taken.value, content));
+      return await work();
     } catch (err) {
       await release(userId, sessionId, leaseId);
       throw err;
     }
-    ({ how } = taken.value.plan);
-    view = taken.value.view;
+  };
+  /** A history too long for the lease's transaction, stored in batches of its own. */
+  const importLong = ({ plan, imported }: Lined, leaseId: string) =>
+    importHistory({ userId, sessionId, leaseId }, imported, model.id, plan.how === "edited" ? plan.replacesTurn : undefined);
+  let leaseId: string;
+  let saved: Awaited<ReturnType<typeof save>>;
+  let lined: Lined;
+  let planned: PlannedWindow | null = null;
+  if (continuing) {
+    // Threadkeeper's own calls in the paused reply are answered outside the transaction (recall reads on its own).
+    const taken = await leaseForTurn(userId, sessionId, lineUp);
+    ({ leaseId, value: lined } = taken);
+    const long = !fitsOneBatch(lined.imported);
+    saved = await underLease(leaseId, async () => {
+      if (long) await importLong(lined, leaseId);
+      const content = await withOwnResults(last.content, previousReply(lined.imported, lined.stored), hidden, { userId, sessionId });
+      return withUser(userId, (tx) => save(tx, lined, content, long));
+    });
   } else {
-    // The lease, lining up, saving and (an ordinary turn) its first window in one transaction.
+    // The lease, lining up, saving and (an ordinary turn) its first window in one transaction,
+    // unless the history to store needs transactions of its own.
+    const saveAndPlan = async (tx: Tx, l: Lined, storedBefore: boolean) => {
+      const stored = await save(tx, l, last.content, storedBefore);
+      return { saved: stored, window: await planWithMessage(tx, { userId, sessionId, userMessage: stored.userMessage, caller }, stored.mode) };
+    };
     const taken = await leaseForTurn(userId, sessionId, async (tx) => {
-      const lined = await lineUp(tx);
-      const stored = await save(tx, lined, last.content);
-      const window = await planWithMessage(tx, { userId, sessionId, userMessage: stored.userMessage, caller }, stored.mode);
-      return { saved: stored, how: lined.plan.how, view: lined.view, window };
+      const l = await lineUp(tx);
+      return { lined: l, done: fitsOneBatch(l.imported) ? await saveAndPlan(tx, l, false) : null };
     });
     leaseId = taken.leaseId;
-    ({ saved, how, view } = taken.value);
-    planned = taken.value.window;
+    lined = taken.value.lined;
+    const done =
+      taken.value.done ??
+      (await underLease(leaseId, async () => {
+        await importLong(lined, leaseId);
+        return withUser(userId, (tx) => saveAndPlan(tx, lined, true));
+      }));
+    ({ saved, window: planned } = done);
   }
+  const { how } = lined.plan;
+  const { view } = lined;
   const history: HistoryHandling = continuing && (how === "appended" || how === "matched") ? "continued" : how;
   const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller, userMessage: saved.userMessage };
   const recordView = view

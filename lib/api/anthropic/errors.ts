@@ -14,6 +14,7 @@ const BY_CODE: Record<string, number> = {
   upstream_rejected: 400,
   message_too_large: 413,
   payload_too_large: 413,
+  too_many_messages: 413,
   // A restarting instance: Anthropic's SDKs retry an overloaded answer after Retry-After.
   shutting_down: 529,
   // Kept as 507 rather than 529: overloaded invites retries for as long as the client will wait,

@@ -8,6 +8,7 @@ import {
   anthropicModelsQuery,
   anthropicStreamEvent,
   anthropicTokenCount,
+  MAX_DROP_IN_MESSAGES,
   SESSION_HEADER,
 } from "../anthropic";
 import { group } from "../endpoint";
@@ -33,6 +34,8 @@ export const anthropicApi = group(
         "The Messages API request and answer (JSON, or its SSE event sequence with `stream: true`). The conversation is the session of the `threadkeeper-session-id` header, created when absent; every answer names it in the same header.",
         "",
         "Send only the new user message, or the whole conversation as most clients do: messages the session already holds are recognised by content and never stored twice. A history that differs from the session replaces the session's turns from the first difference on (they stay as earlier versions); `threadkeeper-history` says which case applied: `new`, `appended`, `resent`, `continued` (a tool_result for the caller's tool), `retried`, `imported` or `edited`.",
+        "",
+        `A request carries at most ${MAX_DROP_IN_MESSAGES} messages (413 beyond). A history the session lacks is stored before the answer starts; it counts toward the time to the first byte, about a millisecond a message.`,
         "",
         "The caller's `tools` are the caller's: a call to one ends the answer with `stop_reason: \"tool_use\"`, and the `tool_result` in the next request continues the turn. Threadkeeper's own tools (recall) run inside the request and are not shown.",
       ].join("\n"),

@@ -1,0 +1,56 @@
+import "server-only";
+import { parseLeadingTimestamp } from "@/lib/context/dates";
+import { notFound } from "@/lib/errors";
+import type { Tx } from "./driver";
+import { messagePreview, type NewMessage } from "./messages";
+
+/** A run of complete messages from elsewhere (a drop-in client's history): no idempotency key, no regeneration. */
+export type ImportedMessage = Omit<NewMessage, "idempotencyKey" | "restartsTurn" | "status">;
+
+/**
+ * Appends messages in order in one statement: the session's counters move once for all of them,
+ * each message's seq and turn_seq following from where they stood, as appendMessage would have
+ * numbered them one by one. Rows travel as one JSON parameter, so the statement's text is the
+ * same for any number of them. Answers the seq of the last.
+ */
+export async function appendMessages(tx: Tx, userId: string, sessionId: string, ms: readonly ImportedMessage[]): Promise<number> {
+  if (ms.length === 0) throw new Error("appendMessages: nothing to append");
+  const rows = ms.map((m, ord) => ({
+    ord,
+    role: m.role,
+    content: m.content,
+    text: m.text,
+    token_count: m.tokenCount,
+    starts_turn: m.startsTurn,
+    preview: messagePreview(m.text),
+    model: m.model ?? null,
+    supersedes_turn: m.supersedesTurn ?? null,
+    said_at: parseLeadingTimestamp(m.text),
+  }));
+  const [row] = await tx.query<{ last_seq: number | null }>(
+    `with input as (
+       select * from jsonb_to_recordset($3::text::jsonb) as x(ord integer, role text, content jsonb, text text, token_count integer,
+         starts_turn boolean, preview text, model text, supersedes_turn integer, said_at timestamptz)),
+     totals as (
+       select count(*)::integer as n, (count(*) filter (where starts_turn))::integer as turns, coalesce(sum(token_count), 0)::integer as tokens,
+         (select preview from input where preview <> '' order by ord desc limit 1) as preview
+       from input),
+     slot as (
+       update sessions s set next_seq = s.next_seq + t.n, message_count = s.message_count + t.n, last_turn_seq = s.last_turn_seq + t.turns,
+         tail_tokens = s.tail_tokens + t.tokens, last_message_at = now(), updated_at = now(),
+         last_message_preview = coalesce(t.preview, s.last_message_preview)
+       from totals t where s.id = $1 and s.user_id = $2
+       returning s.next_seq - t.n as first_seq, s.last_turn_seq - t.turns as turns_before),
+     inserted as (
+       insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, model, supersedes_turn, said_at)
+       select $1::uuid, $2::uuid, slot.first_seq + i.ord,
+         greatest(slot.turns_before + sum(case when i.starts_turn then 1 else 0 end) over (order by i.ord), 1),
+         i.role, i.content, i.text, i.token_count, 'complete', i.model, i.supersedes_turn, i.said_at
+       from input i, slot order by i.ord
+       returning seq)
+     select max(seq) as last_seq from inserted`,
+    [sessionId, userId, JSON.stringify(rows)],
+  );
+  if (row?.last_seq == null) throw notFound("Session", sessionId);
+  return row.last_seq;
+}
