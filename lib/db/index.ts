@@ -5,6 +5,7 @@ import { dataDir, env } from "@/lib/env";
 import { lockDataFolder } from "./folder-lock";
 import { fromPGlite, fromPostgres, type Database, type Tx } from "./driver";
 import { guarded } from "./guarded";
+import { measureFolder } from "./storage";
 import { applyEmbeddedAuth, migrate } from "./migrate";
 
 export type { Database, Tx };
@@ -51,6 +52,7 @@ export async function openEmbedded(dir: string): Promise<Database> {
   await mkdir(dir, { recursive: true });
   // Before PGlite touches the folder: a second instance on it corrupts it (folder-lock.ts).
   const release = await lockDataFolder(dir);
+  measureFolder(dir);
   let db: Database | undefined;
   try {
     db = guarded(fromPGlite(await PGlite.create(dir, { extensions: { vector } }), release));

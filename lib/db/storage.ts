@@ -5,7 +5,7 @@
 // its next call spins forever (docs/pglite-wal-stall.md).
 import "server-only";
 import { statfs } from "node:fs/promises";
-import { dataDir, env } from "@/lib/env";
+import { env } from "@/lib/env";
 import { storageFull } from "@/lib/errors";
 import { log } from "@/lib/log";
 
@@ -51,11 +51,13 @@ export interface StorageReading {
 }
 
 interface State {
+  /** The embedded database's folder this process opened; none on PostgreSQL or in memory. */
+  dir: string | null;
   lastFullAt: number;
   reading?: { at: number; freeBytes: number | null };
 }
 // On globalThis: the routes and instrumentation.ts may load this module in separate graphs.
-const state = ((globalThis as { __threadkeeperStorage?: State }).__threadkeeperStorage ??= { lastFullAt: 0 });
+const state = ((globalThis as { __threadkeeperStorage?: State }).__threadkeeperStorage ??= { dir: null, lastFullAt: 0 });
 
 /** The database just said it is full; health answers 503 for a while. */
 export function noteStorageFull(err: unknown): void {
@@ -82,17 +84,16 @@ function thresholds(): { floorBytes: number; warnBytes: number } {
   };
 }
 
-/** The embedded database's folder on disk, or null when there is none to measure. */
-function measuredDir(): string | null {
-  if (env().DATABASE_URL) return null;
-  const dir = dataDir();
-  return dir.startsWith("memory://") ? null : dir;
+/** Measure this folder's device from now on (the embedded database was opened in it); null: none. */
+export function measureFolder(dir: string | null): void {
+  state.dir = dir;
+  state.reading = undefined;
 }
 
 async function freeBytes(now: number): Promise<number | null> {
   const cached = state.reading;
   if (cached && now - cached.at < STATFS_CACHE_MS) return cached.freeBytes;
-  const dir = measuredDir();
+  const dir = state.dir;
   let free: number | null = null;
   if (dir) {
     try {

@@ -12,7 +12,7 @@ import type { AnthropicErrorJson } from "@/lib/contract/anthropic";
 import { setDb, type Database, type Tx } from "@/lib/db";
 import { guarded } from "@/lib/db/guarded";
 import { STORAGE_FULL_REASON } from "@/lib/db/health";
-import { isStorageFullError, resetStorageState } from "@/lib/db/storage";
+import { isStorageFullError, measureFolder, resetStorageState } from "@/lib/db/storage";
 import * as healthRoute from "@/app/api/health/route";
 import * as storageRoute from "@/app/api/storage/route";
 import * as sessionsRoute from "@/app/api/session/[id]/route";
@@ -50,7 +50,7 @@ let dataDir: string;
 beforeAll(async () => {
   // The floor is measured on a real folder, though the database itself is in memory.
   dataDir = await mkdtemp(path.join(os.tmpdir(), "tk-storage-"));
-  process.env.THREADKEEPER_DATA_DIR = dataDir;
+  measureFolder(dataDir);
   session = await newSession({ title: "before the disk filled" });
 });
 afterEach(() => {
@@ -60,7 +60,7 @@ afterEach(() => {
   resetStorageState();
 });
 afterAll(async () => {
-  delete process.env.THREADKEEPER_DATA_DIR;
+  measureFolder(null);
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -76,10 +76,10 @@ describe("the database says the disk is full", () => {
   // Nothing to measure (as on PostgreSQL): the database's word is all there is. A measurement
   // showing room would outweigh it, and the disk this test runs on has room.
   beforeAll(() => {
-    process.env.THREADKEEPER_DATA_DIR = "memory://";
+    measureFolder(null);
   });
   afterAll(() => {
-    process.env.THREADKEEPER_DATA_DIR = dataDir;
+    measureFolder(dataDir);
   });
 
   it("recognizes PGlite's, PostgreSQL's and the file system's words for it, and nothing else of class 53", () => {
