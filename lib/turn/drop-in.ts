@@ -29,7 +29,8 @@ import type { CallerParams } from "@/lib/llm/client";
 import { getModel, MODELS } from "@/lib/models";
 import { leaseForTurn, release } from "@/lib/operations/lease";
 import { createSession, putSettings, useSystemPrompt } from "@/lib/operations/sessions";
-import { estimateMessageTokens, type ToolDef } from "@/lib/tokens/tokenizer";
+import { countMessageOffThread, countMessagesOffThread } from "@/lib/tokens/off-thread";
+import type { ToolDef } from "@/lib/tokens/tokenizer";
 import { lastUserMessage } from "./replay";
 import type { PlannedWindow } from "./plan-request";
 import { planWithMessage, turnFor, type PreparedSend } from "./send";
@@ -180,17 +181,20 @@ export async function startDropIn(
     const imported = plan.how === "imported" || plan.how === "edited" ? messages.slice(plan.importFrom, -1) : [];
     return { stored, plan, imported, view: viewBase(plan, whole ? view : null, known, keys) };
   };
-  const save = async (tx: Tx, { plan, imported }: Awaited<ReturnType<typeof lineUp>>, content: ContentBlock[]) => {
+  // The new message is counted before the lease, the history it brings (known only once lined
+  // up) in one batch inside the transaction; either off the event loop when large.
+  const save = async (tx: Tx, { plan, imported }: Awaited<ReturnType<typeof lineUp>>, content: ContentBlock[], contentTokens: number) => {
     if (plan.how === "retried" || plan.how === "regenerated") {
       const mode = plan.how === "retried" ? "retry" : "regenerate";
       return { mode, userMessage: await lastUserMessage(tx, userId, sessionId, mode) } as const;
     }
-    const store = (m: { role: "user" | "assistant"; content: ContentBlock[] }, supersedesTurn?: number) =>
+    const counts = await countMessagesOffThread(imported);
+    const store = (m: { role: "user" | "assistant"; content: ContentBlock[] }, tokenCount: number, supersedesTurn?: number) =>
       appendMessage(tx, userId, sessionId, {
         role: m.role,
         content: m.content,
         text: blocksToText(m.content),
-        tokenCount: estimateMessageTokens(m.role, m.content),
+        tokenCount,
         status: "complete",
         startsTurn: startsTurn(m.role, m.content),
         supersedesTurn,
@@ -198,11 +202,11 @@ export async function startDropIn(
       });
     // An edit's first new message names the first turn it replaces.
     let replaces = plan.how === "edited" ? plan.replacesTurn : undefined;
-    for (const m of imported) {
-      await store(m, replaces);
+    for (const [i, m] of imported.entries()) {
+      await store(m, counts[i], replaces);
       replaces = undefined;
     }
-    return { mode: continuing ? "continue" : "new", userMessage: await store({ role: "user", content }, replaces) } as const;
+    return { mode: continuing ? "continue" : "new", userMessage: await store({ role: "user", content }, contentTokens, replaces) } as const;
   };
   let leaseId: string;
   let saved: Awaited<ReturnType<typeof save>>;
@@ -215,7 +219,8 @@ export async function startDropIn(
     leaseId = taken.leaseId;
     try {
       const content = await withOwnResults(last.content, previousReply(taken.value.imported, taken.value.stored), hidden, { userId, sessionId });
-      saved = await withUser(userId, (tx) => save(tx, taken.value, content));
+      const contentTokens = await countMessageOffThread("user", content);
+      saved = await withUser(userId, (tx) => save(tx, taken.value, content, contentTokens));
     } catch (err) {
       await release(userId, sessionId, leaseId);
       throw err;
@@ -223,10 +228,11 @@ export async function startDropIn(
     ({ how } = taken.value.plan);
     view = taken.value.view;
   } else {
+    const lastTokens = await countMessageOffThread("user", last.content);
     // The lease, lining up, saving and (an ordinary turn) its first window in one transaction.
     const taken = await leaseForTurn(userId, sessionId, async (tx) => {
       const lined = await lineUp(tx);
-      const stored = await save(tx, lined, last.content);
+      const stored = await save(tx, lined, last.content, lastTokens);
       const window = await planWithMessage(tx, { userId, sessionId, userMessage: stored.userMessage, caller }, stored.mode);
       return { saved: stored, how: lined.plan.how, view: lined.view, window };
     });
