@@ -30,7 +30,8 @@ const SUCCESS_RE = /\b(fixed|resolved|works now|working now|now works|passes|pas
 const DONE_RE = /(\b(done|completed|finished|implemented|shipped|merged)\b[.!]?|- \[x\]|✅)/i;
 
 export function mentionsError(text: string): boolean {
-  return ERROR_RE.test(splitCode(text).prose) || /```[^\n]*\n[^`]*(Error|Traceback)/.test(text);
+  // No backtick in the info string: with one, every ``` of a long line read to its end.
+  return ERROR_RE.test(splitCode(text).prose) || /```[^\n`]*\n[^`]*(Error|Traceback)/.test(text);
 }
 
 export function checkpointTags(facts: TurnFacts, policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY): CheckpointTag[] {
