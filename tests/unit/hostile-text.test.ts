@@ -2,10 +2,11 @@
 // Each case took seconds to minutes at 1 MB before its fix; the budgets leave room for a busy
 // machine while still failing on anything quadratic.
 import { describe, it, expect } from "vitest";
-import { mentionsError } from "@/lib/context/checkpoint-triggers";
+import { checkpointTags, mentionsError } from "@/lib/context/checkpoint-triggers";
 import { digestSentences } from "@/lib/context/compaction/digest";
 import { sentencesOf, splitCode } from "@/lib/context/compaction/prose";
 import { dateMentions, resolveRelativeDates } from "@/lib/context/dates";
+import { heuristicTitle } from "@/lib/context/titles";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
 
 const MB = 1_000_000;
@@ -81,5 +82,21 @@ describe("dates", () => {
   it("still tells a routine and a verb from a date by the words before it", () => {
     expect(dateMentions("We meet every Monday.", ref)).toEqual([]);
     expect(dateMentions(`${"x".repeat(60)} We met in March.`, ref).map((m) => m.text)).toEqual(["March"]);
+  });
+});
+
+describe("per-turn cues and titles", () => {
+  const lines = repeatTo("a\n", MB);
+
+  it("reads a bounded part of a 1 MB message for checkpoint cues (2 s before)", () => {
+    const facts = { userText: lines, replyText: lines, previousTurnHadError: false, messagesSinceLast: 1, msSinceLast: 1 };
+    expect(timed(() => checkpointTags(facts)).ms).toBeLessThan(500);
+    expect(checkpointTags({ ...facts, replyText: `We decided to use Postgres.\n${lines}` })).toContain("decision");
+  });
+
+  it("finds a title at either end of a 1 MB paste, reading only its ends (3 s before)", () => {
+    const { value, ms } = timed(() => heuristicTitle(`${lines}\nWhy does the parser hang on this input?`));
+    expect(value).toBe("Why does the parser hang on this input");
+    expect(ms).toBeLessThan(500);
   });
 });
