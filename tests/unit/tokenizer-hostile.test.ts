@@ -43,7 +43,7 @@ describe("counting hostile text", () => {
     estimateTextTokens("warm the encoder up");
   });
 
-  // Measured 12–40 ms each on a busy 2-core machine (13 s for 80 KB of one letter before).
+  // Measured 5–40 ms each on this 2-core machine (13 s for 80 KB of one letter before).
   it.each([
     ["one letter", "x".repeat(MB)],
     ["random DNA", dna(MB)],
