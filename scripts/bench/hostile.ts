@@ -103,6 +103,7 @@ interface Algorithm {
 
 const REF = new Date(2024, 4, 1);
 const QUERY_CHARS = 500;
+const SUMMARY_CHARS = 32_000;
 const turnOf = (text: string): TranscriptTurn[] => [{ turnSeq: 1, messages: [{ role: "user", text, at: REF.toISOString() }] }];
 
 /** What a request runs on text a user sent: sending, the drop-in, compaction, memory, search. */
@@ -124,7 +125,11 @@ export const ALGORITHMS: Algorithm[] = [
   { name: "must-keep extraction", run: (t) => extractMustKeep(turnOf(t)) },
   { name: "facts", run: (t) => extractFacts(turnOf(t)) },
   { name: "digest", run: (t) => digestSentences(turnOf(t), estimateTextTokens) },
-  { name: "verification", run: (t) => verifySummary(t, [{ kind: "identifier", text: "needle" }], { detailsBudget: 500, countTokens: estimateTextTokens }) },
+  // What is verified is a summary: at most SUMMARY_MAX_TOKENS (8,192), ~32 KB.
+  {
+    name: "verification",
+    run: (t) => verifySummary(t.slice(0, SUMMARY_CHARS), [{ kind: "identifier", text: "needle" }], { detailsBudget: 500, countTokens: estimateTextTokens }),
+  },
   {
     name: "extractive summary",
     run: (t) => extractiveSummary({ previousSummary: null, turns: turnOf(t), items: [], maxTokens: 2_000, countTokens: estimateTextTokens }),

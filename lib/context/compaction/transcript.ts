@@ -66,10 +66,11 @@ export function renderTranscript(turns: readonly TranscriptTurn[]): string {
  * What the extractive engine (items, digest, facts, the extractive summary) reads of one
  * message: all of it up to ENGINE_CHARS, else its first and last ENGINE_CHARS / 2, cut at
  * lines. The engine is linear but heavy (1 MB of one-character lines took 4 s in the
- * extractive summary, on the event loop), and the ends of a long paste are where its ask and
- * its outcome (the error, the result) sit. The summarizer still reads the whole message.
+ * extractive summary, on the event loop; 16 KB of them ~65 ms), and the ends of a long paste
+ * are where its ask and its outcome (the error, the result) sit. The summarizer still reads
+ * the whole message.
  */
-export const ENGINE_CHARS = 32_000;
+export const ENGINE_CHARS = 16_000;
 
 export function engineText(text: string): string {
   if (text.length <= ENGINE_CHARS) return text;
