@@ -4,11 +4,12 @@
 // recall (issue 11: facts kept through compaction, memory and history search), dropin (issue 21:
 // the drop-in Messages API's overhead and a resent history's cost), load (issue 22: two instances
 // over real PostgreSQL; BENCH_LOAD_* in scripts/bench/load.ts), locomo (issue 18: the
-// same on real conversations, ../shared/data/locomo-dev).
+// same on real conversations, ../shared/data/locomo-dev), hostile (issue 29: every per-character
+// algorithm on pathological text, and the event-loop stalls; BENCH_HOSTILE_* in scripts/bench/hostile.ts).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, load, usage, search, recall, canvas, locomo; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, load, usage, search, recall, canvas, locomo, hostile; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
 // scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
 // scripts/bench/recall.ts.
 import os from "node:os";
@@ -29,11 +30,12 @@ import { benchSearch, printSearch, searchJson } from "./bench/search";
 import { benchRecall, printRecall, recallJson } from "./bench/recall";
 import { benchCanvas, canvasJson, printCanvas } from "./bench/canvas";
 import { benchLocomo, locomoJson, printLocomo } from "./bench/locomo";
+import { benchHostile, hostileJson, printHostile } from "./bench/hostile";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "load", "usage", "search", "recall", "canvas", "locomo"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "load", "usage", "search", "recall", "canvas", "locomo", "hostile"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -191,6 +193,9 @@ async function main(): Promise<void> {
     // Its own databases too, one per conversation; skips when the data is absent.
     const locomo = only.has("locomo") ? await benchLocomo(db) : null;
     if (locomo) printLocomo(locomo);
+    // Pure algorithms and the token worker on hostile text (issue 29); no database.
+    const hostile = only.has("hostile") ? await benchHostile() : null;
+    if (hostile) printHostile(hostile);
 
     const json = {
       bench: "threadkeeper",
@@ -223,6 +228,7 @@ async function main(): Promise<void> {
       recall: recall ? recallJson(recall) : null,
       canvas: canvas ? canvasJson(canvas) : null,
       locomo: locomo ? locomoJson(locomo) : null,
+      hostile: hostile ? hostileJson(hostile) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

@@ -29,11 +29,21 @@ const ERROR_RE = /\b(error|exception|traceback|failed|failing|crash(ed)?|panic|s
 const SUCCESS_RE = /\b(fixed|resolved|works now|working now|now works|passes|passing|all (the )?tests pass|succeeded|green again)\b/i;
 const DONE_RE = /(\b(done|completed|finished|implemented|shipped|merged)\b[.!]?|- \[x\]|✅)/i;
 
-export function mentionsError(text: string): boolean {
-  return ERROR_RE.test(splitCode(text).prose) || /```[^\n]*\n[^`]*(Error|Traceback)/.test(text);
+/**
+ * The cues of a turn are read in the first this-many characters of each side: they run after
+ * every turn, on the event loop, and a 1 MB paste took seconds to read whole.
+ */
+const CUE_CHARS = 32_000;
+const head = (text: string) => (text.length > CUE_CHARS ? text.slice(0, CUE_CHARS) : text);
+
+export function mentionsError(whole: string): boolean {
+  const text = head(whole);
+  // No backtick in the info string: with one, every ``` of a long line read to its end.
+  return ERROR_RE.test(splitCode(text).prose) || /```[^\n`]*\n[^`]*(Error|Traceback)/.test(text);
 }
 
-export function checkpointTags(facts: TurnFacts, policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY): CheckpointTag[] {
+export function checkpointTags(whole: TurnFacts, policy: CheckpointPolicy = DEFAULT_CHECKPOINT_POLICY): CheckpointTag[] {
+  const facts = { ...whole, userText: head(whole.userText), replyText: head(whole.replyText) };
   const tags = new Set<CheckpointTag>();
   const kinds = new Set(
     extractMustKeep([

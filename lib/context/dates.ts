@@ -235,25 +235,35 @@ function seasonMentions(text: string, ref: Date): DateMention[] {
 }
 
 /**
+ * What chrono reads of a sentence: a real one is far shorter, and chrono's cost grows faster
+ * than the text (1 MB of dates took seconds). Mentions past it stay as written.
+ */
+const DATE_SCAN_CHARS = 2_000;
+
+/**
  * The dates a sentence mentions, said on `ref`: relative ones resolved ("last week" said on
  * 21 January 2022 is the week before it), absolute ones as written. Times of day and "today"
  * are left out: they add nothing to the day the sentence was said.
  */
-export function dateMentions(sentence: string, ref: Date): DateMention[] {
+export function dateMentions(whole: string, ref: Date): DateMention[] {
+  const sentence = whole.length > DATE_SCAN_CHARS ? whole.slice(0, DATE_SCAN_CHARS) : whole;
   if (!DATEISH_RE.test(sentence)) return [];
   const future = FUTURE_RE.test(sentence);
   const out: DateMention[] = [];
+  // The words just before a mention; testing `$`-anchored patterns on the whole prefix instead
+  // re-read the sentence for every mention.
+  const before = (index: number) => sentence.slice(Math.max(0, index - 40), index);
   for (const r of chrono.parse(sentence, ref, { forwardDate: future })) {
     const t = r.text.toLowerCase();
     // "every Monday", "on Mondays": a routine, not a date.
-    if (/\b(?:every|each)\s+(?:other\s+)?$/i.test(sentence.slice(0, r.index)) || /^(?:every|each)\b/.test(t) || /(?:mon|tues|wednes|thurs|fri|satur|sun)days\b/.test(t)) continue;
+    if (/\b(?:every|each)\s+(?:other\s+)?$/i.test(before(r.index)) || /^(?:every|each)\b/.test(t) || /(?:mon|tues|wednes|thurs|fri|satur|sun)days\b/.test(t)) continue;
     if (SAME_DAY_RE.test(t) || !(r.start.isCertain("day") || r.start.isCertain("weekday") || r.start.isCertain("month") || /\b(?:week|month|year)s?\b/.test(t))) continue;
     // chrono marks a resolved "last week" certain to the day: only a written year makes a date absolute.
     const hasYear = /\b\d{4}\b|['’]\d\d\b/.test(t);
     const monthOnly = !hasYear && r.start.isCertain("month") && !r.start.isCertain("day") && !/\b(?:last|next|this|ago|week|month|year)s?\b/.test(t);
     // A month name without a year must look like a date, not the verb "may" or "march".
     if (monthOnly && !/^[A-Z]/.test(r.text.replace(/^(?:on|in|the)\s+/i, "")) ) continue;
-    if (monthOnly && !/\d/.test(t) && !MONTH_CONTEXT_RE.test(sentence.slice(0, r.index))) continue;
+    if (monthOnly && !/\d/.test(t) && !MONTH_CONTEXT_RE.test(before(r.index))) continue;
     // "for 3 years" is a duration, not a date: a span of weeks, months or years needs an anchor.
     if (/\b(?:weeks?|months?|years?)\b/.test(t) && !/\b(?:ago|last|next|this|past|previous|in|within|coming|later|earlier)\b/.test(t)) continue;
     let grain = grainOf(t);

@@ -36,8 +36,16 @@ function proseLines(text: string): string[] {
     .filter((l) => l !== "");
 }
 
+/**
+ * How much of each end of a long message a title is looked for in: the ask sits before or
+ * after a paste, and reading every line of a 1 MB paste took seconds.
+ */
+const TITLE_SCAN_CHARS = 16_000;
+
 export function heuristicTitle(firstUserText: string): string {
-  const lines = proseLines(firstUserText);
+  const scanned =
+    firstUserText.length > 2 * TITLE_SCAN_CHARS ? `${firstUserText.slice(0, TITLE_SCAN_CHARS)}\n${firstUserText.slice(-TITLE_SCAN_CHARS)}` : firstUserText;
+  const lines = proseLines(scanned);
   // A long paste is usually followed (or preceded) by the ask: the first prose sentence that
   // is not a greeting, wherever it is.
   let sentence = "";

@@ -3,6 +3,7 @@
 // comparing against a window.
 import { get_encoding, type Tiktoken } from "@dqbd/tiktoken";
 import type { ContentBlock, Role } from "@/lib/contract/messages";
+import { countPlan } from "./plan";
 
 /** A tool definition as sent in the Messages API `tools` array. */
 export interface ToolDef {
@@ -30,43 +31,82 @@ const TOOL_DEF_OVERHEAD = 10;
 // so we assume the worst case: overestimating is safe, underestimating overflows.
 const IMAGE_TOKENS = 1_600;
 
+/**
+ * The raw token count of pieces from countPlan. encode_ordinary treats "<|endoftext|>" in
+ * user text as plain text instead of throwing, which is what a chat transcript needs.
+ */
+export function encodePieces(pieces: readonly string[]): number {
+  const enc = getEncoder();
+  let n = 0;
+  for (const piece of pieces) n += enc.encode_ordinary(piece).length;
+  return n;
+}
+
+/** The text's estimate from its pieces' raw count (however that count was taken). */
+export function scaledCount(raw: number, scale: number): number {
+  return scale === 1 ? raw : Math.ceil(raw * scale);
+}
+
 export function estimateTextTokens(text: string): number {
   if (text.length === 0) return 0;
-  // Empty special-token lists make "<|endoftext|>" in user text count as plain text
-  // instead of throwing, which is what a chat transcript needs.
-  return getEncoder().encode(text, [], []).length;
+  const { pieces, scale } = countPlan(text);
+  return scaledCount(encodePieces(pieces), scale);
+}
+
+/** What a count is made of: texts to encode and a fixed allowance (framing, images). */
+export interface CountParts {
+  texts: string[];
+  fixed: number;
 }
 
 function toolResultText(content: string | { text: string }[]): string {
   return typeof content === "string" ? content : content.map((b) => b.text).join("\n");
 }
 
-export function estimateBlocksTokens(blocks: ContentBlock[]): number {
-  let total = 0;
+export function blocksParts(blocks: ContentBlock[]): CountParts {
+  const parts: CountParts = { texts: [], fixed: 0 };
   for (const block of blocks) {
     switch (block.type) {
       case "text":
-        total += estimateTextTokens(block.text);
+        parts.texts.push(block.text);
         break;
       case "tool_use":
-        total += estimateTextTokens(block.name) + estimateTextTokens(JSON.stringify(block.input) ?? "") + TOOL_USE_OVERHEAD;
+        parts.texts.push(block.name, JSON.stringify(block.input) ?? "");
+        parts.fixed += TOOL_USE_OVERHEAD;
         break;
       case "tool_result":
-        total += estimateTextTokens(toolResultText(block.content)) + TOOL_RESULT_OVERHEAD;
+        parts.texts.push(toolResultText(block.content));
+        parts.fixed += TOOL_RESULT_OVERHEAD;
         break;
       case "image":
-        total += IMAGE_TOKENS;
+        parts.fixed += IMAGE_TOKENS;
         break;
     }
   }
-  return total;
+  return parts;
 }
 
 // The role is part of the signature so callers never need to know that both roles cost
 // the same framing today; if that changes only this function does.
-export function estimateMessageTokens(role: Role, blocks: ContentBlock[]): number {
+export function messageParts(role: Role, blocks: ContentBlock[]): CountParts {
   void role;
-  return estimateBlocksTokens(blocks) + MESSAGE_OVERHEAD;
+  const parts = blocksParts(blocks);
+  parts.fixed += MESSAGE_OVERHEAD;
+  return parts;
+}
+
+export function partsTokens(parts: CountParts): number {
+  let total = parts.fixed;
+  for (const text of parts.texts) total += estimateTextTokens(text);
+  return total;
+}
+
+export function estimateBlocksTokens(blocks: ContentBlock[]): number {
+  return partsTokens(blocksParts(blocks));
+}
+
+export function estimateMessageTokens(role: Role, blocks: ContentBlock[]): number {
+  return partsTokens(messageParts(role, blocks));
 }
 
 export function estimateSystemTokens(system: string): number {

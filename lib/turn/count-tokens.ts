@@ -12,7 +12,8 @@ import { notFound } from "@/lib/errors";
 import { anthropicClient, countTokens, type LlmRequest } from "@/lib/llm/client";
 import { assembleWindow, sessionContext } from "@/lib/operations/session-context";
 import { calibrate } from "@/lib/tokens/calibration";
-import { estimateMessageTokens, estimateSystemTokens, estimateToolsTokens } from "@/lib/tokens/tokenizer";
+import { countMessageOffThread, countMessagesOffThread } from "@/lib/tokens/off-thread";
+import { estimateSystemTokens, estimateToolsTokens } from "@/lib/tokens/tokenizer";
 import { checkRequest, isSessionId, systemText, toolDefs } from "./drop-in";
 import { buildRequest, withCallerTools } from "./request";
 
@@ -31,9 +32,11 @@ export async function countDropIn(userId: string, sessionHeader: string | null, 
       ...(body.tool_choice ? { params: { tool_choice: body.tool_choice } } : {}),
     };
     if (client) return countTokens(client, request);
-    return estimateSystemTokens(system) + estimateToolsTokens(request.tools ?? []) + messages.reduce((n, m) => n + estimateMessageTokens(m.role, m.content), 0);
+    const counts = await countMessagesOffThread(messages);
+    return estimateSystemTokens(system) + estimateToolsTokens(request.tools ?? []) + counts.reduce((a, b) => a + b, 0);
   }
   if (!isSessionId(sessionHeader)) throw notFound("Session", sessionHeader);
+  const lastTokens = await countMessageOffThread("user", last.content);
   const { ctx, win, next } = await withUser(userId, async (tx) => {
     const ctx = await sessionContext(tx, userId, sessionHeader);
     ctx.callerToolsRaw = estimateToolsTokens(tools);
@@ -44,7 +47,7 @@ export async function countDropIn(userId: string, sessionHeader: string | null, 
       turnSeq: s.last_turn_seq + 1,
       role: "user",
       content: last.content,
-      tokenCount: estimateMessageTokens("user", last.content),
+      tokenCount: lastTokens,
       protected: false,
       status: "complete",
     };

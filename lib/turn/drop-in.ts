@@ -29,7 +29,8 @@ import type { CallerParams } from "@/lib/llm/client";
 import { getModel, MODELS } from "@/lib/models";
 import { leaseForTurn, release } from "@/lib/operations/lease";
 import { createSession, putSettings, useSystemPrompt } from "@/lib/operations/sessions";
-import { estimateMessageTokens, type ToolDef } from "@/lib/tokens/tokenizer";
+import { countMessageOffThread } from "@/lib/tokens/off-thread";
+import type { ToolDef } from "@/lib/tokens/tokenizer";
 import { fitsOneBatch, importHistory, mapYielding, storeHistory } from "./import-history";
 import { lastUserMessage } from "./replay";
 import type { PlannedWindow } from "./plan-request";
@@ -189,7 +190,8 @@ export async function startDropIn(
   };
   type Lined = Awaited<ReturnType<typeof lineUp>>;
   // `storedBefore`: a long history was already stored in batches (importHistory).
-  const save = async (tx: Tx, { plan, imported }: Lined, content: ContentBlock[], storedBefore: boolean) => {
+  // The new message is counted before the transaction (off the event loop when large).
+  const save = async (tx: Tx, { plan, imported }: Lined, content: ContentBlock[], contentTokens: number, storedBefore: boolean) => {
     if (plan.how === "retried" || plan.how === "regenerated") {
       const mode = plan.how === "retried" ? "retry" : "regenerate";
       return { mode, userMessage: await lastUserMessage(tx, userId, sessionId, mode) } as const;
@@ -201,7 +203,7 @@ export async function startDropIn(
       role: "user",
       content,
       text: blocksToText(content),
-      tokenCount: estimateMessageTokens("user", content),
+      tokenCount: contentTokens,
       status: "complete",
       startsTurn: startsTurn("user", content),
       supersedesTurn: imported.length === 0 ? replaces : undefined,
@@ -232,13 +234,15 @@ export async function startDropIn(
     saved = await underLease(leaseId, async () => {
       if (long) await importLong(lined, leaseId);
       const content = await withOwnResults(last.content, previousReply(lined.imported, lined.stored), hidden, { userId, sessionId });
-      return withUser(userId, (tx) => save(tx, lined, content, long));
+      const contentTokens = await countMessageOffThread("user", content);
+      return withUser(userId, (tx) => save(tx, lined, content, contentTokens, long));
     });
   } else {
     // The lease, lining up, saving and (an ordinary turn) its first window in one transaction,
     // unless the history to store needs transactions of its own.
+    const lastTokens = await countMessageOffThread("user", last.content);
     const saveAndPlan = async (tx: Tx, l: Lined, storedBefore: boolean) => {
-      const stored = await save(tx, l, last.content, storedBefore);
+      const stored = await save(tx, l, last.content, lastTokens, storedBefore);
       return { saved: stored, window: await planWithMessage(tx, { userId, sessionId, userMessage: stored.userMessage, caller }, stored.mode) };
     };
     const taken = await leaseForTurn(userId, sessionId, async (tx) => {

@@ -13,7 +13,7 @@ import { withUser, type Tx } from "@/lib/db";
 import { appendMessages, type ImportedMessage } from "@/lib/db/message-batch";
 import { AppError } from "@/lib/errors";
 import { renewLease } from "@/lib/operations/lease";
-import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
+import { countMessagesOffThread } from "@/lib/tokens/off-thread";
 
 /**
  * How long one batch may hold the database. A stored message costs 0.7 to 1.5 ms on PGlite
@@ -60,12 +60,14 @@ function batchEnd(ms: readonly ClientMessage[], from: number, most = BATCH_MAX):
 /** Whether the messages are few enough to be stored with the turn's other writes, in one transaction. */
 export const fitsOneBatch = (ms: readonly ClientMessage[]) => batchEnd(ms, 0, BATCH_MIN * 4) === ms.length;
 
-function rows(ms: readonly ClientMessage[], model: string, supersedesTurn: number | undefined): ImportedMessage[] {
+/** The messages as rows, counted off the event loop when large. */
+async function rows(ms: readonly ClientMessage[], model: string, supersedesTurn: number | undefined): Promise<ImportedMessage[]> {
+  const counts = await countMessagesOffThread(ms);
   return ms.map((m, i) => ({
     role: m.role,
     content: m.content,
     text: blocksToText(m.content),
-    tokenCount: estimateMessageTokens(m.role, m.content),
+    tokenCount: counts[i],
     startsTurn: startsTurn(m.role, m.content),
     supersedesTurn: i === 0 ? supersedesTurn : undefined,
     ...(m.role === "assistant" ? { model } : {}),
@@ -74,7 +76,7 @@ function rows(ms: readonly ClientMessage[], model: string, supersedesTurn: numbe
 
 /** Stores a short history in the caller's transaction (`supersedesTurn`: an edit's first replaced turn). */
 export async function storeHistory(tx: Tx, where: { userId: string; sessionId: string }, ms: readonly ClientMessage[], model: string, supersedesTurn?: number) {
-  if (ms.length > 0) await appendMessages(tx, where.userId, where.sessionId, rows(ms, model, supersedesTurn));
+  if (ms.length > 0) await appendMessages(tx, where.userId, where.sessionId, await rows(ms, model, supersedesTurn));
 }
 
 const leaseLost = () =>
@@ -95,7 +97,7 @@ export async function importHistory(
   let most = BATCH_MIN * 4;
   for (let from = 0; from < ms.length; ) {
     const to = batchEnd(ms, from, most);
-    const batch = rows(ms.slice(from, to), model, from === 0 ? supersedesTurn : undefined);
+    const batch = await rows(ms.slice(from, to), model, from === 0 ? supersedesTurn : undefined);
     const started = performance.now();
     await withUser(where.userId, async (tx) => {
       if (!(await renewLease(tx, where.sessionId, where.leaseId))) throw leaseLost();

@@ -21,7 +21,7 @@ import { countTurn } from "@/lib/metrics";
 import { trackTurn } from "@/lib/shutdown";
 import { inSpan } from "@/lib/tracing";
 import { calibrate, updateFactor } from "@/lib/tokens/calibration";
-import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
+import { countMessageOffThread } from "@/lib/tokens/off-thread";
 import { afterTurn, emitStatus, loadMemories, nameSession, settleWithReply } from "./after-turn";
 import { turnFacts } from "@/lib/operations/checkpoints";
 import { llmError } from "./errors";
@@ -62,6 +62,9 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
     if (replay) return replay;
   }
   const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
+  const content: ContentBlock[] = [{ type: "text", text: input.content ?? "" }];
+  // Counted before the lease, and off the event loop when large: a 1 MB message is ~0.5 s of BPE.
+  const tokenCount = await countMessageOffThread("user", content);
   // The lease (and the session's 404) and the user message in one transaction; an ordinary
   // turn's window is assembled and its reply opened there too, when no compaction comes first.
   const { leaseId, value } =
@@ -84,12 +87,11 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
   return turnFor({ userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() }, mode, planned);
 
   function newMessage(supersedesTurn?: number): NewMessage {
-    const content: ContentBlock[] = [{ type: "text", text: input.content ?? "" }];
     return {
       role: "user",
       content,
       text: blocksToText(content),
-      tokenCount: estimateMessageTokens("user", content),
+      tokenCount,
       status: "complete",
       startsTurn: startsTurn("user", content),
       idempotencyKey: input.idempotency_key,
@@ -223,11 +225,12 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
       await flusher.settle();
       const final = reply;
       const lastRound = final.stopReason !== "tool_use" || callsCallerTool(final.content, h.caller);
+      const replyTokens = await countMessageOffThread("assistant", final.content);
       const saved = await inSpan("save", {}, () => withUser(h.userId, async (tx) => {
         const end: MessageEnd = {
           content: final.content,
           text: blocksToText(final.content),
-          tokenCount: estimateMessageTokens("assistant", final.content),
+          tokenCount: replyTokens,
           status: "complete",
           usage: final.usage ?? undefined,
           stopReason: final.stopReason,
@@ -294,11 +297,12 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
     if (stream.id) {
       const partial: ContentBlock[] = stream.text ? [{ type: "text", text: stream.text }] : [];
       const errorJson = { code: error.code, message: error.message };
+      const partialTokens = partial.length ? await countMessageOffThread("assistant", partial) : 0;
       const kept = await withUser(h.userId, (tx) =>
         finishMessage(tx, stream.id ?? "", {
           content: partial,
           text: stream.text,
-          tokenCount: partial.length ? estimateMessageTokens("assistant", partial) : 0,
+          tokenCount: partialTokens,
           status: "interrupted",
           error: errorJson,
         }),

@@ -7,6 +7,7 @@
 import { formatDay, resolveRelativeDates } from "@/lib/context/dates";
 import { capText, normalizeWs, sentencesOf, splitCode } from "./prose";
 import type { CountTokens, TranscriptTurn } from "./types";
+import { engineTurns } from "./transcript";
 import { isToolOutput, utterancesOf } from "./utterances";
 
 const SENTENCE_CHARS = 300;
@@ -128,7 +129,7 @@ export function digestSentences(turns: readonly TranscriptTurn[], countTokens: C
     group++;
     for (const s of sentencesOf(c.text)) raw.push({ group, day: c.day, speaker: c.speaker, text: s.text, question: isQuestion(s.text) });
   }
-  for (const turn of turns) {
+  for (const turn of engineTurns(turns)) {
     turn.messages.forEach((m, i) => {
       if (isToolOutput(m, i)) return;
       for (const u of utterancesOf({ ...m, text: splitCode(m.text).prose })) {

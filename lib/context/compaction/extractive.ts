@@ -6,6 +6,7 @@ import { digestSentences, isChatter, nameStems, renderDigest, selectSentences, t
 import { caseInsensitive, FACT_ANCHOR_KINDS, isPersonalStatement } from "./must-keep";
 import { capText, normalizeWs, sentencesOf, splitCode } from "./prose";
 import { parseSections } from "./sections";
+import { engineTurns } from "./transcript";
 import { SUMMARY_HEADINGS } from "./templates";
 import type { CountTokens, MustKeepItem, MustKeepKind, TranscriptTurn } from "./types";
 import { isToolOutput, utterancesOf } from "./utterances";
@@ -129,7 +130,8 @@ export function extractiveSummary(input: {
   for (const p of previous.units) add(p.section, p.text, PREVIOUS_SECTION_PRIORITY[p.section]);
   const carried = units.slice();
 
-  const line = sessionLine(input.turns);
+  const turns = engineTurns(input.turns);
+  const line = sessionLine(turns);
   if (line) add(SESSION, line, SESSION_LINE_PRIORITY);
 
   const statements: string[] = [];
@@ -150,7 +152,7 @@ export function extractiveSummary(input: {
     else if (!item.text.includes("```")) add(KIND_SECTION[item.kind], `- ${item.text}`, priority);
   }
 
-  const sentences = digestSentences(input.turns, input.countTokens, previous.digest);
+  const sentences = digestSentences(turns, input.countTokens, previous.digest);
   for (const s of sentences) {
     const key = s.text.toLowerCase();
     // Either way round: a carried item may hold the sentence after a label ("Most recently: …").

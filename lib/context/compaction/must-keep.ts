@@ -5,6 +5,7 @@ import { dateTimes, people, personalStatements, places, quantities, withoutInlin
 import { decisions, errors, pendingTasks, type Found } from "./extract-statements";
 import { dateMentions, resolveRelativeDates } from "@/lib/context/dates";
 import { sentencesOf, splitCode, type Located } from "./prose";
+import { engineTurns } from "./transcript";
 import { MUST_KEEP_KINDS, type MustKeepItem, type MustKeepKind, type TranscriptTurn } from "./types";
 import { dateAt, isToolOutput, utterancesOf, withoutPrefixes } from "./utterances";
 
@@ -91,7 +92,7 @@ export function extractMustKeep(turns: readonly TranscriptTurn[], previousSummar
   const found: Found[] = [];
   let source = 0;
   if (previousSummary) found.push(...extractFrom(previousSummary, source++ * SOURCE_SPAN, "summary"));
-  for (const turn of turns) {
+  for (const turn of engineTurns(turns)) {
     turn.messages.forEach((m, i) => found.push(...extractFrom(m.text, source++ * SOURCE_SPAN, messageSpeaker(m, i), dateAt(m))));
   }
 

@@ -1,11 +1,39 @@
 // Text helpers shared by the extractor, the verifier and the extractive summary.
 
-/** A fenced block: opening fence (with optional info string) to a closing fence on its own line. */
-const FENCE_RE = /```[^\n`]*\n(?:[\s\S]*?\n)?[ \t]*```/g;
+/** A fence's opening line: ``` and an optional info string, anywhere on a line. */
+const OPENER_RE = /```[^\n`]*\n/g;
+/** A closing fence: ``` at the start of a line, after spaces or tabs. */
+const CLOSER_RE = /^[ \t]*```/gm;
 
 export interface CodeBlock {
   text: string;
   index: number;
+}
+
+/**
+ * The fenced blocks: each opener with the first closer on a later line. Done with two scans
+ * rather than one regex: a regex that seeks the closer lazily from every opener reads to the
+ * end of the text for each opener that has none, quadratic on a paste of "a```" lines.
+ */
+function fencedBlocks(text: string): CodeBlock[] {
+  const closers: { at: number; end: number }[] = [];
+  for (const m of text.matchAll(CLOSER_RE)) closers.push({ at: m.index, end: m.index + m[0].length });
+  const blocks: CodeBlock[] = [];
+  let c = 0;
+  OPENER_RE.lastIndex = 0;
+  for (let m = OPENER_RE.exec(text); m; m = OPENER_RE.exec(text)) {
+    const bodyAt = m.index + m[0].length;
+    while (c < closers.length && closers[c].at < bodyAt) c++;
+    // No closer after this opener means none after any later one either.
+    if (c === closers.length) break;
+    // As the regex this replaces read it: a closer right after the opening line ends the block
+    // only when no later line holds one.
+    const close = closers[c].at === bodyAt && c + 1 < closers.length ? closers[c + 1] : closers[c];
+    blocks.push({ text: text.slice(m.index, close.end), index: m.index });
+    OPENER_RE.lastIndex = close.end;
+    c = closers.indexOf(close) + 1;
+  }
+  return blocks;
 }
 
 /**
@@ -14,12 +42,15 @@ export interface CodeBlock {
  * sentences together.
  */
 export function splitCode(text: string): { prose: string; blocks: CodeBlock[] } {
-  const blocks: CodeBlock[] = [];
-  const prose = text.replace(FENCE_RE, (match: string, index: number) => {
-    blocks.push({ text: match, index });
-    return match.replace(/[^\n]/g, " ");
-  });
-  return { prose, blocks };
+  if (!text.includes("```")) return { prose: text, blocks: [] };
+  const blocks = fencedBlocks(text);
+  let prose = "";
+  let at = 0;
+  for (const b of blocks) {
+    prose += text.slice(at, b.index) + b.text.replace(/[^\n]/g, " ");
+    at = b.index + b.text.length;
+  }
+  return { prose: prose + text.slice(at), blocks };
 }
 
 export function normalizeWs(s: string): string {
@@ -51,7 +82,11 @@ export function stripBullet(line: string): string {
 // A sentence ends at . ! or ? (optionally closed by a quote or bracket) followed by space and
 // something that can start a sentence. "index.ts is" or "v0.5.x" have no space after the dot.
 // Titles ("Dr. Patel") end in a dot but not a sentence.
-const BOUNDARY_RE = /(?<!\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Jr|Sr|vs))[.!?]+["')\]]?\s+(?=[A-Z0-9`"'(\[*_~])/g;
+// A match starts only where a run of terminators starts, or one character into a run after a
+// title (the second lookbehind): from further inside a run it could only fail again, and
+// retrying at each of its characters was quadratic on "!!!…".
+const TITLE = String.raw`\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Jr|Sr|vs)`;
+const BOUNDARY_RE = new RegExp(String.raw`(?<!${TITLE})(?<!(?<!${TITLE})[.!?])[.!?]+["')\]]?\s+(?=[A-Z0-9\x60"'(\[*_~])`, "g");
 
 /** Sentences of prose, per line (a line break always ends a sentence), bullets stripped. */
 export function sentencesOf(prose: string): Located[] {

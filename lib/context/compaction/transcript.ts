@@ -61,3 +61,29 @@ export const TURN_SEPARATOR = "\n\n";
 export function renderTranscript(turns: readonly TranscriptTurn[]): string {
   return turns.map(renderTurn).join(TURN_SEPARATOR);
 }
+
+/**
+ * What the extractive engine (items, digest, facts, the extractive summary) reads of one
+ * message: all of it up to ENGINE_CHARS, else its first and last ENGINE_CHARS / 2, cut at
+ * lines. The engine is linear but heavy (1 MB of one-character lines took 4 s in the
+ * extractive summary, on the event loop; 16 KB of them ~65 ms), and the ends of a long paste
+ * are where its ask and its outcome (the error, the result) sit. The summarizer still reads
+ * the whole message.
+ */
+export const ENGINE_CHARS = 16_000;
+
+export function engineText(text: string): string {
+  if (text.length <= ENGINE_CHARS) return text;
+  const half = ENGINE_CHARS / 2;
+  const headEnd = text.lastIndexOf("\n", half);
+  const tailStart = text.indexOf("\n", text.length - half);
+  const head = text.slice(0, headEnd > half / 2 ? headEnd : half);
+  const tail = text.slice(tailStart >= 0 && tailStart < text.length - half / 2 ? tailStart + 1 : text.length - half);
+  return `${head}\n…\n${tail}`;
+}
+
+/** The turns with each message's text as the extractive engine reads it (see engineText). */
+export function engineTurns(turns: readonly TranscriptTurn[]): TranscriptTurn[] {
+  if (turns.every((t) => t.messages.every((m) => m.text.length <= ENGINE_CHARS))) return turns as TranscriptTurn[];
+  return turns.map((t) => ({ ...t, messages: t.messages.map((m) => (m.text.length <= ENGINE_CHARS ? m : { ...m, text: engineText(m.text) })) }));
+}

@@ -5,6 +5,7 @@
 import { extractMustKeep, FACT_ANCHOR_KINDS, isPersonalStatement, messageSpeaker } from "@/lib/context/compaction/must-keep";
 import { informativeWords, nameStems } from "@/lib/context/compaction/digest";
 import { capText, normalizeWs, sentencesOf, splitCode } from "@/lib/context/compaction/prose";
+import { engineTurns } from "@/lib/context/compaction/transcript";
 import type { MustKeepItem, MustKeepKind, TranscriptTurn } from "@/lib/context/compaction/types";
 import { utterancesOf } from "@/lib/context/compaction/utterances";
 import { formatDay, resolveRelativeDates } from "@/lib/context/dates";
@@ -125,7 +126,7 @@ function speakerSubject(shape: FactShape, name: string | null): FactShape {
  */
 export function extractFacts(turns: readonly TranscriptTurn[]): ExtractedFact[] {
   const out: ExtractedFact[] = [];
-  for (const turn of turns) {
+  for (const turn of engineTurns(turns)) {
     turn.messages.forEach((m, i) => {
       const speaker = messageSpeaker(m, i);
       if (m.role === "user" && speaker !== "user") return; // tool results
