@@ -31,6 +31,8 @@ import { benchRecall, printRecall, recallJson } from "./bench/recall";
 import { benchCanvas, canvasJson, printCanvas } from "./bench/canvas";
 import { benchLocomo, locomoJson, printLocomo } from "./bench/locomo";
 import { benchHostile, hostileJson, printHostile } from "./bench/hostile";
+import { benchHostileApp, hostileAppJson, printHostileApp } from "./bench/hostile-app";
+import { benchHostileHistory, hostileHistoryJson, printHostileHistory } from "./bench/hostile-history";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
@@ -196,6 +198,12 @@ async function main(): Promise<void> {
     // Pure algorithms and the token worker on hostile text (issue 29); no database.
     const hostile = only.has("hostile") ? await benchHostile() : null;
     if (hostile) printHostile(hostile);
+    // A long drop-in history on its own database; then the scenarios against the built app.
+    const hostileHistory = only.has("hostile") ? await benchHostileHistory() : null;
+    if (hostileHistory) printHostileHistory(hostileHistory);
+    setDb(db);
+    const hostileApp = only.has("hostile") ? await benchHostileApp() : null;
+    if (hostileApp) printHostileApp(hostileApp);
 
     const json = {
       bench: "threadkeeper",
@@ -229,6 +237,8 @@ async function main(): Promise<void> {
       canvas: canvas ? canvasJson(canvas) : null,
       locomo: locomo ? locomoJson(locomo) : null,
       hostile: hostile ? hostileJson(hostile) : null,
+      hostile_history: hostileHistory ? hostileHistoryJson(hostileHistory) : null,
+      hostile_app: hostileApp ? hostileAppJson(hostileApp) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
     };
     console.log(`\nTotal ${json.total_s} s`);

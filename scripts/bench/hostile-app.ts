@@ -21,10 +21,10 @@ import {
   watchHealth,
   type AppInstance,
 } from "../../tests/reliability/app";
+import { STALL_TARGET_MS } from "./hostile";
 import { fmtInt, fmtMs, round3, table } from "./report";
 import { intEnv } from "./stats";
 
-const STALL_TARGET_MS = 100;
 
 export interface AppScenario {
   name: string;

@@ -9,6 +9,8 @@ import { performance } from "node:perf_hooks";
 import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
 import { openEmbedded, setDb, type Database } from "@/lib/db";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
+import { STALL_TARGET_MS } from "./hostile";
+import { fmtInt, fmtMs, round3, table } from "./report";
 import { withEnv } from "./stats";
 
 const MODEL = "claude-haiku-4-5";
@@ -118,6 +120,16 @@ export async function benchHostileHistory(sizes: readonly number[] = [1_000, 3_0
     await db.close();
     await fake.close();
   }
+}
+
+export function printHostileHistory(runs: readonly HistoryRun[]): void {
+  console.log(`\nA long history resent through the drop-in to a new session (in process, in-memory PGlite): the request and the longest event-loop stall during it; target: under ${STALL_TARGET_MS} ms.`);
+  const rows = runs.map((r) => [fmtInt(r.messages), `${r.status} ${r.history ?? ""}`.trim(), fmtMs(r.ms), fmtMs(r.maxStallMs), r.maxStallMs < STALL_TARGET_MS ? "yes" : "NO"]);
+  console.log(table(["messages", "answer", "time", "longest stall", "met"], rows));
+}
+
+export function hostileHistoryJson(runs: readonly HistoryRun[]) {
+  return runs.map((r) => ({ messages: r.messages, status: r.status, history: r.history, ms: round3(r.ms), max_stall_ms: round3(r.maxStallMs) }));
 }
 
 if (process.argv[1]?.endsWith("hostile-history.ts")) {
