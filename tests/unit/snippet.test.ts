@@ -35,4 +35,15 @@ describe("history-search snippets", () => {
     expect(snippet.startsWith("…")).toBe(true);
     expect(snippet.length).toBeLessThanOrEqual(302);
   });
+
+  it("excerpts a long text as it would a short one, flattening only around the match", () => {
+    const around = "the parser keeps a cursor\n\n  into the buffer while Marguerite lands in Lisbon at nine, and then the exporter flushes";
+    const short = `${"word ".repeat(2_000)}${around} ${"filler text here ".repeat(200)}`;
+    const long = `${"word\n".repeat(40_000)}${around} ${"filler\ttext here ".repeat(20_000)}`;
+    const terms = queryTerms("Marguerite Lisbon");
+    expect(long.length).toBeGreaterThan(64 * 1024);
+    expect(snippetOf(long, terms)).toBe(snippetOf(short, terms));
+    // No match: the start, with the ellipsis that says more follows.
+    expect(snippetOf(long, queryTerms("zebra"))).toBe(snippetOf(short.replace(/word /g, "word\n"), queryTerms("zebra")));
+  });
 });
