@@ -6,7 +6,7 @@ import { extractFacts, extractFactsSliced } from "@/lib/context/facts";
 import { Slicer, runSliced } from "@/lib/context/yield";
 import { estimateTextTokens } from "@/lib/tokens/tokenizer";
 
-const SAID = new Date("2024-05-08T10:00:00Z");
+const SAID = "2024-05-08T10:00:00.000Z";
 
 function turns(n: number): TranscriptTurn[] {
   return Array.from({ length: n }, (_, i) => ({
