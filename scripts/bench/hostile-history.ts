@@ -8,7 +8,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { performance } from "node:perf_hooks";
 import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
 import { openEmbedded, setDb, type Database } from "@/lib/db";
-import { estimateTextTokens } from "@/lib/tokens/tokenizer";
+import { warmTokenizer } from "@/lib/tokens/tokenizer";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { withEnv } from "./stats";
 
@@ -106,7 +106,7 @@ export async function benchHostileHistory(sizes: readonly number[] = [1_000, 3_0
   const db: Database = await openEmbedded("memory://");
   setDb(db);
   // The server loads the token counter's tables at startup (instrumentation.ts), not in a request.
-  estimateTextTokens("warm");
+  warmTokenizer();
   try {
     return await withEnv(
       { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url, THREADKEEPER_MODEL: MODEL, THREADKEEPER_MAX_RETRIES: "0", THREADKEEPER_RATE_LIMIT_PER_MINUTE: "0", THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0" },

@@ -104,6 +104,23 @@ export function rssMb(pid: number): number {
 }
 
 /**
+ * Waits until health answers fast `times` times in a row (or `maxMs` pass): just after it is
+ * ready, `next start` loads every route's code (Next.js's preloadEntriesOnStart), about half a
+ * second of the thread in a few pieces, a start-up cost a test of something else should not
+ * measure.
+ */
+export async function settle(app: AppInstance, { fastMs = 50, times = 10, maxMs = 15_000 } = {}): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  for (let fast = 0; fast < times && Date.now() < deadline; ) {
+    const t0 = performance.now();
+    const res = await fetch(`${app.base}/api/health`);
+    await res.arrayBuffer();
+    fast = res.status === 200 && performance.now() - t0 < fastMs ? fast + 1 : 0;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
  * Polls GET /api/health every `everyMs` until stopped; the slowest answer tells whether the
  * event loop stalled while something else ran.
  */

@@ -6,7 +6,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { MessageJson, MessagesPageJson } from "@/lib/contract";
 import { longHistory } from "../../scripts/bench/hostile-history";
-import { api, startEmbedded, startFakeAnthropicProcess, tempDataDir, watchHealth, type AppInstance, type FakeAnthropicProcess } from "./app";
+import { api, settle, startEmbedded, startFakeAnthropicProcess, tempDataDir, watchHealth, type AppInstance, type FakeAnthropicProcess } from "./app";
 
 const MESSAGES = 3_001;
 /**
@@ -21,6 +21,7 @@ let app: AppInstance;
 beforeAll(async () => {
   fake = await startFakeAnthropicProcess();
   app = await startEmbedded("long-history", await tempDataDir(), fake.url);
+  await settle(app);
 });
 
 afterAll(async () => {
