@@ -27,6 +27,10 @@ export async function register() {
   if (db.kind === "pglite") timers.push(scheduleVacuum(db));
   const { scheduleDeliveries } = await import("./lib/webhooks/deliver");
   const stopDeliveries = scheduleDeliveries(db, { backoffMs: env().THREADKEEPER_WEBHOOK_BACKOFF_MS ?? 10_000 });
+  // The token counter's tables take 150 to 250 ms to load: here, before the first request,
+  // not inside it, where every other request would wait for them.
+  const { warmTokenizer } = await import("./lib/tokens/tokenizer");
+  warmTokenizer();
   const { scheduleHistoryIndexer } = await import("./lib/search/indexer");
   const stopIndexer = scheduleHistoryIndexer(db);
 

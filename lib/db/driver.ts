@@ -1,6 +1,7 @@
 import "server-only";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Sql } from "postgres";
+import { yieldToLoop } from "@/lib/context/yield";
 
 /** What a query runs on: the current transaction. */
 export interface Tx {
@@ -33,15 +34,19 @@ export function fromPGlite(pg: PGlite, afterClose?: () => Promise<void>): Databa
   let inUse = 0;
   return {
     kind: "pglite",
-    transaction: (fn) =>
-      pg.transaction((t) =>
+    // A timer's turn before each transaction: PGlite answers through promises alone, so
+    // back-to-back transactions (a compaction's dozen) would otherwise hold the thread as one.
+    transaction: async (fn) => {
+      await yieldToLoop();
+      return pg.transaction((t) =>
         holding(() => inUse++, () => inUse--, () => fn({
           query: async <T>(sql: string, params?: unknown[]) => (await t.query<T>(sql, params)).rows,
           exec: async (sql) => {
             await t.exec(sql);
           },
         })),
-      ),
+      );
+    },
     execAutocommit: async (sql) => {
       await pg.exec(sql);
     },

@@ -86,6 +86,17 @@ export async function insertMemory(tx: Tx, userId: string, m: NewMemory): Promis
   return row;
 }
 
+/**
+ * Adds words to a memory's `about` (see NewMemory.about), after what it holds: a long text
+ * goes in several calls, each a short transaction (to_tsvector reads about 8 MB/s on PGlite).
+ */
+export async function appendMemoryAbout(tx: Tx, userId: string, id: string, text: string): Promise<void> {
+  await tx.query(
+    `update session_memories set about = coalesce(about, ''::tsvector) || to_tsvector('english', $3::text) where id = $1 and user_id = $2`,
+    [id, userId, text],
+  );
+}
+
 export async function getMemory(tx: Tx, userId: string, id: string): Promise<MemoryRow> {
   const [row] = await tx.query<MemoryRow>(
     `select ${qualify(COLUMNS, "m")} from session_memories m where m.id = $1 and m.user_id = $2 and ${LIVE}`,

@@ -1,6 +1,6 @@
 import "server-only";
 import type Anthropic from "@anthropic-ai/sdk";
-import { chunkTurns } from "@/lib/context/compaction/chunk";
+import { chunkTurnsSliced } from "@/lib/context/compaction/chunk";
 import { buildMergeRequest, buildSummaryRequest } from "@/lib/context/compaction/templates";
 import { renderTranscript } from "@/lib/context/compaction/transcript";
 import type { CountTokens, TranscriptTurn } from "@/lib/context/compaction/types";
@@ -93,7 +93,7 @@ async function summarizeCounting(
     return text;
   };
 
-  const chunks = chunkTurns(input.turns, input.chunkTokens, input.countTokens);
+  const chunks = await chunkTurnsSliced(input.turns, input.chunkTokens, input.countTokens);
   const base = { template: input.template, instructions: input.instructions };
   if (chunks.length === 1) {
     return call(buildSummaryRequest({ ...base, previousSummary: input.previousSummary, transcript: renderTranscript(chunks[0]) }));

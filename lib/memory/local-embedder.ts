@@ -11,6 +11,7 @@
 // dimension and, from an independent bit, a sign, so colliding features cancel on average
 // instead of always inflating similarity.
 import type { EmbedKind, Embedder } from "./embedding";
+import { mapSliced } from "@/lib/context/yield";
 
 export const LOCAL_EMBEDDING_MODEL = "local-lexical-v1";
 
@@ -309,7 +310,8 @@ export class LocalLexicalEmbedder implements Embedder {
   }
 
   // Symmetric: documents and queries go through the same features, so `kind` changes nothing.
+  // In slices: a batch of long texts is hundreds of milliseconds of the server's one thread.
   async embed(texts: readonly string[], _kind: EmbedKind): Promise<number[][]> {
-    return texts.map((t) => this.embedOne(t));
+    return mapSliced(texts, (t) => this.embedOne(t));
   }
 }

@@ -5,7 +5,7 @@ import type { CompactionJson, CompactionTrigger, ContextStatusJson } from "@/lib
 import {
   compactionBudgets,
   detailsBudget,
-  extractMustKeep,
+  extractMustKeepSliced,
   isThrashing,
   planCompaction,
   toTranscriptTurns,
@@ -163,7 +163,7 @@ async function compactHoldingLease(
   // The state before the window changes stays one click away.
   await preCompactionCheckpoint(userId, sessionId);
   const transcript = toTranscriptTurns(plan.condense);
-  const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
+  const items = await extractMustKeepSliced(transcript, redactSecrets(session.summary_text));
   const summaryModel = requireModel(ctx.settings.summary_model);
   const written = await writeSummary(ctx, {
     model: summaryModel.id,

@@ -4,7 +4,7 @@
 import "server-only";
 import { audit } from "@/lib/audit/record";
 import type { TranscriptTurn } from "@/lib/context/compaction";
-import { consolidateFact, extractFacts, type StoredFact } from "@/lib/context/facts";
+import { consolidateFact, extractFactsSliced, type StoredFact } from "@/lib/context/facts";
 import { redactSecrets } from "@/lib/redact";
 import { resolveSettings } from "@/lib/context/settings";
 import { withUser } from "@/lib/db";
@@ -35,7 +35,7 @@ export async function rememberFacts(
   turns: readonly TranscriptTurn[],
   source: "compaction" | "archive",
 ): Promise<RememberedFacts> {
-  const facts = extractFacts(turns)
+  const facts = (await extractFactsSliced(turns))
     .filter((f) => f.fromSeq !== null)
     .slice(0, MAX_FACTS)
     .map((f) => ({ ...f, text: redactSecrets(f.text) }));

@@ -19,6 +19,7 @@ import {
   setDropped,
   setPinned,
   upsertCompactionMemory,
+  appendMemoryAbout,
   type NewMemory,
   type SearchFilter,
 } from "@/lib/db/memories";
@@ -72,6 +73,25 @@ function describe(items: readonly MustKeepItem[]) {
 
 /** The most of a memory's turns its embedding reads beside the summary (the local embedder's cost grows with length). */
 const EMBED_ABOUT_CHARS = 30_000;
+/**
+ * The turns' words go into the memory this many characters per transaction: those of a long
+ * history are a megabyte, a tenth of a second of the database's one thread in one statement.
+ */
+const ABOUT_PART_CHARS = 100_000;
+
+/** `text` in parts of at most about `size` characters, cut after a newline when one is near. */
+export function textParts(text: string, size = ABOUT_PART_CHARS): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  while (text.length - from > size) {
+    const nl = text.lastIndexOf("\n", from + size);
+    const to = nl > from + size / 2 ? nl + 1 : from + size;
+    parts.push(text.slice(from, to));
+    from = to;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
 
 /**
  * A session's memory from its verified summary: at every compaction it replaces the
@@ -91,6 +111,7 @@ export async function rememberSummary(
   const summary = redactSecrets(verifiedSummary);
   const about = redactSecrets(turns.flatMap((t) => t.messages.map((m) => m.text)).join("\n"));
   const { vector, model } = await embedOne(about ? `${summary}\n\n${about.slice(0, EMBED_ABOUT_CHARS)}` : summary, "document");
+  const [firstAbout, ...moreAbout] = about ? textParts(about) : [""];
   const memory: NewMemory = {
     projectId: session.project_id,
     sessionId: session.id,
@@ -100,9 +121,9 @@ export async function rememberSummary(
     embedding: vector,
     embeddingModel: model,
     ttlDays: await ttlDays(userId),
-    about: about || undefined,
+    about: firstAbout || undefined,
   };
-  return withUser(userId, async (tx) => {
+  const saved = await withUser(userId, async (tx) => {
     if (source === "compaction") {
       const row = await upsertCompactionMemory(tx, userId, memory);
       await audit(tx, userId, { action: "memory.saved", target: { type: "memory", id: row.id }, metadata: { source, session_id: session.id } });
@@ -114,6 +135,11 @@ export async function rememberSummary(
     await audit(tx, userId, { action: "memory.saved", target: { type: "memory", id: row.id }, metadata: { source, session_id: session.id } });
     return memoryJson(row);
   });
+  // The rest of the turns' words, after the memory is saved: until then search finds it by the
+  // summary and the first part (tsvector concatenation is how the words of successive
+  // compactions accumulate anyway).
+  for (const part of moreAbout) await withUser(userId, (tx) => appendMemoryAbout(tx, userId, saved.id, part));
+  return saved;
 }
 
 /** `POST /api/memory/session`: a memory saved by hand (or by an integration). */

@@ -1,7 +1,7 @@
 // Writing a summary: Claude (the summarizer model) when it can, the extractive summary when
 // it cannot, and the whole-session summary that archiving keeps.
 import "server-only";
-import { extractiveSummary, extractMustKeep, isPreset, PRESETS, toTranscriptTurns, verifySummary, type TranscriptTurn } from "@/lib/context/compaction";
+import { extractiveSummary, extractMustKeep, extractMustKeepSliced, isPreset, PRESETS, toTranscriptTurns, verifySummary, type TranscriptTurn } from "@/lib/context/compaction";
 import { redactSecrets } from "@/lib/redact";
 import { dropReplaced } from "@/lib/context/retries";
 import { groupTurns } from "@/lib/context/turns";
@@ -46,7 +46,7 @@ export async function summarizeSession(
   const turns = groupTurns(dropReplaced(messages));
   if (turns.length === 0) return { session, summary: session.summary_text, transcript: [] };
   const transcript = toTranscriptTurns(turns);
-  const items = extractMustKeep(transcript, redactSecrets(session.summary_text));
+  const items = await extractMustKeepSliced(transcript, redactSecrets(session.summary_text));
   const model = requireModel(ctx.settings.summary_model).id;
   // A memory replaces nothing in the window: the extractive digest may fill its whole budget.
   const written = await writeSummary(ctx, { model, template, transcript, items, instructions: null, maxTokens: MEMORY_SUMMARY_MAX_TOKENS, digestShare: 1 });

@@ -20,6 +20,14 @@ function getEncoder(): Tiktoken {
   return encoder;
 }
 
+/**
+ * Loads the tables and runs a first count over prose and code: the first counts of real text
+ * are several times slower than later ones. For start-up, so no request pays for it.
+ */
+export function warmTokenizer(): void {
+  estimateTextTokens("Warming up: the parser's cursor, 42 retries at 1.5 s — `const x = f(y);` and https://example.com/a_b?c=1\n".repeat(20));
+}
+
 // Claude's framing around a message (role markers, block separators) is not visible
 // in the text; a flat per-item allowance is enough because calibration absorbs the rest.
 const MESSAGE_OVERHEAD = 4;

@@ -1,11 +1,13 @@
 // The built app on its embedded database, as `npm start` runs it, wired to a fake Anthropic
 // server; and the probes the reliability tests share: health's latency and a process's memory.
+import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { spawnApp, startApp, type AppInstance } from "../pg/app";
+import { freePort } from "../pg/cluster";
 
 export { api, type AppInstance } from "../pg/app";
 
@@ -24,6 +26,59 @@ function embeddedEnv(dataDir: string, anthropicUrl: string, extra: Record<string
     THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0",
     ...extra,
   };
+}
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const TSX_BIN = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+
+export interface FakeAnthropicProcess {
+  url: string;
+  pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * The fake Anthropic server in a process of its own, as Playwright runs it. In the test's own
+ * process, its token counting of a summarizer request (hundreds of thousands of tokens) would
+ * block the health poller and be measured as the app's stall.
+ */
+export async function startFakeAnthropicProcess(): Promise<FakeAnthropicProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [TSX_BIN, path.join(ROOT, "tests", "fake-anthropic", "server.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, FAKE_ANTHROPIC_PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk: Buffer): void => {
+    output = (output + chunk.toString("utf8")).slice(-5_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`fake Anthropic exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.status === 200) return { url, pid: child.pid, stop };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`fake Anthropic not ready after 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** `next start` on `dataDir`, ready (migrated and answering) when it resolves. */
@@ -46,6 +101,23 @@ export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
   return kb / 1024;
+}
+
+/**
+ * Waits until health answers fast `times` times in a row (or `maxMs` pass): just after it is
+ * ready, `next start` loads every route's code (Next.js's preloadEntriesOnStart), about half a
+ * second of the thread in a few pieces, a start-up cost a test of something else should not
+ * measure.
+ */
+export async function settle(app: AppInstance, { fastMs = 50, times = 10, maxMs = 15_000 } = {}): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  for (let fast = 0; fast < times && Date.now() < deadline; ) {
+    const t0 = performance.now();
+    const res = await fetch(`${app.base}/api/health`);
+    await res.arrayBuffer();
+    fast = res.status === 200 && performance.now() - t0 < fastMs ? fast + 1 : 0;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /**

@@ -5,9 +5,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { MessageJson, MessagesPageJson } from "@/lib/contract";
-import { startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";
 import { longHistory } from "../../scripts/bench/hostile-history";
-import { api, startEmbedded, tempDataDir, watchHealth, type AppInstance } from "./app";
+import { api, settle, startEmbedded, startFakeAnthropicProcess, tempDataDir, watchHealth, type AppInstance, type FakeAnthropicProcess } from "./app";
 
 const MESSAGES = 3_001;
 /**
@@ -16,17 +15,18 @@ const MESSAGES = 3_001;
  */
 const HEALTH_BOUND_MS = 1_000;
 
-let fake: FakeAnthropic;
+let fake: FakeAnthropicProcess;
 let app: AppInstance;
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic();
+  fake = await startFakeAnthropicProcess();
   app = await startEmbedded("long-history", await tempDataDir(), fake.url);
+  await settle(app);
 });
 
 afterAll(async () => {
   await app?.stop();
-  await fake?.close();
+  await fake?.stop();
 });
 
 /** Every message of the session, oldest first, a page of 500 at a time. */

@@ -3,6 +3,7 @@
 // exceeds the limit is cut inside, between or within its messages.
 import { renderTranscript, renderTurn, TURN_SEPARATOR } from "./transcript";
 import type { CountTokens, TranscriptTurn } from "./types";
+import { runAll, runSliced, type Steps } from "@/lib/context/yield";
 
 /** Starts every piece of a cut turn after the first, so the summarizer knows it is mid-turn. */
 export const CONTINUED = "(continued) ";
@@ -19,8 +20,21 @@ type Message = TranscriptTurn["messages"][number];
  * bare turn heading cannot be met; pieces then still carry text, so nothing is lost.
  */
 export function chunkTurns(turns: readonly TranscriptTurn[], maxTokens: number, countTokens: CountTokens): TranscriptTurn[][] {
+  return runAll(chunkSteps(turns, maxTokens, countTokens));
+}
+
+/**
+ * chunkTurns with the event loop let in between turns: counting the tokens of a long history
+ * (hundreds of thousands) is half a second of the server's one thread.
+ */
+export function chunkTurnsSliced(turns: readonly TranscriptTurn[], maxTokens: number, countTokens: CountTokens): Promise<TranscriptTurn[][]> {
+  return runSliced(chunkSteps(turns, maxTokens, countTokens));
+}
+
+function* chunkSteps(turns: readonly TranscriptTurn[], maxTokens: number, countTokens: CountTokens): Steps<TranscriptTurn[][]> {
   const pieces: { turn: TranscriptTurn; tokens: number }[] = [];
   for (const turn of turns) {
+    yield;
     const tokens = countTokens(renderTurn(turn));
     if (tokens <= maxTokens) pieces.push({ turn, tokens });
     else for (const p of splitTurn(turn, maxTokens, countTokens)) pieces.push({ turn: p, tokens: countTokens(renderTurn(p)) });
@@ -41,13 +55,16 @@ export function chunkTurns(turns: readonly TranscriptTurn[], maxTokens: number, 
   }
   if (current.length > 0) groups.push(current);
   // Token counts are not exactly additive across a join; re-check and halve the rare group over.
-  return groups.flatMap((g) => enforce(g, maxTokens, countTokens));
+  const out: TranscriptTurn[][] = [];
+  for (const g of groups) out.push(...(yield* enforce(g, maxTokens, countTokens)));
+  return out;
 }
 
-function enforce(group: TranscriptTurn[], maxTokens: number, countTokens: CountTokens): TranscriptTurn[][] {
+function* enforce(group: TranscriptTurn[], maxTokens: number, countTokens: CountTokens): Steps<TranscriptTurn[][]> {
+  yield;
   if (group.length < 2 || countTokens(renderTranscript(group)) <= maxTokens) return [group];
   const mid = Math.ceil(group.length / 2);
-  return [...enforce(group.slice(0, mid), maxTokens, countTokens), ...enforce(group.slice(mid), maxTokens, countTokens)];
+  return [...(yield* enforce(group.slice(0, mid), maxTokens, countTokens)), ...(yield* enforce(group.slice(mid), maxTokens, countTokens))];
 }
 
 function splitTurn(turn: TranscriptTurn, maxTokens: number, countTokens: CountTokens): TranscriptTurn[] {

@@ -8,6 +8,7 @@ import { sentencesOf, splitCode, type Located } from "./prose";
 import { engineTurns } from "./transcript";
 import { MUST_KEEP_KINDS, type MustKeepItem, type MustKeepKind, type TranscriptTurn } from "./types";
 import { dateAt, isToolOutput, utterancesOf, withoutPrefixes } from "./utterances";
+import { runAll, runSliced, type Steps } from "@/lib/context/yield";
 
 const RANK: Record<MustKeepKind, number> = Object.fromEntries(MUST_KEEP_KINDS.map((k, i) => [k, i])) as Record<MustKeepKind, number>;
 
@@ -89,11 +90,23 @@ function absoluteDate(text: string, at: Date): string {
  * rank, then first appearance.
  */
 export function extractMustKeep(turns: readonly TranscriptTurn[], previousSummary?: string | null): MustKeepItem[] {
+  return runAll(mustKeepSteps(turns, previousSummary));
+}
+
+/** extractMustKeep with the event loop let in between messages: thousands of them are seconds of work. */
+export function extractMustKeepSliced(turns: readonly TranscriptTurn[], previousSummary?: string | null): Promise<MustKeepItem[]> {
+  return runSliced(mustKeepSteps(turns, previousSummary));
+}
+
+function* mustKeepSteps(turns: readonly TranscriptTurn[], previousSummary?: string | null): Steps<MustKeepItem[]> {
   const found: Found[] = [];
   let source = 0;
   if (previousSummary) found.push(...extractFrom(previousSummary, source++ * SOURCE_SPAN, "summary"));
   for (const turn of engineTurns(turns)) {
-    turn.messages.forEach((m, i) => found.push(...extractFrom(m.text, source++ * SOURCE_SPAN, messageSpeaker(m, i), dateAt(m))));
+    for (const [i, m] of turn.messages.entries()) {
+      yield;
+      found.push(...extractFrom(m.text, source++ * SOURCE_SPAN, messageSpeaker(m, i), dateAt(m)));
+    }
   }
 
   // Same text, several kinds: the best-ranked kind and the earliest appearance win.
@@ -107,6 +120,7 @@ export function extractMustKeep(turns: readonly TranscriptTurn[], previousSummar
 
   const kept: Found[] = [];
   for (const kind of MUST_KEEP_KINDS) {
+    yield;
     const ofKind = [...byText.values()].filter((f) => f.kind === kind);
     kept.push(...dropContained(ofKind, caseInsensitive(kind)).sort((a, b) => a.index - b.index));
   }

@@ -10,6 +10,7 @@ import type { MustKeepItem, MustKeepKind, TranscriptTurn } from "@/lib/context/c
 import { utterancesOf } from "@/lib/context/compaction/utterances";
 import { formatDay, resolveRelativeDates } from "@/lib/context/dates";
 import { redactSecrets } from "@/lib/redact";
+import { runAll, runSliced, type Steps } from "@/lib/context/yield";
 
 export interface ExtractedFact {
   /** Who the fact is about: "user", "user's sister", or a lower-cased name. */
@@ -125,14 +126,24 @@ function speakerSubject(shape: FactShape, name: string | null): FactShape {
  * Ordered as said; repeats within the turns are kept (consolidation counts them).
  */
 export function extractFacts(turns: readonly TranscriptTurn[]): ExtractedFact[] {
+  return runAll(factSteps(turns));
+}
+
+/** extractFacts with the event loop let in between messages (a compaction of thousands). */
+export function extractFactsSliced(turns: readonly TranscriptTurn[]): Promise<ExtractedFact[]> {
+  return runSliced(factSteps(turns));
+}
+
+function* factSteps(turns: readonly TranscriptTurn[]): Steps<ExtractedFact[]> {
   const out: ExtractedFact[] = [];
   for (const turn of engineTurns(turns)) {
-    turn.messages.forEach((m, i) => {
+    for (const [i, m] of turn.messages.entries()) {
+      yield;
       const speaker = messageSpeaker(m, i);
-      if (m.role === "user" && speaker !== "user") return; // tool results
+      if (m.role === "user" && speaker !== "user") continue; // tool results
       const items = extractMustKeep([{ turnSeq: turn.turnSeq, messages: [{ role: m.role, text: m.text, at: m.at }] }]);
       const relevant = items.filter((it) => FACT_KINDS.includes(it.kind) || isPersonalStatement(it.kind));
-      if (relevant.length === 0) return;
+      if (relevant.length === 0) continue;
       for (const u of utterancesOf({ ...m, text: splitCode(m.text).prose })) {
         for (const s of sentencesOf(u.text)) {
           const plain = capText(normalizeWs(s.text), FACT_CHARS);
@@ -154,7 +165,7 @@ export function extractFacts(turns: readonly TranscriptTurn[]): ExtractedFact[] 
           }
         }
       }
-    });
+    }
   }
   return out;
 }
