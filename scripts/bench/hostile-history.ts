@@ -15,7 +15,7 @@ import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
 import { openEmbedded, setDb, type Database } from "@/lib/db";
 import { warmTokenizer } from "@/lib/tokens/tokenizer";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
-import { STALL_TARGET_MS } from "./hostile";
+import { stallDuring, STALL_TARGET_MS } from "./hostile";
 import { fmtInt, fmtMs, round3, table } from "./report";
 import { withEnv } from "./stats";
 
@@ -71,31 +71,12 @@ export function longHistory(n: number, salt = 0): Anthropic.MessageParam[] {
   return out;
 }
 
-/** Runs `fn` while a 5 ms timer notes how late it fires: the longest lateness is the longest stall. */
-export async function withStallMeter<T>(fn: () => Promise<T>): Promise<{ value: T; maxStallMs: number }> {
-  const every = 5;
-  let last = performance.now();
-  let max = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    max = Math.max(max, now - last - every);
-    last = now;
-  }, every);
-  try {
-    const value = await fn();
-    max = Math.max(max, performance.now() - last - every);
-    return { value, maxStallMs: Math.max(0, max) };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** One drop-in request with an `n`-message history to a new session, on the database already set. */
 export async function resendHistory(n: number, salt = 0): Promise<HistoryRun> {
   const client = new Anthropic({ apiKey: "local", baseURL: BASE, maxRetries: 0, fetch: (url, init) => messagesRoute.POST(new Request(url, init), undefined) });
   const messages = longHistory(n, salt);
   const t0 = performance.now();
-  const { value, maxStallMs } = await withStallMeter(async () => {
+  const { value, stallMs: maxStallMs } = await stallDuring(async () => {
     try {
       const res = await client.messages.create({ model: MODEL, max_tokens: 256, tools: [TOOL], messages }).withResponse();
       return { status: 200, history: res.response.headers.get("threadkeeper-history") };
