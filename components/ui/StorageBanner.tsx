@@ -62,7 +62,7 @@ export function StorageBanner() {
           onClick={() => setDismissed(true)}
           aria-label="Dismiss the disk space warning"
           data-testid="storage-banner-dismiss"
-          className="-my-1 -mr-2 shrink-0 rounded p-1 opacity-70 hover:opacity-100 focus-visible:opacity-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-current"
+          className="-my-1.5 -mr-2.5 shrink-0 rounded p-1.5 opacity-70 hover:opacity-100 focus-visible:opacity-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-current"
         >
           <X aria-hidden className="h-4 w-4" />
         </button>
