@@ -3,6 +3,7 @@
 // its data folder, so the whole way from statfs to the page is exercised.
 import os from "node:os";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { startApp, type AppServer } from "./crash-server";
 import { STORAGE_PORT } from "./ports";
@@ -24,6 +25,12 @@ test("a disk under the warning level shows a dismissible status banner saying ho
   await expect(banner).toHaveAttribute("role", "status");
   await expect(banner).toContainText(/The server's disk is filling up: \d+(\.\d)? (MB|GB) left\./);
   await expect(banner).toContainText("once it is full, new messages can't be saved");
+  // Its colours against either theme's page (contrast), its role and its button's name.
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const { violations } = await new AxeBuilder({ page }).include('[data-testid="storage-banner"]').analyze();
+    expect(violations.map((v) => `${scheme}: ${v.id}`)).toEqual([]);
+  }
 
   // A warning, not a wall: it can be put away, and the conversation goes on below it.
   await page.getByRole("button", { name: "Dismiss the disk space warning" }).click();
