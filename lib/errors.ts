@@ -1,5 +1,20 @@
+/** Marks an AppError whichever copy of this module made it (see hasInstance below). */
+const APP_ERROR: unique symbol = Symbol.for("threadkeeper.AppError");
+
 /** An error that reaches the client as `{ error: { code, message, details } }` with `status`. */
 export class AppError extends Error {
+  /**
+   * The server's bundles (instrumentation.ts's and the routes') each carry their own copy of this
+   * module, and the database the first one opened throws its copy's errors (the 507 of
+   * lib/db/guarded.ts) into the routes: a class-identity check would call them unknown, and a
+   * full disk would answer 500. So `instanceof` reads a brand shared through the symbol registry.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [APP_ERROR]?: unknown })[APP_ERROR] === true;
+  }
+
+  readonly [APP_ERROR] = true;
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -19,7 +19,14 @@ export function SendErrorNotice({
       className="flex flex-wrap items-start gap-3 rounded-lg border border-red-200 dark:border-red-900 bg-red-50 dark:bg-red-950/40 px-4 py-3 text-sm text-red-900 dark:text-red-200"
     >
       <div className="min-w-0 flex-1">
-        <p className="font-medium">The reply failed</p>
+        {/* Refused before it was saved (a full disk, a limit): the text is nowhere else on screen,
+            so it is shown with the failure, and Retry sends it again. */}
+        <p className="font-medium">{error.saved ? "The reply failed" : "Your message was not sent"}</p>
+        {!error.saved && error.text && (
+          <p data-testid="send-error-text" className="my-1 line-clamp-3 whitespace-pre-wrap break-words border-l-2 border-red-300 dark:border-red-800 pl-2 italic">
+            {error.text}
+          </p>
+        )}
         <p className="break-words">{error.message}</p>
       </div>
       {error.text && (

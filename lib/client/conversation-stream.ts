@@ -4,7 +4,7 @@
 // still writing. At most one send holds the composer at a time.
 import type { StoreApi } from "zustand";
 import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/contract";
-import { describeError } from "@/lib/client/api/http";
+import { describeError, noticeStorageFull } from "@/lib/client/api/http";
 import * as messagesApi from "@/lib/client/api/messages";
 import { useCanvasStore } from "@/lib/client/canvas-store";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
@@ -137,6 +137,7 @@ export function createReplyStream(
         useCanvasStore.getState().accept(sessionId, event.data);
         break;
       case "error":
+        noticeStorageFull(event.data.error.code);
         fail(a, event.data.error);
         break;
       case "done":

@@ -42,7 +42,7 @@ export const E = {
   authUnavailable: error(503, "auth_unavailable", "Sign-in cannot be checked right now (the project's JWKS could not be fetched).", RETRY_AFTER),
   shuttingDown: error(503, "shutting_down", "This server is shutting down (a restart or deploy); retry after `Retry-After` seconds, another instance or this one restarted answers.", RETRY_AFTER),
   // Writes only.
-  storageFull: error(507, "storage_full", "The server's storage is full (its disk, or the embedded database's folder below `THREADKEEPER_STORAGE_FLOOR_MB` free): nothing of this request was saved. Retrying helps only once space is freed; reads keep working."),
+  storageFull: error(507, "storage_full", "The server's storage is full (its disk, or the embedded database's folder below `THREADKEEPER_STORAGE_FLOOR_MB` free): nothing of this request was saved, except on a send whose disk filled while the reply was being saved, when the message is kept and the reply marked interrupted (the message says which). Retrying helps only once space is freed; reads keep working."),
   csrfRejected: error(403, "csrf_rejected", "A browser write (cookie or local mode) that is not JSON or not same-origin. Bearer requests are exempt."),
 
   // Operation-specific.

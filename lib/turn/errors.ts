@@ -2,9 +2,32 @@ import "server-only";
 import { Anthropic, isPromptTooLong } from "@/lib/llm/client";
 import { AppError } from "@/lib/errors";
 
-/** What a failed Claude call means for the user, in the shared error shape. */
+/**
+ * A turn that failed once its message was saved: the disk filled while the reply (or something
+ * the turn writes after it) was being stored. The request's own sentence says nothing was saved,
+ * which is no longer true; this one says what is kept.
+ */
+const replyNotSaved = (cause: AppError) =>
+  new AppError(
+    507,
+    "storage_full",
+    "The server's storage is full, so the reply could not be saved. Your message is saved; free some disk space on the server (or ask whoever runs it to), then retry.",
+    cause.details,
+  );
+
+/**
+ * What a turn's JSON answer is, by its error's code: the error event carries no status, and by
+ * the time it is sent a streamed answer has long been a 200. Claude's failures are the gateway's.
+ */
+export function turnFailureStatus(code: string): number {
+  if (code === "context_overflow") return 413;
+  if (code === "storage_full") return 507;
+  return 502;
+}
+
+/** What a failed turn (a Claude call, or saving what it answered) means for the user, in the shared error shape. */
 export function llmError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
+  if (err instanceof AppError) return err.code === "storage_full" ? replyNotSaved(err) : err;
   if (isPromptTooLong(err)) {
     return new AppError(400, "prompt_too_long", "Claude rejected the request as too long for its context window.", {
       upstream: (err as Error).message,

@@ -1,6 +1,7 @@
 // A second app server that a test may kill with SIGKILL: Playwright's own web server must
 // stay up for the other tests, so the crash test starts (and restarts) its own instance on
-// its own data folder, wired to the same fake Anthropic server.
+// its own data folder, wired to the same fake Anthropic server. A test that needs the server
+// started with other settings (the storage banner's thresholds) starts one the same way.
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -17,10 +18,11 @@ export function crashDataDir(): string {
   return path.join(os.tmpdir(), `tk-crash-${Date.now()}`);
 }
 
-export async function startApp(dataDir: string): Promise<AppServer> {
+export async function startApp(dataDir: string, opts: { port?: number; env?: Record<string, string> } = {}): Promise<AppServer> {
+  const port = opts.port ?? CRASH_PORT;
   const child: ChildProcess = spawn(
     process.execPath,
-    [require.resolve("next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(CRASH_PORT)],
+    [require.resolve("next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(port)],
     {
       detached: true,
       stdio: "ignore",
@@ -30,13 +32,14 @@ export async function startApp(dataDir: string): Promise<AppServer> {
         ANTHROPIC_BASE_URL: FAKE_URL,
         THREADKEEPER_DATA_DIR: dataDir,
         THREADKEEPER_MODEL: "claude-haiku-4-5",
+        ...opts.env,
       },
     },
   );
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      const res = await fetch(`${CRASH_URL}/api/session/recent`);
+      const res = await fetch(`http://127.0.0.1:${port}/api/session/recent`);
       if (res.ok) break;
     } catch {
       // not listening yet

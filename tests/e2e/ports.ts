@@ -7,3 +7,5 @@ export const APP_PORT = 3100 + offset;
 // SaaS mode: a second app instance signing users in against the fake Supabase Auth server.
 export const FAKE_AUTH_PORT = 4012 + offset;
 export const SAAS_PORT = 3102 + offset;
+// The storage banner's own instance, started with a warning level no disk is above.
+export const STORAGE_PORT = 3103 + offset;

@@ -1,7 +1,9 @@
 // A full disk at the driver boundary: the database's own error (as PGlite and PostgreSQL raise
 // it) becomes 507 storage_full on our API and on the Anthropic drop-in, health turns 503, and
 // the storage endpoint says `full`; under the free-space floor writes are refused before they
-// reach the database while reads go on. The real device is filled in tests/reliability.
+// reach the database while reads go on. A disk that fills while the reply is being saved, after
+// the person's message was, answers 507 too, saying the message is kept, and keeps it whole. The
+// real device is filled in tests/reliability.
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -17,7 +19,7 @@ import * as healthRoute from "@/app/api/health/route";
 import * as storageRoute from "@/app/api/storage/route";
 import * as sessionsRoute from "@/app/api/session/[id]/route";
 import * as dropInRoute from "@/app/api/anthropic/v1/messages/route";
-import { newSession, params, postMessage, req, useHarness } from "./harness";
+import { history, newSession, ofType, params, postMessage, readSse, req, useHarness } from "./harness";
 
 /** What PGlite 0.5.14 threw when a table could not grow on a full tmpfs (measured). */
 function pgliteDiskFull(): Error {
@@ -36,6 +38,21 @@ function fullDevice(db: Database): Database {
   const failing = (tx: Tx): Tx => ({
     query: async (sql, p) => {
       if (writes.test(sql)) throw pgliteDiskFull();
+      return tx.query(sql, p);
+    },
+    exec: (sql) => tx.exec(sql),
+  });
+  return { ...db, transaction: (fn) => db.transaction((tx) => fn(failing(tx))) };
+}
+
+/**
+ * A device that fills once the reply is written: the statement that ends a streaming reply as
+ * complete fails, and everything before it (the person's message, the reply's row) went in.
+ */
+function fullWhileSavingReply(db: Database): Database {
+  const failing = (tx: Tx): Tx => ({
+    query: async (sql, p) => {
+      if (/status = 'streaming'/.test(sql) && p?.includes("complete")) throw pgliteDiskFull();
       return tx.query(sql, p);
     },
     exec: (sql) => tx.exec(sql),
@@ -122,6 +139,65 @@ describe("the database says the disk is full", () => {
     const body = (await res.json()) as AnthropicErrorJson;
     expect(body).toMatchObject({ type: "error", error: { type: "api_error" } });
     expect(body.error.message).toMatch(/storage is full/);
+  });
+});
+
+describe("the disk fills while the reply is saved", () => {
+  beforeAll(() => {
+    process.env.THREADKEEPER_DATA_DIR = "memory://";
+  });
+  afterAll(() => {
+    process.env.THREADKEEPER_DATA_DIR = dataDir;
+  });
+  const savedSentence = /storage is full, so the reply could not be saved\. Your message is saved/;
+  const dropInBody = (content: string, stream: boolean) => ({ model: "claude-haiku-4-5", max_tokens: 64, stream, messages: [{ role: "user", content }] });
+
+  it("a send answers 507 storage_full (not 502), the message is kept whole, the reply kept as interrupted, and the next send works", async () => {
+    setDb(guarded(fullWhileSavingReply(h.db)));
+    const s = await newSession({ title: "full at the reply" });
+    const text = "a message that must survive, every byte of it;".repeat(40);
+    const res = await postMessage(s.id, { content: text }, { accept: "application/json" });
+    expect(res.status).toBe(507);
+    const body = (await res.json()) as ApiErrorJson;
+    expect(body.error.code).toBe("storage_full");
+    expect(body.error.message).toMatch(savedSentence);
+    expect((await healthRoute.GET(req("GET", "/api/health"))).status).toBe(503);
+
+    const stored = (await history(s.id)).messages;
+    expect(stored.map((m) => [m.role, m.status])).toEqual([["user", "complete"], ["assistant", "interrupted"]]);
+    expect(stored[0].content).toEqual([{ type: "text", text }]);
+
+    setDb(h.db);
+    resetStorageState();
+    const again = await postMessage(s.id, { content: "and after space returns" }, { accept: "application/json" });
+    expect(again.status, await again.clone().text()).toBe(201);
+    expect((await history(s.id)).messages.map((m) => m.status)).toEqual(["complete", "interrupted", "complete", "complete"]);
+  });
+
+  it("streamed, the error event says storage_full after the message and the interrupted reply", async () => {
+    setDb(guarded(fullWhileSavingReply(h.db)));
+    const s = await newSession({ title: "full at the reply, streamed" });
+    const res = await postMessage(s.id, { content: "streamed onto a full disk" });
+    expect(res.status).toBe(200);
+    const events = await readSse(res);
+    expect(ofType(events, "user_message")[0].text).toBe("streamed onto a full disk");
+    expect(ofType(events, "assistant_message").at(-1)?.status).toBe("interrupted");
+    const [failure] = ofType(events, "error");
+    expect(failure.error).toMatchObject({ code: "storage_full", message: expect.stringMatching(savedSentence) });
+  });
+
+  it("the drop-in answers 507 api_error, and a streamed drop-in ends with an api_error frame", async () => {
+    setDb(guarded(fullWhileSavingReply(h.db)));
+    const plain = await dropInRoute.POST(req("POST", "/api/anthropic/v1/messages", dropInBody("hello", false)));
+    expect(plain.status).toBe(507);
+    const body = (await plain.json()) as AnthropicErrorJson;
+    expect(body).toMatchObject({ type: "error", error: { type: "api_error", message: expect.stringMatching(savedSentence) } });
+
+    const streamed = await dropInRoute.POST(req("POST", "/api/anthropic/v1/messages", dropInBody("hello again", true)));
+    expect(streamed.status).toBe(200);
+    const frames = await streamed.text();
+    const error = /event: error\ndata: (.*)/.exec(frames)?.[1];
+    expect(error && (JSON.parse(error) as AnthropicErrorJson), frames).toMatchObject({ type: "error", error: { type: "api_error", message: expect.stringMatching(savedSentence) } });
   });
 });
 

@@ -20,6 +20,7 @@ import { log } from "@/lib/log";
 import type { LlmReply } from "@/lib/llm/client";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { startDropIn, type DropIn } from "@/lib/turn/drop-in";
+import { turnFailureStatus } from "@/lib/turn/errors";
 import { eventStream } from "../sse";
 import { anthropicError, anthropicErrorFrame } from "./errors";
 
@@ -77,7 +78,7 @@ class Answer {
     else if (e.event === "error") {
       const { code, message, details } = e.data.error;
       const retryAfter = (details as { retry_after?: string } | undefined)?.retry_after;
-      this.error = new AppError(502, code, message, details, retryAfter ? { "retry-after": retryAfter } : undefined);
+      this.error = new AppError(turnFailureStatus(code), code, message, details, retryAfter ? { "retry-after": retryAfter } : undefined);
     }
   }
 

@@ -23,6 +23,11 @@ const STORAGE_FULL = "storage_full";
 /** Dispatched on window whenever the server answers `storage_full`. */
 export const STORAGE_FULL_EVENT = "threadkeeper:storage-full";
 
+/** The storage banner rechecks at once rather than at its next look; a streamed error too. */
+export function noticeStorageFull(code: string | undefined): void {
+  if (code === STORAGE_FULL && typeof window !== "undefined") window.dispatchEvent(new Event(STORAGE_FULL_EVENT));
+}
+
 function isApiErrorJson(body: unknown): body is ApiErrorJson {
   if (typeof body !== "object" || body === null || !("error" in body)) return false;
   const error = (body as { error: unknown }).error;
@@ -37,8 +42,7 @@ async function errorFrom(res: Response): Promise<ApiError> {
     // A proxy or crash page is not JSON; the status text is the best we have.
   }
   if (isApiErrorJson(body)) {
-    // The storage banner rechecks at once rather than at its next look.
-    if (body.error.code === STORAGE_FULL && typeof window !== "undefined") window.dispatchEvent(new Event(STORAGE_FULL_EVENT));
+    noticeStorageFull(body.error.code);
     return new ApiError(res.status, body.error.code ?? "error", body.error.message, withRetryAfter(body.error.details, res));
   }
   return new ApiError(res.status, "http_error", `Request failed (${res.status} ${res.statusText})`.trim());

@@ -2,6 +2,7 @@ import { json, route } from "@/lib/api/http";
 import { api } from "@/lib/contract/endpoints";
 import { sseResponse } from "@/lib/api/sse";
 import { messagesPage } from "@/lib/operations/sessions";
+import { turnFailureStatus } from "@/lib/turn/errors";
 import { prepareSend, sendAndCollect } from "@/lib/turn/send";
 
 export const dynamic = "force-dynamic";
@@ -16,8 +17,7 @@ export const POST = route(api.sendMessage, async ({ req, params, body, caller })
   if (!(req.headers.get("accept") ?? "").includes("application/json")) return sseResponse(prepared);
   const result = await sendAndCollect(prepared);
   if (result.error) {
-    const status = result.error.code === "context_overflow" ? 413 : 502;
-    return json({ error: { ...result.error, details: { ...(result.error.details as object), ...result } } }, status);
+    return json({ error: { ...result.error, details: { ...(result.error.details as object), ...result } } }, turnFailureStatus(result.error.code));
   }
   return json(result, 201);
 });
