@@ -21,6 +21,7 @@ import { blocksToText } from "@/lib/context/text";
 import { offeredTools, RECALL_TOOL } from "@/lib/context/tools";
 import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage, ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
+import { mapSliced } from "@/lib/context/yield";
 import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, tailMessages } from "@/lib/db/messages";
 import { getSession, recordClientView, type SessionRow } from "@/lib/db/sessions";
@@ -31,7 +32,7 @@ import { leaseForTurn, release } from "@/lib/operations/lease";
 import { createSession, putSettings, useSystemPrompt } from "@/lib/operations/sessions";
 import { countMessageOffThread } from "@/lib/tokens/off-thread";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
-import { fitsOneBatch, importHistory, mapYielding, storeHistory } from "./import-history";
+import { fitsOneBatch, importHistory, storeHistory } from "./import-history";
 import { lastUserMessage } from "./replay";
 import type { PlannedWindow } from "./plan-request";
 import { planWithMessage, turnFor, type PreparedSend } from "./send";
@@ -170,7 +171,7 @@ export async function startDropIn(
   const hidden = new Set(OWN_TOOLS.map((t) => t.name).filter((n) => !caller.tools.some((t) => t.name === n)));
   const last = messages[messages.length - 1];
   const continuing = !startsTurn("user", last.content);
-  const keys = await mapYielding(messages, (m) => canonicalKey(m.role, m.content));
+  const keys = await mapSliced(messages, (m) => canonicalKey(m.role, m.content));
   // A history is lined up with every message of the session, unless the session's digest of
   // what this client saw already covers it; a lone new message needs only the last turn (is it
   // a retry of it?). Either way the cost of a request does not grow with the session.

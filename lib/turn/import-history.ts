@@ -7,6 +7,7 @@
 // prefix of the client's history that its retry lines up with and carries on from.
 import "server-only";
 import { blocksToText } from "@/lib/context/text";
+import { yieldToLoop } from "@/lib/context/yield";
 import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock, Role } from "@/lib/context/types";
 import { withUser, type Tx } from "@/lib/db";
@@ -25,25 +26,10 @@ const BATCH_TARGET_MS = 25;
 const BATCH_MIN = 4;
 const BATCH_MAX = 64;
 const BATCH_CHARS = 48_000;
-/** Items a synchronous pass handles before it lets other work run. */
-const SLICE = 500;
 
 export interface ClientMessage {
   role: Role;
   content: ContentBlock[];
-}
-
-/** Lets timers and I/O that are due run before the work goes on. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** `fn` over `items` in slices, yielding between them. */
-export async function mapYielding<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += SLICE) {
-    if (i > 0) await yieldToLoop();
-    for (const item of items.slice(i, i + SLICE)) out.push(fn(item));
-  }
-  return out;
 }
 
 const size = (m: ClientMessage) => JSON.stringify(m.content).length;
