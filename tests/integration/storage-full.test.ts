@@ -144,10 +144,10 @@ describe("the database says the disk is full", () => {
 
 describe("the disk fills while the reply is saved", () => {
   beforeAll(() => {
-    process.env.THREADKEEPER_DATA_DIR = "memory://";
+    measureFolder(null);
   });
   afterAll(() => {
-    process.env.THREADKEEPER_DATA_DIR = dataDir;
+    measureFolder(dataDir);
   });
   const savedSentence = /storage is full, so the reply could not be saved\. Your message is saved/;
   const dropInBody = (content: string, stream: boolean) => ({ model: "claude-haiku-4-5", max_tokens: 64, stream, messages: [{ role: "user", content }] });
