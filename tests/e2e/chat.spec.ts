@@ -147,10 +147,14 @@ test("the bar turns yellow then red as the session fills, then the window slides
   // the bar must pass through yellow before red.
   const seen: string[] = [await tokenBarUsed(page).getAttribute("data-status") ?? ""];
   const cutoff = page.getByTestId("cutoff-marker");
-  for (let i = 0; i < 12 && (await cutoff.count()) === 0; i++) {
+  const slid = page.getByTestId("send-notice").filter({ hasText: "slid out" });
+  for (let i = 0; i < 12; i++) {
     await sendAndWait(page, `Chunk ${i}. ${filler(19_000, i)} [[reply:ok ${i}]]`, { timeout: 60_000 });
     const status = (await tokenBarUsed(page).getAttribute("data-status")) ?? "";
     if (seen[seen.length - 1] !== status) seen.push(status);
+    // The send that slid the window says so until the next send; the marker may render a
+    // moment after the reply, so a further send must not be made while it is on its way.
+    if ((await slid.count()) > 0 || (await cutoff.count()) > 0) break;
   }
 
   expect(seen).toContain("warning");
@@ -167,7 +171,7 @@ test("the bar turns yellow then red as the session fills, then the window slides
   const second = userMessages(page).nth(1);
   await expect(second).toHaveAttribute("data-in-window", "false");
   await expect(second).toHaveClass(/opacity-45/);
-  await expect(page.getByTestId("send-notice").filter({ hasText: "slid out" })).toBeVisible();
+  await expect(slid).toBeVisible();
 
   // The newest exchange is in view, below the marker.
   await expect(userMessages(page).last()).toHaveAttribute("data-in-window", "true");
