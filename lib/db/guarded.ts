@@ -6,24 +6,21 @@ import type { Database, Tx } from "./driver";
 import { asStorageFull } from "./storage";
 import { dbCallEnded, dbCallStarted } from "./watchdog";
 
+/** `fn`, with a full disk thrown as the 507 it means. */
+async function mapped<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw asStorageFull(err);
+  }
+}
+
 function guardedTx(tx: Tx): Tx {
   return {
     // Mapped here too, not only at the transaction's end: code inside it may catch a statement's
     // error and throw its own, and then the end would see a 500 where a full disk was.
-    query: async <T>(sql: string, params?: unknown[]) => {
-      try {
-        return await tx.query<T>(sql, params);
-      } catch (err) {
-        throw asStorageFull(err);
-      }
-    },
-    exec: async (sql) => {
-      try {
-        await tx.exec(sql);
-      } catch (err) {
-        throw asStorageFull(err);
-      }
-    },
+    query: <T>(sql: string, params?: unknown[]) => mapped(() => tx.query<T>(sql, params)),
+    exec: (sql) => mapped(() => tx.exec(sql)),
   };
 }
 
@@ -32,9 +29,7 @@ export function guarded(db: Database): Database {
   const call = async <T>(fn: () => Promise<T>, long: boolean): Promise<T> => {
     if (watched) dbCallStarted(long);
     try {
-      return await fn();
-    } catch (err) {
-      throw asStorageFull(err);
+      return await mapped(fn);
     } finally {
       if (watched) dbCallEnded(long);
     }
