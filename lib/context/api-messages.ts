@@ -20,7 +20,7 @@ function isBlankText(block: ContentBlock): boolean {
 
 function cleanBlock(block: ContentBlock): ContentBlock {
   if (block.type === "tool_result" && Array.isArray(block.content)) {
-    return { ...block, content: block.content.filter((b) => b.text.trim() !== "") };
+    return { ...block, content: block.content.filter((b) => b.type !== "text" || b.text.trim() !== "") };
   }
   return block;
 }
@@ -131,4 +131,50 @@ function trimFinalAssistant(drafts: Draft[]): Draft[] {
 
 export function toApiMessages(messages: readonly EngineMessage[]): ApiMessage[] {
   return trimFinalAssistant(pairToolCalls(buildAlternating(messages)));
+}
+
+/** A message as it goes over the wire: Threadkeeper's own block kinds turned back into the API's. */
+export interface WireMessage {
+  role: "user" | "assistant" | "system";
+  content: WireBlock[] | string;
+}
+export type WireBlock = { type: string } & Record<string, unknown>;
+
+function wireBlock(b: Exclude<ContentBlock, { type: "system_message" }>): WireBlock {
+  if (b.type === "opaque") return b.block;
+  if (b.type === "document" && b.threadkeeper) {
+    const { threadkeeper, ...sent } = b;
+    void threadkeeper;
+    return sent;
+  }
+  if (b.type === "tool_result" && Array.isArray(b.content) && b.content.some((c) => c.type === "document" && c.threadkeeper)) {
+    return { ...b, content: b.content.map((c) => (c.type === "document" ? wireBlock(c) : c)) };
+  }
+  return b;
+}
+
+/**
+ * The messages as the API takes them: a stored system-message block becomes a `role: "system"`
+ * message in its place (splitting the message it was kept in), an opaque block is sent as it
+ * came, and Threadkeeper's notes on a document are removed.
+ */
+export function wireMessages(messages: readonly ApiMessage[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  for (const m of messages) {
+    let run: WireBlock[] = [];
+    const flush = () => {
+      if (run.length > 0) out.push({ role: m.role, content: run });
+      run = [];
+    };
+    for (const b of m.content) {
+      if (b.type !== "system_message") {
+        run.push(wireBlock(b));
+        continue;
+      }
+      flush();
+      out.push({ role: "system", content: b.content });
+    }
+    flush();
+  }
+  return out;
 }

@@ -17,6 +17,7 @@ export interface KeyBlock {
   content?: unknown;
   is_error?: boolean;
   source?: unknown;
+  block?: unknown;
 }
 
 /** One message as the client saw it: Threadkeeper's own tool rounds hidden, a turn's replies merged. */
@@ -37,10 +38,14 @@ function resultText(content: unknown): string {
   return (content as KeyBlock[]).map((b) => (b.type === "text" ? (b.text ?? "") : JSON.stringify(b.source ?? null))).join(" ");
 }
 
+function systemText(content: unknown): string {
+  return typeof content === "string" ? content : Array.isArray(content) ? (content as KeyBlock[]).map((b) => b.text ?? "").join(" ") : "";
+}
+
 /**
  * The canonical form of a message's blocks: text runs joined without whitespace, tool
- * calls by id, results by the id they answer and their text, images by source. Thinking is
- * left out: Claude's reasoning is not part of the conversation a client resends.
+ * calls by id (server tools' too), results by the id they answer and their text, images and
+ * documents by source, system messages by their text, unknown kinds whole. Thinking is left out: Claude's reasoning is not part of the conversation a client resends.
  */
 export function canonicalKey(role: Role, blocks: readonly KeyBlock[]): string {
   const parts: string[] = [role];
@@ -56,8 +61,11 @@ export function canonicalKey(role: Role, blocks: readonly KeyBlock[]): string {
     }
     if (b.type === "thinking" || b.type === "redacted_thinking") continue;
     flush();
-    if (b.type === "tool_use") parts.push(`u${b.id}`);
+    if (b.type === "system_message") parts.push(`s${squash(systemText(b.content))}`);
     else if (b.type === "tool_result") parts.push(`r${b.tool_use_id}${b.is_error ? "!" : ""}${squash(resultText(b.content))}`);
+    else if (b.type === "opaque") parts.push(`o${JSON.stringify(b.block)}`);
+    else if (b.id !== undefined) parts.push(`u${b.id}`);
+    else if (b.tool_use_id !== undefined) parts.push(`${b.type}${b.tool_use_id}`);
     else parts.push(`${b.type}${JSON.stringify(b.source ?? null)}`);
   }
   flush();

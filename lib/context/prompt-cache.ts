@@ -4,6 +4,7 @@
 // conversation resends everything each turn, so nearly all of it can be read at a tenth of
 // the price instead of paid in full.
 import type { CacheBreak } from "@/lib/contract/context";
+import { toolResultText } from "./text";
 import type { ApiMessage, ContentBlock } from "./types";
 
 /** The API accepts at most four breakpoints per request. */
@@ -93,11 +94,17 @@ export function markMessages(messages: readonly ApiMessage[], plan: CachePlan): 
   const marked = new Set(plan.messages);
   return messages.map((m, i) => {
     if (!marked.has(i) || m.content.length === 0) return m;
+    // Thinking blocks and Threadkeeper's own kinds take no cache_control: the breakpoint goes on
+    // the last block that does, which caches the same prefix or a little less.
+    const at = m.content.findLastIndex((b) => !UNMARKABLE.has(b.type));
+    if (at < 0) return m;
     const content = m.content.slice();
-    content[content.length - 1] = mark({ ...content[content.length - 1] }, true);
+    content[at] = mark({ ...content[at] }, true);
     return { ...m, content };
   });
 }
+
+const UNMARKABLE: ReadonlySet<string> = new Set(["thinking", "redacted_thinking", "system_message", "opaque"]);
 
 function mark<T extends object>(block: T, on: boolean): T {
   return on ? { ...block, cache_control: { type: "ephemeral" } } : block;
@@ -112,7 +119,8 @@ function approxRawTokens(content: readonly ContentBlock[]): number {
   for (const b of content) {
     if (b.type === "text") chars += b.text.length;
     else if (b.type === "tool_use") chars += JSON.stringify(b.input ?? null).length + b.name.length;
-    else if (b.type === "tool_result") chars += typeof b.content === "string" ? b.content.length : b.content.reduce((n, c) => n + c.text.length, 0);
+    else if (b.type === "tool_result") chars += toolResultText(b).length;
+    else if (b.type === "thinking") chars += b.thinking.length;
     // Images cost by pixel area; about 1,500 tokens for a typical screenshot.
     else chars += 6_000;
   }

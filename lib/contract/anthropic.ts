@@ -1,55 +1,56 @@
 // The Anthropic Messages API as Threadkeeper speaks it at /api/anthropic: the requests an
 // Anthropic client sends and the answers it expects, written once. The grammar is Anthropic's
-// (https://docs.claude.com/en/api/messages); unknown fields are ignored rather than refused, so a
-// newer client still works, and block kinds Threadkeeper cannot keep are refused by name.
+// (https://docs.claude.com/en/api/messages); unknown fields and block kinds are passed through
+// rather than refused, so a newer client still works.
 import { z } from "zod";
 import { described, named } from "./meta";
+import { contentBlock, KNOWN_BLOCK_TYPES, SERVER_RESULT_TYPES } from "./messages";
 
 const cacheControl = z.unknown().optional();
 
-const textIn = z.object({ type: z.literal("text"), text: z.string().min(1, "text content blocks must be non-empty"), cache_control: cacheControl, citations: z.unknown().optional() });
-const imageIn = z.object({
-  type: z.literal("image"),
-  source: z.discriminatedUnion("type", [
-    z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
-    z.object({ type: z.literal("url"), url: z.string() }),
-  ]),
-  cache_control: cacheControl,
-});
-const toolUseIn = z.object({
-  type: z.literal("tool_use"),
-  id: z.string().min(1),
-  name: z.string().min(1),
-  input: z.record(z.string(), z.unknown()),
-  cache_control: cacheControl,
-});
-const toolResultIn = z.object({
-  type: z.literal("tool_result"),
-  tool_use_id: z.string().min(1),
-  content: z.union([z.string(), z.array(z.union([textIn, imageIn]))]).optional(),
-  is_error: z.boolean().optional(),
-  cache_control: cacheControl,
-});
-// Claude's own thinking, resent by clients that keep whole replies: accepted and not kept.
-const thinkingIn = z.object({ type: z.literal("thinking"), thinking: z.string(), signature: z.string().optional() });
-const redactedThinkingIn = z.object({ type: z.literal("redacted_thinking"), data: z.string() });
+// Blocks the API takes only on one side of the conversation; one in the wrong place is a 400 here,
+// before anything is stored, rather than Claude's 400 after.
+const ASSISTANT_ONLY: ReadonlySet<string> = new Set(["thinking", "redacted_thinking", "tool_use", "server_tool_use", "mcp_tool_use", "mcp_tool_result", ...SERVER_RESULT_TYPES]);
+const USER_ONLY: ReadonlySet<string> = new Set(["tool_result", "image", "document", "search_result", "container_upload"]);
 
-const anthropicBlockIn = z.discriminatedUnion("type", [textIn, imageIn, toolUseIn, toolResultIn, thinkingIn, redactedThinkingIn], {
-  error: (issue) =>
-    issue.code === "invalid_union"
-      ? "Threadkeeper keeps text, image, tool_use and tool_result blocks (and accepts thinking blocks); documents and server tools are not supported"
-      : undefined,
-});
+/**
+ * A content block as a client sends it. Every kind the API has is checked against the content
+ * model (lib/contract/messages.ts) with its fields named in the error; a kind Threadkeeper does
+ * not know yet is accepted and kept verbatim, so a newer client still works.
+ */
+const anthropicBlockIn = described(
+  z.looseObject({ type: z.string().min(1), cache_control: cacheControl }).superRefine((b, ctx) => {
+    if (!KNOWN_BLOCK_TYPES.has(b.type)) return;
+    const parsed = contentBlock.safeParse(b);
+    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    else if (parsed.data.type === "text" && parsed.data.text === "") ctx.addIssue({ code: "custom", message: "text content blocks must be non-empty", path: ["text"] });
+  }),
+  "Any content block of the Messages API (text, image, document, search_result, thinking, redacted_thinking, tool_use, tool_result, server tool blocks, MCP connector blocks, container_upload); a kind Threadkeeper does not know is kept and sent back verbatim.",
+);
 export type AnthropicBlockIn = z.infer<typeof anthropicBlockIn>;
 
-export const anthropicMessageIn = z.object({
-  role: z.enum(["user", "assistant"]),
-  content: z.union([z.string(), z.array(anthropicBlockIn)]),
-});
+const systemContent = z.union([z.string(), z.array(z.looseObject({ type: z.literal("text"), text: z.string(), cache_control: cacheControl }))]);
+
+export const anthropicMessageIn = z
+  .object({
+    role: z.enum(["user", "assistant", "system"]),
+    content: z.union([z.string(), z.array(anthropicBlockIn)]),
+  })
+  .superRefine((m, ctx) => {
+    if (m.role === "system") {
+      if (!systemContent.safeParse(m.content).success) ctx.addIssue({ code: "custom", message: "system messages hold text only", path: ["content"] });
+      return;
+    }
+    if (typeof m.content === "string") return;
+    const misplaced = m.role === "user" ? ASSISTANT_ONLY : USER_ONLY;
+    m.content.forEach((b, i) => {
+      if (misplaced.has(b.type)) ctx.addIssue({ code: "custom", message: `a ${b.type} block cannot appear in a ${m.role} message`, path: ["content", i, "type"] });
+    });
+  });
 export type AnthropicMessageIn = z.infer<typeof anthropicMessageIn>;
 
-/** A custom tool of the caller's: returned to it when Claude calls it, never run by Threadkeeper. */
-export const anthropicTool = z.object({
+/** A custom tool of the caller's: returned to it when Claude calls it, never run by Threadkeeper. Fields beyond these (defer_loading, strict, …) are sent as they came. */
+export const anthropicTool = z.looseObject({
   type: z.literal("custom").optional(),
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,128}$/, "tool names are 1 to 128 letters, digits, _ or -"),
   description: z.string().optional(),
@@ -57,14 +58,17 @@ export const anthropicTool = z.object({
   cache_control: cacheControl,
 });
 
+/** A tool the API runs itself (web search, web fetch, code execution, …), versioned by its type. */
+const serverTool = z.looseObject({ type: z.string().regex(/_\d{8}$/, "server tools are named by a dated type, such as web_search_20250305"), name: z.string().min(1) });
+
 const toolChoice = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("auto"), disable_parallel_tool_use: z.boolean().optional() }),
-  z.object({ type: z.literal("any"), disable_parallel_tool_use: z.boolean().optional() }),
-  z.object({ type: z.literal("tool"), name: z.string(), disable_parallel_tool_use: z.boolean().optional() }),
-  z.object({ type: z.literal("none") }),
+  z.looseObject({ type: z.literal("auto"), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal("any"), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal("tool"), name: z.string(), disable_parallel_tool_use: z.boolean().optional() }),
+  z.looseObject({ type: z.literal("none") }),
 ]);
 
-const system = z.union([z.string(), z.array(z.object({ type: z.literal("text"), text: z.string(), cache_control: cacheControl }))]);
+const system = systemContent;
 
 /**
  * The most messages one drop-in request may carry, counted as sent; more is a 413. A history the
@@ -78,16 +82,18 @@ const countFields = {
   model: z.string().min(1),
   messages: z.array(anthropicMessageIn).min(1, "at least one message is required"),
   system: system.optional(),
-  tools: z.array(anthropicTool).optional(),
+  tools: z.array(z.union([anthropicTool, serverTool])).optional(),
   tool_choice: toolChoice.optional(),
-  thinking: z.unknown().optional(),
+  thinking: z.looseObject({ type: z.string() }).optional(),
 };
 
-export const anthropicCountRequest = named("AnthropicCountTokensRequest", z.object(countFields), "A Messages API count_tokens request.");
+// Objects are loose: a field Threadkeeper does not handle itself (output_config, service_tier,
+// container, mcp_servers, context_management, one the API adds tomorrow) reaches Claude as it came.
+export const anthropicCountRequest = named("AnthropicCountTokensRequest", z.looseObject(countFields), "A Messages API count_tokens request.");
 
 export const anthropicCreateRequest = named(
   "AnthropicMessagesRequest",
-  z.object({
+  z.looseObject({
     ...countFields,
     max_tokens: z.int().min(1),
     stream: z.boolean().optional(),
@@ -97,7 +103,7 @@ export const anthropicCreateRequest = named(
     stop_sequences: z.array(z.string()).optional(),
     metadata: z.object({ user_id: z.string().max(256).nullable().optional() }).optional(),
   }),
-  "A Messages API request. The conversation is the session named by the `threadkeeper-session-id` header (a new one without it).",
+  "A Messages API request. The conversation is the session named by the `threadkeeper-session-id` header (a new one without it). Fields not listed here reach Claude as they came.",
 );
 export type AnthropicCreateRequest = z.infer<typeof anthropicCreateRequest>;
 export type AnthropicCountRequest = z.infer<typeof anthropicCountRequest>;
@@ -109,24 +115,21 @@ const usage = z.object({
   cache_read_input_tokens: z.int().nullable(),
 });
 
-const blockOut = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string() }),
-  z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() }),
-]);
+const blockOut = described(z.looseObject({ type: z.string() }), "A content block of Claude's reply, as Claude gave it: text (with citations), thinking and redacted_thinking (signature byte for byte), tool_use, server tool blocks and any kind the API adds.");
 
 export const anthropicMessage = named(
   "AnthropicMessage",
-  z.object({
+  z.looseObject({
     id: z.string(),
     type: z.literal("message"),
     role: z.literal("assistant"),
     model: z.string(),
     content: z.array(blockOut),
-    stop_reason: z.enum(["end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal"]).nullable(),
+    stop_reason: z.string().nullable(),
     stop_sequence: z.string().nullable(),
     usage: described(usage, "What Claude billed for the managed request, summed over the requests of the turn."),
   }),
-  "The reply, as the Messages API answers it.",
+  "The reply, as the Messages API answers it; fields the API adds to its answer (container, context_management, …) are passed on.",
 );
 export type AnthropicMessage = z.infer<typeof anthropicMessage>;
 export type AnthropicUsage = z.infer<typeof usage>;

@@ -1,30 +1,131 @@
 import { z } from "zod";
 import { count, described, named, timestamp, uuidString } from "./meta";
 
-const textBlock = z.object({ type: z.literal("text"), text: z.string() });
+// The content model: every block of the Messages API, kept whole. A block's own fields are
+// checked where Threadkeeper reads them; every other field (citations, a field the API adds
+// tomorrow) is kept as it came (looseObject), so a block goes back to Claude as Claude gave it.
+// https://docs.claude.com/en/api/messages lists the kinds; the SDK's ContentBlockParam is the
+// union the contract follows.
+
+const citations = z.array(z.looseObject({ type: z.string() })).nullish();
+
+const textBlock = z.looseObject({ type: z.literal("text"), text: z.string(), citations });
+
+const mediaSource = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
+  z.looseObject({ type: z.literal("url"), url: z.string() }),
+  z.looseObject({ type: z.literal("file"), file_id: z.string() }),
+]);
+
+const imageBlock = z.looseObject({ type: z.literal("image"), source: mediaSource });
+
+/** What Threadkeeper learned from a document when it was stored: read for counting and search, never sent. */
+export const documentFacts = z.object({
+  pages: count(),
+  /** The document's text (a PDF's extracted text), for search and the transcript a summary reads. */
+  text: z.string(),
+  /** Raw token estimate of the whole document as Claude reads it (text and page images). */
+  tokens: count(),
+});
+
+const documentSource = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
+  z.looseObject({ type: z.literal("text"), media_type: z.string(), data: z.string() }),
+  z.looseObject({ type: z.literal("url"), url: z.string() }),
+  z.looseObject({ type: z.literal("file"), file_id: z.string() }),
+  z.looseObject({ type: z.literal("content"), content: z.union([z.string(), z.array(z.union([textBlock, imageBlock]))]) }),
+]);
+
+const documentBlock = z.looseObject({
+  type: z.literal("document"),
+  source: documentSource,
+  title: z.string().nullish(),
+  context: z.string().nullish(),
+  citations: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
+  threadkeeper: described(documentFacts.optional(), "Threadkeeper's own: the document's page count, text and token estimate. Removed before the block is sent to Claude."),
+});
+
+const searchResultBlock = z.looseObject({
+  type: z.literal("search_result"),
+  source: z.string(),
+  title: z.string(),
+  content: z.array(textBlock),
+  citations: z.looseObject({ enabled: z.boolean().optional() }).nullish(),
+});
+
+const thinkingBlock = z.looseObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() });
+const redactedThinkingBlock = z.looseObject({ type: z.literal("redacted_thinking"), data: z.string() });
+
+const toolUseBlock = z.looseObject({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() });
+
+const toolResultBlock = z.looseObject({
+  type: z.literal("tool_result"),
+  tool_use_id: z.string(),
+  content: z.union([z.string(), z.array(z.union([textBlock, imageBlock, documentBlock, searchResultBlock]))]),
+  is_error: z.boolean().optional(),
+});
+
+/** Claude's call of a tool the API runs itself (web search, web fetch, code execution, tool search). */
+const serverToolUseBlock = z.looseObject({ type: z.literal("server_tool_use"), id: z.string(), name: z.string(), input: z.unknown() });
+
+/** The results of server tools: each its own kind, all answering a server_tool_use by id. */
+export const SERVER_RESULT_TYPES = [
+  "web_search_tool_result",
+  "web_fetch_tool_result",
+  "code_execution_tool_result",
+  "bash_code_execution_tool_result",
+  "text_editor_code_execution_tool_result",
+  "tool_search_tool_result",
+] as const;
+const serverResultBlock = z.looseObject({ type: z.enum(SERVER_RESULT_TYPES), tool_use_id: z.string(), content: z.unknown() });
+
+/** The MCP connector's blocks (a server the API calls for Claude, named in `mcp_servers`). */
+const mcpToolUseBlock = z.looseObject({ type: z.literal("mcp_tool_use"), id: z.string(), name: z.string(), server_name: z.string(), input: z.unknown() });
+const mcpToolResultBlock = z.looseObject({ type: z.literal("mcp_tool_result"), tool_use_id: z.string(), content: z.unknown(), is_error: z.boolean().optional() });
+
+const containerUploadBlock = z.looseObject({ type: z.literal("container_upload"), file_id: z.string() });
+
+/**
+ * A mid-conversation system message (`role: "system"` in `messages`, which newer models accept),
+ * kept as a block of the message it follows (or, after a reply, the one it precedes) so turns and
+ * the window need no role of their own; sent back as its own system message in the same place.
+ */
+const systemMessageBlock = z.object({
+  type: z.literal("system_message"),
+  content: z.union([z.string(), z.array(textBlock)]),
+});
+
+/** A block of a kind Threadkeeper does not know (yet): kept verbatim and sent back as it came. */
+const opaqueBlock = z.object({ type: z.literal("opaque"), block: z.looseObject({ type: z.string() }) });
 
 export const contentBlock = named(
   "ContentBlock",
   z.discriminatedUnion("type", [
     textBlock,
-    z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() }),
-    z.object({
-      type: z.literal("tool_result"),
-      tool_use_id: z.string(),
-      content: z.union([z.string(), z.array(textBlock)]),
-      is_error: z.boolean().optional(),
-    }),
-    z.object({
-      type: z.literal("image"),
-      source: z.discriminatedUnion("type", [
-        z.object({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
-        z.object({ type: z.literal("url"), url: z.string() }),
-      ]),
-    }),
+    imageBlock,
+    documentBlock,
+    searchResultBlock,
+    thinkingBlock,
+    redactedThinkingBlock,
+    toolUseBlock,
+    toolResultBlock,
+    serverToolUseBlock,
+    serverResultBlock,
+    mcpToolUseBlock,
+    mcpToolResultBlock,
+    containerUploadBlock,
+    systemMessageBlock,
+    opaqueBlock,
   ]),
-  "An Anthropic Messages API content block, as stored.",
+  "An Anthropic Messages API content block, as stored: every kind the API has, with its fields as Claude or the client gave them. Two kinds are Threadkeeper's own: `system_message` (a mid-conversation system message, in its place) and `opaque` (a block of a kind Threadkeeper does not know, in `block`, sent back verbatim).",
 );
 
+/** The kinds of block Threadkeeper knows; any other arrives as `opaque`. */
+export const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set([
+  ...["text", "image", "document", "search_result", "thinking", "redacted_thinking", "tool_use", "tool_result", "server_tool_use"],
+  ...SERVER_RESULT_TYPES,
+  ...["mcp_tool_use", "mcp_tool_result", "container_upload"],
+]);
 export const role = z.enum(["user", "assistant"]);
 
 export const message = named(
@@ -69,6 +170,11 @@ export type TextBlock = Extract<ContentBlock, { type: "text" }>;
 export type ToolUseBlock = Extract<ContentBlock, { type: "tool_use" }>;
 export type ToolResultBlock = Extract<ContentBlock, { type: "tool_result" }>;
 export type ImageBlock = Extract<ContentBlock, { type: "image" }>;
+export type DocumentBlock = Extract<ContentBlock, { type: "document" }>;
+export type ThinkingBlock = Extract<ContentBlock, { type: "thinking" | "redacted_thinking" }>;
+export type SystemMessageBlock = Extract<ContentBlock, { type: "system_message" }>;
+export type OpaqueBlock = Extract<ContentBlock, { type: "opaque" }>;
+export type DocumentFacts = z.infer<typeof documentFacts>;
 export type Role = z.infer<typeof role>;
 export type MessageJson = z.infer<typeof message>;
 export type MessageStatus = MessageJson["status"];

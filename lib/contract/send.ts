@@ -36,6 +36,13 @@ export const sendEvent = named(
     frame("user_message", message),
     frame("notice", notice),
     frame("delta", z.object({ text: z.string() })),
+    frame(
+      "block",
+      described(
+        z.looseObject({ type: z.enum(["content_block_start", "content_block_delta", "content_block_stop"]), index: count() }),
+        "Claude's streaming event for a block of the reply, as the Messages API sends it (thinking_delta and signature_delta included); `index` counts the blocks of one reply.",
+      ),
+    ),
     frame("assistant_message", message),
     frame("status", contextStatus),
     frame("memories", z.object({ loaded: z.array(loadedMemory), tokens: count() })),
@@ -45,7 +52,7 @@ export const sendEvent = named(
     frame("error", apiError),
     frame("done", z.record(z.string(), z.never())),
   ]),
-  "One Server-Sent Event of a send: the frame `event: <event>` / `data: <data as JSON>`. In order: user_message; memories (a session's first message); notice and compaction (when the window had to be made to fit); many delta; assistant_message (status complete or interrupted); canvas after a tool round's results when Claude changed the canvas; error on failure; status; then, after the turn, checkpoint, compaction and a fresh status when they ran; done last. A tool-use loop repeats user_message (tool results) and assistant_message within the turn.",
+  "One Server-Sent Event of a send: the frame `event: <event>` / `data: <data as JSON>`. In order: user_message; memories (a session's first message); notice and compaction (when the window had to be made to fit); many delta (the reply's text) and block (every block's streaming event, thinking included); assistant_message (status complete or interrupted); canvas after a tool round's results when Claude changed the canvas; error on failure; status; then, after the turn, checkpoint, compaction and a fresh status when they ran; done last. A tool-use loop repeats user_message (tool results) and assistant_message within the turn.",
 );
 
 export type SendEvent = z.infer<typeof sendEvent>;

@@ -4,7 +4,9 @@ import { env } from "@/lib/env";
 import { countBilledTokens, timeClaudeCall } from "@/lib/metrics";
 import { inSpan } from "@/lib/tracing";
 import type { SystemBlock } from "@/lib/context/prompt-cache";
+import { wireMessages } from "@/lib/context/api-messages";
 import type { ApiMessage, ContentBlock } from "@/lib/context/types";
+import { KNOWN_BLOCK_TYPES } from "@/lib/contract/messages";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
 
 export interface LlmUsage {
@@ -22,24 +24,25 @@ export interface LlmRequest {
   maxTokens: number;
   /** Tools offered to Claude; they come first in the prompt, so the first cache breakpoint covers them. */
   tools?: ToolDef[];
-  /** Sampling and tool-choice parameters a drop-in caller set; passed to the API as they are. */
+  /** A drop-in caller's own fields of the request (sampling, thinking, output_config, any field the API adds), sent as they came. */
   params?: CallerParams;
+  /** Beta features the request asks for (the `anthropic-beta` header), the caller's and Threadkeeper's. */
+  betas?: readonly string[];
 }
 
-/** The Messages API parameters Threadkeeper passes through untouched for a drop-in caller. */
-export interface CallerParams {
-  tool_choice?: Anthropic.ToolChoice;
-  temperature?: number;
-  top_p?: number;
-  top_k?: number;
-  stop_sequences?: string[];
-  metadata?: { user_id?: string | null };
-}
+/** The Messages API fields Threadkeeper passes through untouched for a drop-in caller. */
+export type CallerParams = Readonly<Record<string, unknown>> & { tool_choice?: Anthropic.ToolChoice };
 
 /** The SDK's tools parameter: omitted when none are offered. */
 function toolsParam(tools: ToolDef[] | undefined): Anthropic.Tool[] | undefined {
   return tools && tools.length > 0 ? (tools as Anthropic.Tool[]) : undefined;
 }
+
+/** A content block's streaming event, as the API sends it (its index is the reply's). */
+export type BlockEvent =
+  | { type: "content_block_start"; index: number; content_block: Record<string, unknown> & { type: string } }
+  | { type: "content_block_delta"; index: number; delta: Record<string, unknown> & { type: string } }
+  | { type: "content_block_stop"; index: number };
 
 export interface LlmReply {
   content: ContentBlock[];
@@ -48,6 +51,8 @@ export interface LlmReply {
   stopReason: string | null;
   /** The stop sequence that ended the reply, when one did. */
   stopSequence?: string | null;
+  /** Fields of the API's answer beyond the message itself (`container`, `context_management`, …), as they came. */
+  extra?: Record<string, unknown>;
 }
 
 /** The Anthropic client, or null when no API key is configured (offline responder mode). */
@@ -68,10 +73,10 @@ export function measuredInput(usage: LlmUsage): number {
   return usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
 }
 
-export function streamReply(client: Anthropic, req: LlmRequest, onText: (delta: string) => void, signal?: AbortSignal): Promise<LlmReply> {
+export function streamReply(client: Anthropic, req: LlmRequest, onBlock: (e: BlockEvent) => void, signal?: AbortSignal): Promise<LlmReply> {
   return inSpan("claude", genAiAttributes("chat", req.model), (span) =>
     timeClaudeCall("chat", async () => {
-      const reply = await streamOnce(client, req, onText, signal);
+      const reply = await streamOnce(client, req, onBlock, signal);
       if (reply.usage) {
         countBilledTokens(reply.usage);
         span?.setAttributes({
@@ -92,22 +97,33 @@ export function genAiAttributes(operation: string, model: string) {
   return { "gen_ai.system": "anthropic", "gen_ai.provider.name": "anthropic", "gen_ai.operation.name": operation, "gen_ai.request.model": model };
 }
 
-async function streamOnce(client: Anthropic, req: LlmRequest, onText: (delta: string) => void, signal?: AbortSignal): Promise<LlmReply> {
-  const stream = client.messages.stream(
-    {
+/** The body's fields: Threadkeeper's window and tools, and the caller's own fields as they came. */
+function requestBody(req: Omit<LlmRequest, "maxTokens">) {
+  return {
+    ...req.params,
     model: req.model,
     system: req.system.length > 0 ? req.system : undefined,
     tools: toolsParam(req.tools),
-    max_tokens: req.maxTokens,
-    messages: req.messages as Anthropic.MessageParam[],
-    ...req.params,
-    },
-    { signal },
-  );
-  stream.on("text", (delta) => onText(delta));
+    messages: wireMessages(req.messages) as Anthropic.MessageParam[],
+  };
+}
+
+function betaHeaders(betas: readonly string[] | undefined) {
+  return betas && betas.length > 0 ? { "anthropic-beta": betas.join(",") } : undefined;
+}
+
+// The answer's own fields; anything else the API adds is the caller's to see.
+const MESSAGE_FIELDS = new Set(["id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"]);
+
+async function streamOnce(client: Anthropic, req: LlmRequest, onBlock: (e: BlockEvent) => void, signal?: AbortSignal): Promise<LlmReply> {
+  const stream = client.messages.stream({ ...requestBody(req), max_tokens: req.maxTokens }, { signal, headers: betaHeaders(req.betas) });
+  stream.on("streamEvent", (event) => {
+    if (event.type === "content_block_start" || event.type === "content_block_delta" || event.type === "content_block_stop") onBlock(event as BlockEvent);
+  });
   const final = await stream.finalMessage();
+  const extra = Object.fromEntries(Object.entries(final).filter(([k]) => !MESSAGE_FIELDS.has(k)));
   return {
-    content: final.content.flatMap(toStoredBlock),
+    content: final.content.map(storedBlock),
     usage: {
       input_tokens: final.usage.input_tokens,
       output_tokens: final.usage.output_tokens,
@@ -116,6 +132,7 @@ async function streamOnce(client: Anthropic, req: LlmRequest, onText: (delta: st
     },
     stopReason: final.stop_reason,
     stopSequence: final.stop_sequence,
+    ...(Object.keys(extra).length > 0 ? { extra } : {}),
   };
 }
 
@@ -123,24 +140,43 @@ async function streamOnce(client: Anthropic, req: LlmRequest, onText: (delta: st
 export function countTokens(client: Anthropic, req: Omit<LlmRequest, "maxTokens">): Promise<number> {
   return inSpan("claude", genAiAttributes("count_tokens", req.model), () =>
     timeClaudeCall("count_tokens", async () => {
-      const res = await client.messages.countTokens({
-        model: req.model,
-        system: req.system.length > 0 ? req.system : undefined,
-        tools: toolsParam(req.tools),
-        messages: req.messages as Anthropic.MessageParam[],
-        ...(req.params?.tool_choice ? { tool_choice: req.params.tool_choice } : {}),
-      });
+      const res = await client.messages.countTokens(requestBody({ ...req, params: countParams(req.params) }), { headers: betaHeaders(req.betas) });
       return res.input_tokens;
     }),
   );
 }
 
-// We store only the block kinds our engine understands; thinking and server-tool blocks
-// are not requested, so anything else is dropped rather than persisted half-understood.
-function toStoredBlock(block: Anthropic.ContentBlock): ContentBlock[] {
-  if (block.type === "text") return [{ type: "text", text: block.text }];
-  if (block.type === "tool_use") return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
-  return [];
+// count_tokens takes only the fields that change what the prompt is; sampling fields are refused there.
+const COUNT_FIELDS = ["tool_choice", "thinking", "mcp_servers", "context_management", "output_config", "cache_control"];
+function countParams(params: CallerParams | undefined): CallerParams | undefined {
+  if (!params) return undefined;
+  return Object.fromEntries(COUNT_FIELDS.filter((k) => params[k] !== undefined).map((k) => [k, params[k]]));
+}
+
+/**
+ * A block of Claude's reply as stored: every kind kept whole, fields as the API sent them (the
+ * SDK's own additions, such as a parsed copy of structured output, left out); a kind the
+ * contract does not know is kept opaque and sent back verbatim.
+ */
+export function storedBlock(block: Anthropic.ContentBlock): ContentBlock {
+  const sent = Object.fromEntries(Object.entries(block).filter(([k]) => !SDK_FIELDS.has(k)));
+  const plain = JSON.parse(JSON.stringify(sent)) as { type: string } & Record<string, unknown>;
+  return KNOWN_BLOCK_TYPES.has(plain.type) ? (plain as ContentBlock) : { type: "opaque", block: plain };
+}
+const SDK_FIELDS = new Set(["parsed_output"]);
+
+/** The streaming events of a whole block, for a reply that was not streamed block by block (the offline responder). */
+export function wholeBlockEvents(index: number, block: ContentBlock): BlockEvent[] {
+  if (block.type === "tool_use") {
+    return [
+      { type: "content_block_start", index, content_block: { ...block, input: {} } },
+      { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } },
+      { type: "content_block_stop", index },
+    ];
+  }
+  const sent = wireMessages([{ role: "assistant", content: [block] }])[0]?.content;
+  const wire = Array.isArray(sent) ? sent[0] : { type: "text", text: "" };
+  return [{ type: "content_block_start", index, content_block: wire }, { type: "content_block_stop", index }];
 }
 
 /** "prompt is too long" and its variants: the request exceeded the model's window. */

@@ -25,7 +25,7 @@ function blockChars(block: ContentBlock): number {
       return block.name.length + (JSON.stringify(block.input) ?? "").length;
     case "tool_result":
       return toolResultText(block).length;
-    case "image":
+    default:
       return 0;
   }
 }

@@ -2,14 +2,17 @@
 // callers multiply by the per-model calibration factor (see calibration.ts) before
 // comparing against a window.
 import { get_encoding, type Tiktoken } from "@dqbd/tiktoken";
-import type { ContentBlock, Role } from "@/lib/contract/messages";
+import type { ContentBlock, DocumentBlock, Role, ToolResultBlock } from "@/lib/contract/messages";
 import { countPlan } from "./plan";
 
 /** A tool definition as sent in the Messages API `tools` array. */
 export interface ToolDef {
   name: string;
+  /** A server tool's dated type (web_search_20250305, …); a custom tool has none or "custom". */
+  type?: string;
   description?: string;
-  input_schema: unknown;
+  /** Absent on a server tool. A caller's definition keeps its other fields (defer_loading, strict, a server tool's settings): it is sent as it came. */
+  input_schema?: unknown;
 }
 
 // Loading the cl100k ranks costs ~150 ms and several MB, so it happens on first use
@@ -67,8 +70,34 @@ export interface CountParts {
   fixed: number;
 }
 
-function toolResultText(content: string | { text: string }[]): string {
-  return typeof content === "string" ? content : content.map((b) => b.text).join("\n");
+// Redacted thinking is encrypted: its length in base64 is the only size we can see.
+const REDACTED_CHARS_PER_TOKEN = 4;
+// A document of unknown size (a URL or a file id) is counted as a long one: overestimating is
+// safe, underestimating overflows.
+const UNKNOWN_DOCUMENT_TOKENS = 30_000;
+
+function resultParts(content: ToolResultBlock["content"], parts: CountParts): void {
+  if (typeof content === "string") {
+    parts.texts.push(content);
+    return;
+  }
+  for (const p of content) {
+    if (p.type === "text") parts.texts.push(p.text);
+    else if (p.type === "image") parts.fixed += IMAGE_TOKENS;
+    else if (p.type === "document") documentParts(p, parts);
+    else parts.texts.push(p.title, ...p.content.map((c) => c.text));
+  }
+}
+
+function documentParts(block: DocumentBlock, parts: CountParts): void {
+  if (block.threadkeeper) parts.fixed += block.threadkeeper.tokens;
+  else if (block.source.type === "text") parts.texts.push(block.source.data);
+  else if (block.source.type === "content") {
+    if (typeof block.source.content === "string") parts.texts.push(block.source.content);
+    else for (const c of block.source.content) c.type === "text" ? parts.texts.push(c.text) : (parts.fixed += IMAGE_TOKENS);
+  } else parts.fixed += UNKNOWN_DOCUMENT_TOKENS;
+  if (block.title) parts.texts.push(block.title);
+  if (block.context) parts.texts.push(block.context);
 }
 
 export function blocksParts(blocks: ContentBlock[]): CountParts {
@@ -79,16 +108,41 @@ export function blocksParts(blocks: ContentBlock[]): CountParts {
         parts.texts.push(block.text);
         break;
       case "tool_use":
+      case "server_tool_use":
+      case "mcp_tool_use":
         parts.texts.push(block.name, JSON.stringify(block.input) ?? "");
         parts.fixed += TOOL_USE_OVERHEAD;
         break;
       case "tool_result":
-        parts.texts.push(toolResultText(block.content));
+        resultParts(block.content, parts);
         parts.fixed += TOOL_RESULT_OVERHEAD;
         break;
       case "image":
         parts.fixed += IMAGE_TOKENS;
         break;
+      case "document":
+        documentParts(block, parts);
+        break;
+      case "search_result":
+        parts.texts.push(block.source, block.title, ...block.content.map((c) => c.text));
+        break;
+      case "thinking":
+        parts.texts.push(block.thinking);
+        break;
+      case "redacted_thinking":
+        parts.fixed += Math.ceil(block.data.length / REDACTED_CHARS_PER_TOKEN);
+        break;
+      case "system_message":
+        typeof block.content === "string" ? parts.texts.push(block.content) : parts.texts.push(...block.content.map((c) => c.text));
+        parts.fixed += MESSAGE_OVERHEAD;
+        break;
+      case "opaque":
+        parts.texts.push(JSON.stringify(block.block));
+        break;
+      default:
+        // The results of server tools and the MCP connector, and file uploads: counted as the JSON Claude reads.
+        parts.texts.push(JSON.stringify(block));
+        parts.fixed += TOOL_RESULT_OVERHEAD;
     }
   }
   return parts;

@@ -14,10 +14,13 @@ import { assembleWindow, sessionContext } from "@/lib/operations/session-context
 import { calibrate } from "@/lib/tokens/calibration";
 import { countMessageOffThread, countMessagesOffThread } from "@/lib/tokens/off-thread";
 import { estimateSystemTokens, estimateToolsTokens } from "@/lib/tokens/tokenizer";
-import { checkRequest, isSessionId, systemText, toolDefs } from "./drop-in";
+import { betaList, callerParams, checkRequest, isSessionId, systemText, toolDefs } from "./drop-in";
 import { buildRequest, withCallerTools } from "./request";
 
-export async function countDropIn(userId: string, sessionHeader: string | null, body: AnthropicCountRequest): Promise<number> {
+export async function countDropIn(userId: string, headers: { session: string | null; betas: string | null }, body: AnthropicCountRequest): Promise<number> {
+  const sessionHeader = headers.session;
+  const params = callerParams(body);
+  const betas = betaList(headers.betas);
   const { model, messages } = checkRequest(body);
   const tools = toolDefs(body.tools);
   const last = messages[messages.length - 1];
@@ -29,7 +32,8 @@ export async function countDropIn(userId: string, sessionHeader: string | null, 
       system: system ? [{ type: "text", text: system }] : [],
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       tools: withCallerTools(offeredTools(DEFAULT_SETTINGS), tools),
-      ...(body.tool_choice ? { params: { tool_choice: body.tool_choice } } : {}),
+      params,
+      betas,
     };
     if (client) return countTokens(client, request);
     const counts = await countMessagesOffThread(messages);
@@ -54,6 +58,6 @@ export async function countDropIn(userId: string, sessionHeader: string | null, 
     return { ctx, win, next };
   });
   if (!client) return win.selection.calibratedTokens + calibrate(next.tokenCount, ctx.calibration.factor);
-  const { request } = buildRequest(ctx, [...win.messages, next], null, { tools, params: body.tool_choice ? { tool_choice: body.tool_choice } : {}, maxTokens: 1 });
+  const { request } = buildRequest(ctx, [...win.messages, next], null, { tools, params, betas, maxTokens: 1 });
   return countTokens(client, request);
 }

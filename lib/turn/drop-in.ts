@@ -3,7 +3,8 @@
 // answers it with the caller's tools beside Threadkeeper's. Everything that can fail with a
 // plain error happens here, before the answer starts.
 import "server-only";
-import { MAX_DROP_IN_MESSAGES, type AnthropicBlockIn, type AnthropicCreateRequest, type AnthropicMessageIn } from "@/lib/contract/anthropic";
+import { MAX_DROP_IN_MESSAGES, type AnthropicCreateRequest } from "@/lib/contract/anthropic";
+import { incomingMessages } from "@/lib/context/incoming";
 import { maxMessageBytes } from "@/lib/contract/requests";
 import {
   canonicalKey,
@@ -69,60 +70,35 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A malformed session id names nothing: a 404 like an unknown one. */
 export const isSessionId = (id: string) => UUID.test(id);
 
-/** The caller's tool definitions as Threadkeeper sends them. */
+/** The caller's tool definitions as Threadkeeper sends them: as they came, but for cache_control (Threadkeeper places its own). */
 export function toolDefs(tools: AnthropicCreateRequest["tools"]): ToolDef[] {
-  return (tools ?? []).map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: t.input_schema }));
+  return (tools ?? []).map(({ cache_control, ...t }) => {
+    void cache_control;
+    return t as ToolDef;
+  });
 }
 
 /** The request's checks that need no database: a known model, a user message to answer, sizes. */
-export function checkRequest(body: Pick<AnthropicCreateRequest, "model" | "thinking" | "messages"> & { max_tokens?: number }) {
+export function checkRequest(body: Pick<AnthropicCreateRequest, "model" | "messages"> & { max_tokens?: number }) {
   const model = getModel(body.model);
   if (!model) throw badRequest(`model: unknown model '${body.model}'. Known models: ${MODELS.map((m) => m.id).join(", ")}`);
   if (body.max_tokens !== undefined && body.max_tokens > model.maxOutput) {
     throw badRequest(`max_tokens: ${body.max_tokens} > ${model.maxOutput}, which is the maximum allowed number of output tokens for ${model.id}`);
   }
-  const thinking = body.thinking as { type?: string } | undefined;
-  if (thinking && thinking.type !== "disabled") throw badRequest("thinking: extended thinking is not supported through Threadkeeper yet");
   if (body.messages.length > MAX_DROP_IN_MESSAGES) {
     // Counted as sent, before any work per message: a refusal costs nothing.
     throw new AppError(413, "too_many_messages", `messages: ${body.messages.length} messages exceed the maximum of ${MAX_DROP_IN_MESSAGES} per request`, {
       max_messages: MAX_DROP_IN_MESSAGES,
     });
   }
-  const messages = mergeConsecutive(body.messages.map((m) => ({ role: m.role, content: storedBlocks(m) })));
+  const messages = mergeConsecutive(incomingMessages(body.messages));
   const last = messages[messages.length - 1];
-  if (last.role !== "user") throw badRequest("messages: the last message must be a user message (assistant prefill is not supported)");
+  if (!last || last.role !== "user") throw badRequest("messages: the last message must be a user message (assistant prefill is not supported)");
   if (messages.some((m) => m.content.length === 0)) throw badRequest("messages: all messages must have non-empty content");
   if (Buffer.byteLength(blocksToText(last.content), "utf8") > maxMessageBytes()) {
     throw new AppError(413, "message_too_large", `The last message exceeds ${maxMessageBytes()} bytes`, { max_bytes: maxMessageBytes() });
   }
   return { model, messages };
-}
-
-/** A client's message as stored: string content as a text block, cache_control dropped, thinking left out. */
-function storedBlocks(m: AnthropicMessageIn): ContentBlock[] {
-  if (typeof m.content === "string") return m.content === "" ? [] : [{ type: "text", text: m.content }];
-  return m.content.flatMap((b: AnthropicBlockIn): ContentBlock[] => {
-    switch (b.type) {
-      case "text":
-        return [{ type: "text", text: b.text }];
-      case "image":
-        return [{ type: "image", source: b.source }];
-      case "tool_use":
-        return [{ type: "tool_use", id: b.id, name: b.name, input: b.input }];
-      case "tool_result": {
-        const content = typeof b.content === "string" || b.content === undefined ? (b.content ?? "") : b.content.map(resultPart);
-        return [{ type: "tool_result", tool_use_id: b.tool_use_id, content, ...(b.is_error ? { is_error: true } : {}) }];
-      }
-      default:
-        return [];
-    }
-  });
-}
-
-function resultPart(b: Extract<AnthropicBlockIn, { type: "text" | "image" }>): { type: "text"; text: string } {
-  if (b.type === "image") throw badRequest("messages: images inside tool_result blocks are not supported through Threadkeeper yet");
-  return { type: "text", text: b.text };
 }
 
 /** The session a request names (404 when unknown or another user's), or a new one. */
@@ -141,11 +117,16 @@ export function systemText(system: AnthropicCreateRequest["system"]): string | u
   return typeof system === "string" ? system : system.map((b) => b.text).join("\n\n");
 }
 
-function callerParams(body: AnthropicCreateRequest): CallerParams {
-  const { tool_choice, temperature, top_p, top_k, stop_sequences, metadata } = body;
-  return Object.fromEntries(
-    Object.entries({ tool_choice, temperature, top_p, top_k, stop_sequences, metadata }).filter(([, v]) => v !== undefined),
-  ) as CallerParams;
+// The fields Threadkeeper itself makes the request from; every other field is the caller's, sent as it came.
+const HANDLED_FIELDS = new Set(["model", "messages", "system", "tools", "max_tokens", "stream"]);
+
+export function callerParams(body: Record<string, unknown>): CallerParams {
+  return Object.fromEntries(Object.entries(body).filter(([k, v]) => !HANDLED_FIELDS.has(k) && v !== undefined));
+}
+
+/** The caller's `anthropic-beta` header as a list (the SDK joins several with commas). */
+export function betaList(header: string | null): string[] {
+  return [...new Set((header ?? "").split(",").map((b) => b.trim()).filter(Boolean))];
 }
 
 /**
@@ -155,16 +136,18 @@ function callerParams(body: AnthropicCreateRequest): CallerParams {
  */
 export async function startDropIn(
   userId: string,
-  sessionHeader: string | null,
+  headers: { session: string | null; betas: string | null },
   body: AnthropicCreateRequest,
   onReply: TurnCaller["onReply"],
 ): Promise<DropIn> {
+  const sessionHeader = headers.session;
   const { model, messages } = checkRequest(body);
   // A dated alias is stored as its model's id, so costs and the picker know it.
   const sessionId = await dropInSession(userId, sessionHeader, body, model.id);
   const caller: TurnCaller = {
     tools: toolDefs(body.tools),
     params: callerParams(body),
+    betas: betaList(headers.betas),
     maxTokens: body.max_tokens,
     onReply,
   };

@@ -35,7 +35,7 @@ export function buildRequest(
   ctx: SessionContext,
   window: readonly EngineMessage[],
   current: { turn: number; regenerate: boolean } | null,
-  caller?: Pick<TurnCaller, "tools" | "params" | "maxTokens">,
+  caller?: Pick<TurnCaller, "tools" | "params" | "maxTokens"> & Partial<Pick<TurnCaller, "betas">>,
 ): BuiltRequest {
   const s = ctx.session;
   const base = s.system_prompt + (s.memory_text ?? "");
@@ -59,7 +59,7 @@ export function buildRequest(
       system: systemBlocks(base, summary, plan, ctx.canvasText ?? ""),
       messages: markMessages(messages, plan),
       maxTokens: caller?.maxTokens ?? ctx.capacity.reserved,
-      ...(caller ? { params: caller.params } : {}),
+      ...(caller ? { params: caller.params, betas: caller.betas } : {}),
     },
     breakpoints: breakpointCount(plan),
   };

@@ -12,7 +12,7 @@ import { finishReply } from "@/lib/db/reply-call";
 import type { SessionRow } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
-import { anthropicClient, isPromptTooLong, measuredInput, streamReply, type LlmReply, type LlmRequest } from "@/lib/llm/client";
+import { anthropicClient, isPromptTooLong, measuredInput, streamReply, wholeBlockEvents, type BlockEvent, type LlmReply, type LlmRequest } from "@/lib/llm/client";
 import { OFFLINE_BANNER, offlineReply, streamOffline } from "@/lib/llm/offline";
 import { DEMO_CANVAS_TEXT, offlineCanvasDemo } from "@/lib/llm/offline-canvas";
 import { offlineToolUse } from "@/lib/llm/offline-recall";
@@ -204,10 +204,12 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
       if (!replyId) throw new Error("unreachable: planning a request that fits opens its reply's row");
       // Where the session stood before this turn's message, for the threshold event.
       usageBefore ??= ((win.selection.calibratedTokens - calibrate(h.userMessage.token_count, ctx.calibration.factor)) / ctx.capacity.capacity) * 100;
-      const onText = (delta: string) => {
-        stream.text += delta;
+      const onBlock = (e: BlockEvent) => {
+        emit({ event: "block", data: e });
+        if (e.type !== "content_block_delta" || e.delta.type !== "text_delta" || typeof e.delta.text !== "string") return;
+        stream.text += e.delta.text;
         stream.dirty = true;
-        emit({ event: "delta", data: { text: delta } });
+        emit({ event: "delta", data: { text: e.delta.text } });
       };
       let reply: LlmReply | null = null;
       let built: BuiltRequest | null = null;
@@ -215,7 +217,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
       for (let attempt = 1; !reply; attempt++) {
         built = buildRequest(ctx, win.messages, current, h.caller);
         try {
-          reply = await callModel(client, built.request, onText, h.stop.signal);
+          reply = await callModel(client, built.request, onBlock, h.stop.signal);
         } catch (err) {
           // Our estimate said it fits but Claude disagrees: shrink by a quarter and retry (FR-004).
           if (!isPromptTooLong(err) || attempt > MAX_OVERFLOW_ATTEMPTS || stream.text !== "") throw err;
@@ -357,10 +359,10 @@ function callsCallerTool(content: readonly ContentBlock[], caller: TurnHandle["c
 async function callModel(
   client: ReturnType<typeof anthropicClient>,
   request: LlmRequest,
-  onText: (delta: string) => void,
+  onBlock: (e: BlockEvent) => void,
   signal: AbortSignal,
 ): Promise<LlmReply> {
-  if (client) return streamReply(client, request, onText, signal);
+  if (client) return streamReply(client, request, onBlock, signal);
   const system = request.system.map((b) => b.text).join("");
   const demo = offlineCanvasDemo(request.messages, request.tools ?? []);
   const toolUse = demo ? null : offlineToolUse(request.messages, request.tools ?? []);
@@ -370,10 +372,13 @@ async function callModel(
     : toolUse
       ? `${OFFLINE_BANNER}\n\nLet me search our earlier conversations for "${toolUse.input.query}".`
       : offlineReply({ messages: request.messages, system, model: request.model }).text;
+  onBlock({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
   for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) {
     signal.throwIfAborted();
-    onText(chunk);
+    onBlock({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: chunk } });
   }
+  onBlock({ type: "content_block_stop", index: 0 });
+  uses.forEach((u, i) => wholeBlockEvents(i + 1, u).forEach(onBlock));
   if (uses.length) return { content: [{ type: "text", text }, ...uses], usage: null, stopReason: "tool_use" };
   return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
 }

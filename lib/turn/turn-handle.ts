@@ -26,6 +26,8 @@ export interface TurnHandle {
 export interface TurnCaller {
   tools: ToolDef[];
   params: CallerParams;
+  /** The caller's `anthropic-beta` features. */
+  betas: string[];
   maxTokens: number;
   onReply: (reply: LlmReply) => void;
 }

@@ -17,7 +17,9 @@ import {
 } from "@/lib/contract/anthropic";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import type { LlmReply } from "@/lib/llm/client";
+import type { BlockEvent, LlmReply } from "@/lib/llm/client";
+import { wireMessages } from "@/lib/context/api-messages";
+import type { KeyBlock } from "@/lib/context/client-history";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
 import { startDropIn, type DropIn } from "@/lib/turn/drop-in";
 import { turnFailureStatus } from "@/lib/turn/errors";
@@ -32,6 +34,8 @@ class Answer {
   content: AnthropicBlockOut[] = [];
   stopReason: StopReason = null;
   stopSequence: string | null = null;
+  /** Fields of Claude's last answer beyond the message (container, context_management, …). */
+  extra: Record<string, unknown> = {};
   usage: AnthropicUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   measured = false;
   status: ContextStatusJson | null = null;
@@ -44,20 +48,22 @@ class Answer {
     private readonly callerTools: ReadonlySet<string>,
   ) {}
 
-  /** What the caller sees of a reply: its text and the calls of the caller's own tools. */
+  /** Whether the caller sees a block: everything Claude said but calls of Threadkeeper's own tools, which run inside the request. */
+  shows(b: { type: string; name?: unknown }): boolean {
+    return b.type !== "tool_use" || (typeof b.name === "string" && this.callerTools.has(b.name));
+  }
+
+  /** What the caller sees of a reply: every block as Claude gave it, but Threadkeeper's own tool calls. */
   visible(reply: LlmReply): AnthropicBlockOut[] {
-    return reply.content.flatMap((b): AnthropicBlockOut[] => {
-      if (b.type === "text" && b.text !== "") return [{ type: "text", text: b.text }];
-      if (b.type === "tool_use" && this.callerTools.has(b.name)) return [{ type: "tool_use", id: b.id, name: b.name, input: b.input }];
-      return [];
-    });
+    return wireMessages([{ role: "assistant", content: reply.content }]).flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => this.shows(b) && !(b.type === "text" && b.text === "")) : []));
   }
 
   add(reply: LlmReply): AnthropicBlockOut[] {
     const shown = this.visible(reply);
     this.content.push(...shown);
-    this.stopReason = (reply.stopReason as StopReason) ?? null;
+    this.stopReason = reply.stopReason ?? null;
     this.stopSequence = reply.stopSequence ?? null;
+    this.extra = reply.extra ?? {};
     if (reply.usage) {
       this.measured = true;
       this.usage.input_tokens += reply.usage.input_tokens;
@@ -89,14 +95,14 @@ class Answer {
 
   json(): AnthropicMessage {
     const content = this.content;
-    return { id: this.id, type: "message", role: "assistant", model: this.model, content, stop_reason: this.stopReason, stop_sequence: this.stopSequence, usage: this.finalUsage() };
+    return { id: this.id, type: "message", role: "assistant", model: this.model, content, stop_reason: this.stopReason, stop_sequence: this.stopSequence, ...this.extra, usage: this.finalUsage() };
   }
 }
 
 /** Remembers what the client now holds of the conversation; a failure only costs the next request a read. */
 async function recordView(turn: DropIn, answer: Answer): Promise<void> {
   if (answer.error || answer.content.length === 0 || !turn.recordView || answer.lastSeq === 0) return;
-  await turn.recordView(answer.content, answer.lastSeq).catch((e: unknown) => log.error("[threadkeeper] recording the client's view failed", e));
+  await turn.recordView(answer.content as KeyBlock[], answer.lastSeq).catch((e: unknown) => log.error("[threadkeeper] recording the client's view failed", e));
 }
 
 function sessionHeaders(turn: DropIn): Record<string, string> {
@@ -112,55 +118,54 @@ function contextHeaders(status: ContextStatusJson | null): Record<string, string
   };
 }
 
+/** The request's headers a drop-in reads: the session it continues and the caller's betas. */
+export interface DropInHeaders {
+  session: string | null;
+  betas: string | null;
+}
+
 /** Runs a drop-in request and answers it as the Messages API would. */
-export async function createMessage(userId: string, sessionHeader: string | null, body: AnthropicCreateRequest): Promise<Response> {
+export async function createMessage(userId: string, headers: DropInHeaders, body: AnthropicCreateRequest): Promise<Response> {
   const answer = new Answer(body.model, new Set((body.tools ?? []).map((t) => t.name)));
-  if (body.stream) return streamMessage(userId, sessionHeader, body, answer);
-  const turn = await startDropIn(userId, sessionHeader, body, (reply) => answer.add(reply));
+  if (body.stream) return streamMessage(userId, headers, body, answer);
+  const turn = await startDropIn(userId, headers, body, (reply) => answer.add(reply));
   if (turn.prepared.kind === "turn") await turn.prepared.run((e) => answer.note(e), { detachFollowUp: true });
   await recordView(turn, answer);
-  const headers = { ...sessionHeaders(turn), ...contextHeaders(answer.status) };
+  const responseHeaders = { ...sessionHeaders(turn), ...contextHeaders(answer.status) };
   if (answer.error) {
     const { status, body: err } = anthropicError(answer.error);
-    return Response.json(err, { status, headers: { ...headers, ...answer.error.headers } });
+    return Response.json(err, { status, headers: { ...responseHeaders, ...answer.error.headers } });
   }
-  return Response.json(answer.json(), { status: 200, headers });
+  return Response.json(answer.json(), { status: 200, headers: responseHeaders });
 }
 
 const frame = (event: string, data: object) => `event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`;
 
 /**
- * The SSE answer. Text streams as Claude writes it; a call of the caller's tool is sent whole
- * when its reply is saved (one input_json_delta), as the API allows. The turn runs to its end
- * even if the client goes away, so the session keeps the reply.
+ * The SSE answer: Claude's block events passed on as they come (text, thinking_delta and
+ * signature_delta, tool input, server tool blocks), renumbered across the replies of the turn,
+ * with Threadkeeper's own tool calls left out. The turn runs to its end even if the client goes
+ * away, so the session keeps the reply.
  */
-async function streamMessage(userId: string, sessionHeader: string | null, body: AnthropicCreateRequest, answer: Answer): Promise<Response> {
+async function streamMessage(userId: string, headers: DropInHeaders, body: AnthropicCreateRequest, answer: Answer): Promise<Response> {
   let send: (text: string) => void = () => {};
-  let index = 0;
-  let textOpen = false;
-  const closeText = () => {
-    if (!textOpen) return;
-    send(frame("content_block_stop", { index: index++ }));
-    textOpen = false;
-  };
-  const turn = await startDropIn(userId, sessionHeader, body, (reply) => {
-    const shown = answer.add(reply);
-    closeText();
-    for (const b of shown) {
-      if (b.type !== "tool_use") continue;
-      send(frame("content_block_start", { index, content_block: { ...b, input: {} } }));
-      send(frame("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) } }));
-      send(frame("content_block_stop", { index: index++ }));
-    }
+  let next = 0;
+  // This reply's block index → the answer's, for the blocks the caller sees.
+  let shown = new Map<number, number>();
+  const turn = await startDropIn(userId, headers, body, (reply) => {
+    answer.add(reply);
+    shown = new Map();
   });
   const onEvent = (e: SendEvent) => {
     answer.note(e);
-    if (e.event !== "delta" || e.data.text === "") return;
-    if (!textOpen) {
-      send(frame("content_block_start", { index, content_block: { type: "text", text: "" } }));
-      textOpen = true;
+    if (e.event !== "block") return;
+    const b = e.data as BlockEvent;
+    if (b.type === "content_block_start") {
+      if (!answer.shows(b.content_block)) return;
+      shown.set(b.index, next++);
     }
-    send(frame("content_block_delta", { index, delta: { type: "text_delta", text: e.data.text } }));
+    const index = shown.get(b.index);
+    if (index !== undefined) send(frame(b.type, { ...b, index }));
   };
   return eventStream(async (write) => {
     send = write;
@@ -168,12 +173,11 @@ async function streamMessage(userId: string, sessionHeader: string | null, body:
     send(frame("message_start", { message: { ...start, usage: { input_tokens: 0, output_tokens: 0 } } }));
     send(frame("ping", {}));
     if (turn.prepared.kind === "turn") await turn.prepared.run(onEvent, { detachFollowUp: true });
-    closeText();
     await recordView(turn, answer);
     if (answer.error) send(anthropicErrorFrame(answer.error));
     else {
       // The usage counters are whole-message totals here: the SDK overwrites its snapshot with them.
-      send(frame("message_delta", { delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence }, usage: answer.finalUsage() }));
+      send(frame("message_delta", { delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence, ...answer.extra }, usage: answer.finalUsage() }));
       send(frame("message_stop", {}));
     }
   }, sessionHeaders(turn));

@@ -6,5 +6,5 @@ import { api } from "@/lib/contract/endpoints";
 export const dynamic = "force-dynamic";
 
 export const POST = route(api.anthropicCreateMessage, async ({ req, body, caller }) =>
-  createMessage(caller.userId, req.headers.get(SESSION_HEADER), body),
+  createMessage(caller.userId, { session: req.headers.get(SESSION_HEADER), betas: req.headers.get("anthropic-beta") }, body),
 );
