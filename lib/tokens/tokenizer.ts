@@ -94,7 +94,8 @@ function documentParts(block: DocumentBlock, parts: CountParts): void {
   else if (block.source.type === "text") parts.texts.push(block.source.data);
   else if (block.source.type === "content") {
     if (typeof block.source.content === "string") parts.texts.push(block.source.content);
-    else for (const c of block.source.content) c.type === "text" ? parts.texts.push(c.text) : (parts.fixed += IMAGE_TOKENS);
+    else for (const c of block.source.content) if (c.type === "text") parts.texts.push(c.text);
+    else parts.fixed += IMAGE_TOKENS;
   } else parts.fixed += UNKNOWN_DOCUMENT_TOKENS;
   if (block.title) parts.texts.push(block.title);
   if (block.context) parts.texts.push(block.context);
@@ -133,7 +134,7 @@ export function blocksParts(blocks: ContentBlock[]): CountParts {
         parts.fixed += Math.ceil(block.data.length / REDACTED_CHARS_PER_TOKEN);
         break;
       case "system_message":
-        typeof block.content === "string" ? parts.texts.push(block.content) : parts.texts.push(...block.content.map((c) => c.text));
+        parts.texts.push(typeof block.content === "string" ? block.content : block.content.map((c) => c.text).join("\n"));
         parts.fixed += MESSAGE_OVERHEAD;
         break;
       case "opaque":
