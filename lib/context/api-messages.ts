@@ -151,9 +151,9 @@ function withoutNotes<T extends object>(b: T): T {
 function wireBlock(b: Exclude<ContentBlock, { type: "system_message" }>): WireBlock {
   if (b.type === "opaque") return b.block;
   if (b.type === "thinking" || b.type === "redacted_thinking") return withoutNotes(b);
-  if (b.type === "document") return withoutNotes(b);
-  if (b.type === "tool_result" && Array.isArray(b.content) && b.content.some((c) => c.type === "document" && c.threadkeeper)) {
-    return { ...b, content: b.content.map((c) => (c.type === "document" ? wireBlock(c) : c)) };
+  if (b.type === "document" || b.type === "image") return withoutNotes(b);
+  if (b.type === "tool_result" && Array.isArray(b.content) && b.content.some((c) => "threadkeeper" in c)) {
+    return { ...b, content: b.content.map((c) => withoutNotes(c)) };
   }
   return b;
 }
