@@ -2,7 +2,7 @@
  * Turning untrusted input into FakeSteps: JSON posted to `/__control/enqueue`, and `[[...]]`
  * directives typed into a chat message by a browser test.
  */
-import type { AnthropicErrorType, ErrorStatus, FakeStep } from "./types";
+import type { AnthropicErrorType, ErrorStatus, FakeStep, ThinkingOptions, WebSearchResultSpec } from "./types";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -42,6 +42,26 @@ function requiredString(step: Record<string, unknown>, key: string): string {
   return value;
 }
 
+function thinkingOptions(step: Record<string, unknown>): ThinkingOptions {
+  const redacted = step.redactedThinking;
+  if (redacted !== undefined && typeof redacted !== "boolean") throw new Error("redactedThinking must be a boolean");
+  const options: ThinkingOptions = {};
+  const thinking = optionalString(step, "thinking");
+  if (thinking !== undefined) options.thinking = thinking;
+  if (redacted !== undefined) options.redactedThinking = redacted;
+  return options;
+}
+
+function searchResults(raw: unknown): WebSearchResultSpec[] {
+  if (!Array.isArray(raw)) throw new Error("results must be an array");
+  return raw.map((r: unknown, i) => {
+    if (!isRecord(r)) throw new Error(`results.${i} must be an object`);
+    const pageAge = r.pageAge;
+    if (pageAge !== undefined && pageAge !== null && typeof pageAge !== "string") throw new Error(`results.${i}.pageAge must be a string or null`);
+    return { url: requiredString(r, "url"), title: requiredString(r, "title"), pageAge, snippet: optionalString(r, "snippet") };
+  });
+}
+
 /** Validates one step from JSON; throws an Error with a readable message when it is malformed. */
 function parseStep(raw: unknown): FakeStep {
   if (!isRecord(raw)) throw new Error("step must be an object");
@@ -51,7 +71,7 @@ function parseStep(raw: unknown): FakeStep {
       if (stopReason !== undefined && stopReason !== "end_turn" && stopReason !== "max_tokens") {
         throw new Error('stopReason must be "end_turn" or "max_tokens"');
       }
-      return { kind: "reply", text: requiredString(raw, "text"), stopReason };
+      return { kind: "reply", text: requiredString(raw, "text"), stopReason, ...thinkingOptions(raw) };
     }
     case "tool_use": {
       const input = raw.input ?? {};
@@ -62,8 +82,13 @@ function parseStep(raw: unknown): FakeStep {
         input,
         id: optionalString(raw, "id"),
         text: optionalString(raw, "text"),
+        ...thinkingOptions(raw),
       };
     }
+    case "web_search":
+      return { kind: "web_search", query: requiredString(raw, "query"), results: searchResults(raw.results), text: optionalString(raw, "text"), ...thinkingOptions(raw) };
+    case "cited_reply":
+      return { kind: "cited_reply", document: optionalNonNegative(raw, "document"), text: optionalString(raw, "text"), ...thinkingOptions(raw) };
     case "error": {
       const status = ERROR_STATUSES.find((s) => s === raw.status);
       if (status === undefined) throw new Error(`status must be one of ${ERROR_STATUSES.join(", ")}`);
