@@ -4,7 +4,7 @@
  * from the schema alone (deterministic, `subject` filling free strings), covering what clients'
  * schema generators (zod, pydantic) emit: object/properties/required, array (minItems), string
  * (enum, const, format), number/integer (minimum), boolean, null, anyOf/oneOf, nullable types,
- * `$ref` into `$defs`/`definitions`.
+ * `$ref` into `$defs`/`definitions`, and bounds an SDK helper wrote into a description.
  */
 import { invalid } from "./errors";
 
@@ -45,11 +45,27 @@ const FORMATS: Record<string, string> = {
   uuid: "00000000-0000-4000-8000-000000000000",
 };
 
+/**
+ * Constraints the strict JSON-schema subset cannot carry, which SDK helpers (zodOutputFormat)
+ * move into the description as `{minimum: 5, maxLength: 9}`; a model reads them there.
+ */
+function descriptionHints(node: Schema): Schema {
+  const match = typeof node.description === "string" ? /\{([^{}]*)\}/.exec(node.description) : null;
+  if (!match) return node;
+  const hints: Schema = {};
+  for (const pair of match[1].split(",")) {
+    const [key, value] = pair.split(":").map((p) => p.trim());
+    if (key && value !== undefined && value !== "" && Number.isFinite(Number(value))) hints[key] = Number(value);
+  }
+  return { ...hints, ...node };
+}
+
 /** A value that satisfies `schema`; `subject` is the text free-form strings are made from. */
 export function valueForSchema(schema: Schema, subject: string): unknown {
   const root = schema;
-  const build = (node: unknown, name: string, depth: number): unknown => {
-    if (!isRecord(node) || depth > 32) return null;
+  const build = (raw: unknown, name: string, depth: number): unknown => {
+    if (!isRecord(raw) || depth > 32) return null;
+    const node = descriptionHints(raw);
     if (typeof node.$ref === "string") {
       const target = node.$ref.replace(/^#\//, "").split("/").reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), root);
       return build(target, name, depth + 1);
