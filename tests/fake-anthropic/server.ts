@@ -19,7 +19,14 @@
  * Endpoints: POST /v1/messages (streaming and not), POST /v1/messages/count_tokens.
  * Behaviour per /v1/messages call: first queued step (FIFO) → else `[[...]]` directives in the
  * last user message (see DirectiveInterpreter in ./steps.ts) → else the echo reply
- * "Echo: <last user text, first 200 chars>".
+ * "Echo: <last user text, first 200 chars>" (or, with `output_config.format`, JSON satisfying
+ * the schema: ./structured.ts).
+ * Like the API it also: starts replies with signed thinking blocks and checks those that come
+ * back (./thinking.ts, per-model rules in ./models.ts); validates and counts documents and images
+ * (./documents.ts, ./images.ts; the counting rules head ./tokenizer.ts); scripts web searches
+ * (./server-tools.ts); accepts `role: "system"` messages after the first; refuses content block
+ * types outside the SDK's ContentBlockParam union (./validate.ts). Unknown top-level fields are
+ * accepted and recorded with the body.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -41,6 +48,8 @@ import { flattenHeaders, parseJson, readBody } from "../fake-http";
 
 export { countRequestTokens, fakeTokenCount } from "./tokenizer";
 export { makePdf } from "./pdf-fixture";
+/** Counting a body with PDFs outside the server: await this on its messages before countRequestTokens. */
+export { preparePdfs } from "./documents";
 
 export interface FakeAnthropic {
   /** e.g. http://127.0.0.1:54321 (use as ANTHROPIC_BASE_URL / `baseURL`). */

@@ -136,7 +136,7 @@ export function parseSteps(raw: unknown): FakeStep[] {
  * `[[name:argument]]`. The argument is matched lazily up to the first `]]`, so it may contain
  * spaces, single brackets and JSON objects (but not `]]`).
  */
-const DIRECTIVE_RE = /\[\[(fault|slow|reply|tool_use):([\s\S]*?)\]\]/g;
+const DIRECTIVE_RE = /\[\[(fault|slow|reply|tool_use|web_search|cite):([\s\S]*?)\]\]/g;
 
 /** Faults that fire only once per distinct message text so the SDK's automatic retry succeeds. */
 const ONE_SHOT_FAULTS: ReadonlyMap<string, ErrorStatus> = new Map([
@@ -155,6 +155,8 @@ const ONE_SHOT_FAULTS: ReadonlyMap<string, ErrorStatus> = new Map([
  *   [[slow:2000]]                              response takes ~2000 ms
  *   [[reply:some text]]                        reply with exactly "some text"
  *   [[tool_use:name]] / [[tool_use:name {"k":1}]]  tool_use block (input {} or the given JSON)
+ *   [[web_search:query]]                       a web search with one result (needs a web_search tool)
+ *   [[cite:0]]                                 a reply citing document 0 (needs citations enabled on it)
  *
  * Every directive applies on every request whose last user message contains it, EXCEPT the
  * 500/429/529 faults: those are retryable, and the SDK retries automatically, so they fire only
@@ -163,7 +165,7 @@ const ONE_SHOT_FAULTS: ReadonlyMap<string, ErrorStatus> = new Map([
  * what lets a test observe "error, retry, success" end to end. Use queued `error` steps when a
  * test needs an error that persists across retries.
  *
- * Precedence when several are present: fault > tool_use > slow > reply; a `[[reply:…]]` text is
+ * Precedence when several are present: fault > web_search > cite > tool_use > slow > reply; a `[[reply:…]]` text is
  * also used as the text of slow/drop/tool_use responses.
  */
 export class DirectiveInterpreter {
@@ -196,6 +198,18 @@ export class DirectiveInterpreter {
       } else if (fault === "too_long") {
         return { kind: "too_long" };
       }
+    }
+
+    const search = directives.get("web_search");
+    if (search !== undefined) {
+      const query = search || "search";
+      const results = [{ url: `https://example.com/search?q=${encodeURIComponent(query)}`, title: `About ${query}`, snippet: `A page about ${query}.` }];
+      return { kind: "web_search", query, results, text: replyText };
+    }
+    const cite = directives.get("cite");
+    if (cite !== undefined) {
+      const document = Number(cite);
+      return { kind: "cited_reply", document: cite !== "" && Number.isInteger(document) && document >= 0 ? document : undefined, text: replyText };
     }
 
     const toolUse = directives.get("tool_use");

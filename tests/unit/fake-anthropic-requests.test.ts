@@ -148,3 +148,13 @@ describe("request shapes", () => {
     expect(exact).toBe(true);
 });
 });
+
+describe("directives", () => {
+  it("script a web search and a cited reply from typed text, for browser tests", async () => {
+    const search = await client.messages.create({ model, max_tokens: 100, tools: [webSearch], messages: [{ role: "user", content: "[[web_search:moon phases]]" }] });
+    expect(search.content[0]).toMatchObject({ type: "server_tool_use", input: { query: "moon phases" } });
+    const doc: Anthropic.DocumentBlockParam = { type: "document", source: { type: "text", media_type: "text/plain", data: "Grass is green." }, citations: { enabled: true } };
+    const cited = await client.messages.create({ model, max_tokens: 100, messages: [{ role: "user", content: [doc, { type: "text", text: "[[cite:0]]" }] }] });
+    expect((cited.content[1] as Anthropic.TextBlock).citations).toMatchObject([{ type: "char_location", cited_text: "Grass is green." }]);
+  });
+});
