@@ -11,7 +11,9 @@
 //   wrote it: a compaction, a slide or a new system prompt invalidates it "and every later
 //   thinking block". Each stored reply's thinking carries the digest of the request it answered
 //   (`threadkeeper.prefix`, removed on the wire); a block whose digest no longer matches is
-//   dropped with every later one, rather than letting the API refuse the request. Pure.
+//   dropped with every later one, rather than letting the API refuse the request. A block a
+//   client brought (an imported history) has no digest: it is sent, and the request asks the
+//   API to drop it if it fails the check (`unverified`, lib/turn/request.ts). Pure.
 import { createHash, type Hash } from "node:crypto";
 import type { ThinkingInfo } from "@/lib/models";
 import { wireMessages } from "./api-messages";
@@ -78,27 +80,50 @@ function currentTurnStart(messages: readonly ApiMessage[]): number {
   return 0;
 }
 
+export interface SendableThinking {
+  messages: ApiMessage[];
+  /** Thinking blocks without a digest (a client's) are sent: only the API can tell whether they pass the prefix check. */
+  unverified: boolean;
+}
+
 /**
  * The messages with the thinking the model may be sent: for a model that drops earlier thinking,
  * only the current tool loop's; with the prefix check, every block up to the first whose prefix
  * changed. An assistant message left empty by the drop keeps its other blocks' place.
  */
-export function sendableThinking(messages: readonly ApiMessage[], model: ThinkingInfo, prefix: { system: unknown; tools: unknown }): ApiMessage[] {
-  if (!messages.some((m) => m.role === "assistant" && m.content.some(isThinking))) return [...messages];
+export function sendableThinking(messages: readonly ApiMessage[], model: ThinkingInfo, prefix: { system: unknown; tools: unknown }): SendableThinking {
+  if (!messages.some((m) => m.role === "assistant" && m.content.some(isThinking))) return { messages: [...messages], unverified: false };
   if (!model.keepsEarlier) {
     const start = currentTurnStart(messages);
-    return messages.map((m, i) => (i < start && m.role === "assistant" ? withoutThinking(m) : m));
+    return { messages: messages.map((m, i) => (i < start && m.role === "assistant" ? withoutThinking(m) : m)), unverified: false };
   }
-  if (!model.prefixCheck) return [...messages];
+  if (!model.prefixCheck) return { messages: [...messages], unverified: false };
   const digest = new PrefixDigest(prefix.system, prefix.tools);
   let broken = false;
-  return messages.map((m) => {
-    let sent = m;
+  let unverified = false;
+  const sent = messages.map((m) => {
+    let out = m;
     if (m.role === "assistant" && m.content.some(isThinking)) {
-      if (!broken && m.content.some((b) => isThinking(b) && prefixOf(b) !== digest.current())) broken = true;
-      if (broken) sent = withoutThinking(m);
+      const marks = m.content.filter(isThinking).map(prefixOf);
+      if (!broken && marks.some((p) => p !== undefined && p !== digest.current())) broken = true;
+      if (broken) out = withoutThinking(m);
+      else if (marks.some((p) => p === undefined)) unverified = true;
     }
-    digest.add(sent);
-    return sent;
+    digest.add(out);
+    return out;
   });
+  return { messages: sent, unverified };
+}
+
+/** The beta that lets a request choose what a failed prefix check does (platform.claude.com/docs/en/build-with-claude/preserved-thinking). */
+export const THINKING_BINDING_BETA = "thinking-binding-controls-2026-08-01";
+
+/**
+ * The thinking parameter for a request carrying unverified blocks: the caller's (or the model's
+ * default, adaptive), asking the API to drop a block that fails the check instead of refusing
+ * the request, unless the caller chose itself.
+ */
+export function dropFailingThinking(thinking: unknown): Record<string, unknown> {
+  const given = thinking && typeof thinking === "object" ? (thinking as Record<string, unknown>) : { type: "adaptive" };
+  return given.block_binding !== undefined ? given : { ...given, block_binding: { prefix_mismatch_behavior: "drop_block" } };
 }

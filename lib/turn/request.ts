@@ -10,7 +10,7 @@ import { env } from "@/lib/env";
 import type { CallerParams, LlmRequest } from "@/lib/llm/client";
 import type { ContextSettings } from "@/lib/contract/settings";
 import type { ModelInfo } from "@/lib/models";
-import { sendableThinking } from "@/lib/context/thinking";
+import { dropFailingThinking, sendableThinking, THINKING_BINDING_BETA } from "@/lib/context/thinking";
 import { calibrate } from "@/lib/tokens/calibration";
 import type { TurnCaller } from "./turn-handle";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
@@ -47,7 +47,7 @@ export function buildRequest(
   const canvas = ctx.canvasText ?? "";
   // The prefix check ignores cache_control, so the digest reads the system prompt unmarked.
   const prefix = { system: systemBlocks(base, summary, NO_BREAKPOINTS, canvas), tools };
-  const messages = sendableThinking(toApiMessages(dropSuperseded(window, current)), ctx.model.thinking, prefix);
+  const { messages, unverified } = sendableThinking(toApiMessages(dropSuperseded(window, current)), ctx.model.thinking, prefix);
   const factor = ctx.calibration.factor;
   const plan = promptCachingEnabled()
     ? planCacheBreakpoints({
@@ -66,8 +66,7 @@ export function buildRequest(
       system: systemBlocks(base, summary, plan, canvas),
       messages: markMessages(messages, plan),
       maxTokens: caller?.maxTokens ?? ctx.capacity.reserved,
-      params: caller ? caller.params : thinkingParams(ctx.settings.thinking, ctx.model, ctx.capacity.reserved),
-      ...(caller ? { betas: caller.betas } : {}),
+      ...thinkingFields(caller ? caller.params : thinkingParams(ctx.settings.thinking, ctx.model, ctx.capacity.reserved), caller?.betas ?? [], unverified),
     },
     breakpoints: breakpointCount(plan),
   };
@@ -89,6 +88,12 @@ export function thinkingParams(setting: ContextSettings["thinking"], model: Mode
   if (model.thinking.adaptive) return { thinking: { type: "adaptive" } };
   const budget = Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens / 2));
   return budget < maxTokens ? { thinking: { type: "enabled", budget_tokens: budget } } : {};
+}
+
+/** A request's parameters and betas; with thinking only the API can verify, it asks the API to drop what fails. */
+function thinkingFields(params: CallerParams, betas: readonly string[], unverified: boolean): Pick<LlmRequest, "params" | "betas"> {
+  if (!unverified || (params.thinking as { type?: unknown } | undefined)?.type === "disabled") return { params, betas };
+  return { params: { ...params, thinking: dropFailingThinking(params.thinking) }, betas: [...new Set([...betas, THINKING_BINDING_BETA])] };
 }
 
 /**

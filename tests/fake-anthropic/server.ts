@@ -233,7 +233,8 @@ class FakeAnthropicServer implements FakeAnthropic {
     // A tool_result-only turn has no typed text; echo the tool output instead.
     const subject = (userText || contentText(lastUser?.content)).slice(0, ECHO_MAX_CHARS);
     const echo = ECHO_PREFIX + subject;
-    const step = this.queue.shift() ?? this.directives.stepFor(userText);
+    const at = this.queue.findIndex((q) => q.forModel === undefined || q.forModel === request.model);
+    const step = (at >= 0 ? this.queue.splice(at, 1)[0] : undefined) ?? this.directives.stepFor(userText);
     const plan = planFor(step, {
       echo,
       inputTokens,

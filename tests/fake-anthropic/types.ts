@@ -21,7 +21,12 @@ export type ErrorStatus = 429 | 500 | 529 | 400 | 401;
  * call (FIFO); `count_tokens` calls never consume steps. Every kind except `error` and `too_long`
  * (which are plain HTTP errors) works for both streaming and non-streaming requests.
  */
-export type FakeStep =
+/** Which request a step is for: a step naming a model waits for a request of that model (Threadkeeper's own title and summary calls use another). */
+export interface StepTarget {
+  forModel?: string;
+}
+
+export type FakeStep = StepTarget & (
   | ({ kind: "reply"; text: string; stopReason?: "end_turn" | "max_tokens" } & ThinkingOptions)
   | ({
       kind: "tool_use";
@@ -81,7 +86,8 @@ export type FakeStep =
       delayMs: number;
       /** Reply text (default: the echo reply). */
       text?: string;
-    };
+    }
+);
 
 /** Thinking extras of a scripted step; they only apply when the request has thinking on. */
 export interface ThinkingOptions {
