@@ -78,8 +78,11 @@ function resultParts(content: ToolResultBlock["content"], parts: CountParts): vo
     parts.texts.push(content);
     return;
   }
+  // Text parts are read as one text, as they were before results could hold more than text.
+  const texts = content.flatMap((p) => (p.type === "text" ? [p.text] : []));
+  if (texts.length > 0) parts.texts.push(texts.join("\n"));
   for (const p of content) {
-    if (p.type === "text") parts.texts.push(p.text);
+    if (p.type === "text") continue;
     else if (p.type === "image") parts.fixed += imageTokens(p.threadkeeper ?? null);
     else if (p.type === "document") documentParts(p, parts);
     else parts.texts.push(p.title, ...p.content.map((c) => c.text));

@@ -7,7 +7,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { ChatAnthropic } from "@langchain/anthropic";
 import { HumanMessage } from "@langchain/core/messages";
 import { tool as langchainTool } from "@langchain/core/tools";
-import { generateObject, generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { generateObject, generateText, jsonSchema, stepCountIs, tool, type JSONSchema7 } from "ai";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as keysRoute from "@/app/api/keys/route";
@@ -35,7 +35,7 @@ beforeAll(async () => {
 const chatBodies = (model: string) => h.fake.requests.filter((r) => r.path === "/v1/messages" && r.body?.model === model).map((r) => r.body ?? {});
 
 const PDF = () => makePdf(["The obsidian ferry leaves at 07:40.", "It returns at 19:10."]);
-const PERSON = { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"], additionalProperties: false } as const;
+const PERSON: JSONSchema7 = { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"], additionalProperties: false };
 
 describe("the Vercel AI SDK", () => {
   const model = "claude-haiku-4-5";
