@@ -19,13 +19,15 @@ describe("sending a message", () => {
     const res = await send(s.id, { content: "Hi Claude" });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const events = await readSse(res);
-    expect(events.map((e) => e.event)).toEqual([
+    // Each text delta comes after its block event (Claude's own, passed on for thinking and the rest).
+    expect(events.map((e) => e.event).filter((e) => e !== "block")).toEqual([
       "user_message",
       ...ofType(events, "delta").map(() => "delta"),
       "assistant_message",
       "status",
       "done",
     ]);
+    expect(ofType(events, "block").map((b) => b.type)).toEqual(["content_block_start", ...ofType(events, "delta").map(() => "content_block_delta"), "content_block_stop"]);
     expect(ofType(events, "delta").length).toBeGreaterThan(1);
     expect(ofType(events, "delta").map((d) => d.text).join("")).toBe("Hello there, how can I help today?");
     const [reply] = ofType(events, "assistant_message");
