@@ -9,7 +9,7 @@
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, load, usage, search, recall, canvas, locomo, hostile; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, load, usage, search, recall, canvas, locomo, hostile, content; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
 // scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
 // scripts/bench/recall.ts.
 import os from "node:os";
@@ -31,13 +31,14 @@ import { benchRecall, printRecall, recallJson } from "./bench/recall";
 import { benchCanvas, canvasJson, printCanvas } from "./bench/canvas";
 import { benchLocomo, locomoJson, printLocomo } from "./bench/locomo";
 import { benchHostile, hostileJson, printHostile } from "./bench/hostile";
+import { benchContent, contentJson, printContent } from "./bench/content";
 import { benchHostileApp, hostileAppJson, printHostileApp } from "./bench/hostile-app";
 import { benchHostileHistory, hostileHistoryJson, printHostileHistory } from "./bench/hostile-history";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "load", "usage", "search", "recall", "canvas", "locomo", "hostile"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -195,6 +196,9 @@ async function main(): Promise<void> {
     // Its own databases too, one per conversation; skips when the data is absent.
     const locomo = only.has("locomo") ? await benchLocomo(db) : null;
     if (locomo) printLocomo(locomo);
+    // Thinking, a PDF and images counted against the fake's counts; a PDF resent every turn (issue 30).
+    const content = only.has("content") ? await benchContent() : null;
+    if (content) printContent(content);
     // Pure algorithms and the token worker on hostile text (issue 29); no database.
     const hostile = only.has("hostile") ? await benchHostile() : null;
     if (hostile) printHostile(hostile);
@@ -237,6 +241,7 @@ async function main(): Promise<void> {
       canvas: canvas ? canvasJson(canvas) : null,
       locomo: locomo ? locomoJson(locomo) : null,
       hostile: hostile ? hostileJson(hostile) : null,
+      content: content ? contentJson(content) : null,
       hostile_history: hostileHistory ? hostileHistoryJson(hostileHistory) : null,
       hostile_app: hostileApp ? hostileAppJson(hostileApp) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,

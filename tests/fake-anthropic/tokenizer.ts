@@ -21,9 +21,11 @@
  *   image, base64          imageTokens(w, h) (images.ts): scaled to long edge ≤ 1568 px and
  *                          ceil(w/28)·ceil(h/28) ≤ 1568, then ceil(w/28)·ceil(h/28)
  *   image, url or file     1568 (the cap: the fake does not fetch it)
- *   PDF, base64            Σ over pages of (fakeTokenCount(page text as unpdf extracts it) + 1140);
- *                          1140 = imageTokens(816, 1056), a US Letter page rendered at 96 dpi
- *   PDF, url or file       1140 (one page's allowance)
+ *   PDF, base64            Σ over pages of (fakeTokenCount(page text as unpdf extracts it) + 1568);
+ *                          1568 = the standard vision tier's cap: a page is rendered as large as
+ *                          the tier keeps (third-party count_tokens readings of a scanned page,
+ *                          ≈ 1,600 on 4.5 and 5.5 models; the docs give no page resolution)
+ *   PDF, url or file       1568 (one page's allowance)
  */
 import { pdfPages, walkBlocks } from "./documents";
 import { imageTokens, MAX_IMAGE_TOKENS, readImageInfo } from "./images";
@@ -34,7 +36,7 @@ const TOKEN_RE = /\w+|[^\w\s]/g;
 
 const MESSAGE_OVERHEAD_TOKENS = 3;
 const TOOL_OVERHEAD_TOKENS = 10;
-export const PDF_PAGE_IMAGE_TOKENS = imageTokens(816, 1056);
+export const PDF_PAGE_IMAGE_TOKENS = 1568;
 
 /** Fake token count of a piece of text. */
 export function fakeTokenCount(text: string): number {
