@@ -1,9 +1,9 @@
 "use client";
-// The settings form's fields: percents, models, checkboxes and the summary template.
+// The settings form's fields: percents, models, checkboxes, thinking and the summary template.
 import { useId } from "react";
 import type { TemplateJson } from "@/lib/contract";
 import { MODELS } from "@/lib/models";
-import { PERCENT_FIELDS, type PercentKey } from "@/lib/client/settings-draft";
+import { PERCENT_FIELDS, type PercentKey, type ThinkingChoice } from "@/lib/client/settings-draft";
 
 export function PercentField({ name, value, onChange }: { name: PercentKey; value: string; onChange(value: string): void }) {
   const id = useId();
@@ -159,6 +159,48 @@ export function TemplateField({
       </select>
       <p id={`${id}-hint`} className="text-xs text-zinc-500 dark:text-zinc-400">
         How summaries are written. /compact --preset name overrides it once.
+      </p>
+    </div>
+  );
+}
+
+const THINKING_CHOICES: { value: ThinkingChoice; label: string }[] = [
+  { value: "auto", label: "The model's default" },
+  { value: "on", label: "On" },
+  { value: "off", label: "Off" },
+];
+
+/** Claude's extended thinking; the hint says what the chosen model does by default and whether it can be turned off. */
+export function ThinkingField({ value, model, onChange }: { value: ThinkingChoice; model: string; onChange(value: ThinkingChoice): void }) {
+  const id = useId();
+  const hintId = useId();
+  const info = MODELS.find((m) => m.id === model)?.thinking;
+  const hint = !info
+    ? "Let Claude reason before it answers; the reasoning shows collapsed above the reply."
+    : info.alwaysOn
+      ? "This model always thinks; its reasoning shows collapsed above the reply."
+      : `This model ${info.defaultOn ? "thinks" : "does not think"} by default; its reasoning shows collapsed above the reply.`;
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+        Extended thinking
+      </label>
+      <select
+        id={id}
+        aria-describedby={hintId}
+        data-testid="settings-thinking"
+        value={value}
+        onChange={(e) => onChange(e.target.value as ThinkingChoice)}
+        className="rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1.5 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
+      >
+        {THINKING_CHOICES.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+      <p id={hintId} className="text-xs text-zinc-500 dark:text-zinc-400">
+        {hint}
       </p>
     </div>
   );

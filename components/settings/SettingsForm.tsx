@@ -9,7 +9,7 @@ import { DEFAULT_TEMPLATE, fromDraft, toDraft, validate, type Draft } from "@/li
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { useTemplatesStore } from "@/lib/client/templates-store";
-import { CheckboxField, ModelField, PercentField, TemplateField } from "@/components/settings/SettingsFields";
+import { CheckboxField, ModelField, PercentField, TemplateField, ThinkingField } from "@/components/settings/SettingsFields";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -104,6 +104,7 @@ export function SettingsForm({ sessionId }: { sessionId: string | null }) {
           : "New sessions start with these; a session's own settings override them."}
       </p>
       <ModelField value={draft.model} onChange={(model) => update({ model })} />
+      <ThinkingField value={draft.thinking} model={draft.model} onChange={(thinking) => update({ thinking })} />
       <PercentField name="threshold" value={draft.threshold} onChange={(threshold) => update({ threshold })} />
       <PercentField name="reservation" value={draft.reservation} onChange={(reservation) => update({ reservation })} />
       <PercentField name="safety" value={draft.safety} onChange={(safety) => update({ safety })} />

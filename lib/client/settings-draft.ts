@@ -14,7 +14,10 @@ export interface Draft {
   recallTool: boolean;
   canvasTools: boolean;
   canvasBudget: string;
+  thinking: ThinkingChoice;
 }
+
+export type ThinkingChoice = ContextSettings["thinking"];
 
 export type PercentKey = "threshold" | "reservation" | "safety" | "target" | "canvasBudget";
 
@@ -53,6 +56,7 @@ export function toDraft(s: ContextSettings): Draft {
     recallTool: s.recall_tool,
     canvasTools: s.canvas_tools,
     canvasBudget: toPercent(s.canvas_budget),
+    thinking: s.thinking,
   };
 }
 
@@ -87,5 +91,6 @@ export function fromDraft(d: Draft): Partial<ContextSettings> {
     recall_tool: d.recallTool,
     canvas_tools: d.canvasTools,
     canvas_budget: Number(d.canvasBudget) / 100,
+    thinking: d.thinking,
   };
 }
