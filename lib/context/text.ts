@@ -22,7 +22,8 @@ export function toolResultText(b: ToolResultBlock): string {
 
 /** A document as text: its title, then what Threadkeeper read of it (a PDF's extracted text). */
 export function documentText(b: Extract<ContentBlock, { type: "document" }>): string {
-  const title = b.title ? `[document: ${b.title}]` : "[document]";
+  const pages = b.threadkeeper ? `, ${b.threadkeeper.pages} page${b.threadkeeper.pages === 1 ? "" : "s"}` : "";
+  const title = `[document${b.title ? `: ${b.title}` : ""}${pages}]`;
   const body = b.threadkeeper?.text ?? (b.source.type === "text" ? b.source.data : b.source.type === "content" && typeof b.source.content === "string" ? b.source.content : "");
   return body ? `${title}\n${body}` : title;
 }

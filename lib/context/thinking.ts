@@ -69,7 +69,10 @@ function prefixOf(b: ContentBlock): string | undefined {
   return typeof note?.prefix === "string" ? note.prefix : undefined;
 }
 
-const withoutThinking = (m: ApiMessage): ApiMessage => ({ ...m, content: m.content.filter((b) => !isThinking(b)) });
+/** The blocks but Claude's thinking. */
+export const withoutThinking = (content: readonly ContentBlock[]): ContentBlock[] => content.filter((b) => !isThinking(b));
+
+const thinkingDropped = (m: ApiMessage): ApiMessage => ({ ...m, content: withoutThinking(m.content) });
 
 /** Index of the message that opens the current turn: the last user message that is not only tool results. */
 function currentTurnStart(messages: readonly ApiMessage[]): number {
@@ -95,7 +98,7 @@ export function sendableThinking(messages: readonly ApiMessage[], model: Thinkin
   if (!messages.some((m) => m.role === "assistant" && m.content.some(isThinking))) return { messages: [...messages], unverified: false };
   if (!model.keepsEarlier) {
     const start = currentTurnStart(messages);
-    return { messages: messages.map((m, i) => (i < start && m.role === "assistant" ? withoutThinking(m) : m)), unverified: false };
+    return { messages: messages.map((m, i) => (i < start && m.role === "assistant" ? thinkingDropped(m) : m)), unverified: false };
   }
   if (!model.prefixCheck) return { messages: [...messages], unverified: false };
   const digest = new PrefixDigest(prefix.system, prefix.tools);
@@ -106,7 +109,7 @@ export function sendableThinking(messages: readonly ApiMessage[], model: Thinkin
     if (m.role === "assistant" && m.content.some(isThinking)) {
       const marks = m.content.filter(isThinking).map(prefixOf);
       if (!broken && marks.some((p) => p !== undefined && p !== digest.current())) broken = true;
-      if (broken) out = withoutThinking(m);
+      if (broken) out = thinkingDropped(m);
       else if (marks.some((p) => p === undefined)) unverified = true;
     }
     digest.add(out);
