@@ -83,6 +83,23 @@ export function numberCitations(blocks: readonly Loose[]): NumberedCitations {
   return { sources: [...byKey.values()], marks };
 }
 
+/**
+ * Numbers the sources of a whole message, across its runs of text (a reply cut by tool calls):
+ * a source keeps its number wherever it is cited again. `marks[run][block]`.
+ */
+export function numberRuns(runs: readonly (readonly Loose[])[]): { sources: CitationSource[]; marks: number[][][] } {
+  const { sources, marks } = numberCitations(runs.flat());
+  let at = 0;
+  return {
+    sources,
+    marks: runs.map((run) => {
+      const mine = marks.slice(at, at + run.length);
+      at += run.length;
+      return mine;
+    }),
+  };
+}
+
 export const CITE_PREFIX = "#tk-cite-";
 
 /** The number a marker link stands for, or null when the link is no marker. */

@@ -168,14 +168,18 @@ export function prettyJson(v: unknown): string {
 const ATTACHMENTS = new Set<RenderItem["kind"]>(["document", "image", "container_upload"]);
 
 /**
- * A user message's items as the chat lays them out: attachments (files, images) above the
- * bubble, the typed text in it, everything else (a system note, a search result) below.
+ * A user message's items as the chat lays them out: what came before the typed text (a system
+ * note that preceded it), attachments (files, images) above the bubble, the typed text in it,
+ * and everything else after it.
  */
-export function splitUserItems(items: readonly RenderItem[]): { attachments: RenderItem[]; text: RenderItem[]; other: RenderItem[] } {
+export function splitUserItems(items: readonly RenderItem[]): { before: RenderItem[]; attachments: RenderItem[]; text: RenderItem[]; after: RenderItem[] } {
+  const firstText = items.findIndex((i) => i.kind === "text");
+  const rest = (i: RenderItem) => !ATTACHMENTS.has(i.kind) && i.kind !== "text";
   return {
+    before: firstText < 0 ? [] : items.slice(0, firstText).filter(rest),
     attachments: items.filter((i) => ATTACHMENTS.has(i.kind)),
     text: items.filter((i) => i.kind === "text"),
-    other: items.filter((i) => !ATTACHMENTS.has(i.kind) && i.kind !== "text"),
+    after: (firstText < 0 ? items : items.slice(firstText)).filter(rest),
   };
 }
 

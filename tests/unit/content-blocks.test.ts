@@ -10,7 +10,7 @@ import {
   splitUserItems,
   thinkingLabel,
 } from "@/lib/client/content-blocks";
-import { citeNumber, numberCitations, textWithMarkers } from "@/lib/client/citations";
+import { citeNumber, numberCitations, numberRuns, textWithMarkers } from "@/lib/client/citations";
 import { applyBlockEvent, streamedText, thinkingDurations, thinkingTimings, type StreamBlock } from "@/lib/client/stream-blocks";
 
 describe("groupBlocks", () => {
@@ -57,12 +57,14 @@ describe("groupBlocks", () => {
     expect(needsBlockView(groupBlocks([{ type: "thinking", thinking: "", signature: "" }]))).toBe(true);
     const split = splitUserItems(
       groupBlocks([
+        { type: "system_message", content: "before" },
         { type: "text", text: "Read this" },
         { type: "document", source: { type: "text", media_type: "text/plain", data: "x" } },
-        { type: "system_message", content: "note" },
+        { type: "system_message", content: "after" },
       ]),
     );
-    expect([split.attachments, split.text, split.other].map((g) => g.map((i) => i.kind))).toEqual([["document"], ["text"], ["system_message"]]);
+    expect([split.before, split.attachments, split.text, split.after].map((g) => g.map((i) => i.key))).toEqual([["b0"], ["b2"], ["b1"], ["b3"]]);
+    expect(splitUserItems(groupBlocks([{ type: "system_message", content: "only" }])).after).toHaveLength(1);
   });
 });
 
@@ -122,6 +124,15 @@ describe("citations", () => {
     expect(sources[2].title).toBe("Report");
     expect(sources[3].title).toBe("Document");
     expect(textWithMarkers(blocks, marks)).toBe("One. [1](#tk-cite-1) [2](#tk-cite-2) Plain. Two. [2](#tk-cite-2) [3](#tk-cite-3)\n\nRange. [4](#tk-cite-4)");
+  });
+
+  it("numbers across a message's runs of text, a source keeping its number", () => {
+    const { sources, marks } = numberRuns([
+      [{ type: "text", text: "a", citations: [web("https://a.example")] }, { type: "text", text: "b" }],
+      [{ type: "text", text: "c", citations: [web("https://b.example"), web("https://a.example")] }],
+    ]);
+    expect(sources.map((s) => s.n)).toEqual([1, 2]);
+    expect(marks).toEqual([[[1], []], [[2, 1]]]);
   });
 
   it("never links an unsafe address and reads marker links back", () => {

@@ -2,12 +2,13 @@
 // A message's render items (lib/client/content-blocks.ts groupBlocks) drawn in order: text as
 // markdown with its citations, thinking as a quiet row, tools with their results, documents,
 // images, notes. The saved reply and the streaming one draw through the same code.
-import type { RenderItem } from "@/lib/client/content-blocks";
-import { str } from "@/lib/client/content-blocks";
+import { useMemo } from "react";
+import { str, type RenderItem } from "@/lib/client/content-blocks";
+import { numberRuns, type CitationSource } from "@/lib/client/citations";
 import type { ThinkingTiming } from "@/lib/client/stream-blocks";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
-import { TextRun } from "@/components/chat/blocks/Citations";
+import { SourceList, TextRun } from "@/components/chat/blocks/Citations";
 import { DocumentCard } from "@/components/chat/blocks/DocumentCard";
 import { ImageThumb } from "@/components/chat/blocks/ImageThumb";
 import { McpToolBlock, ServerToolBlock } from "@/components/chat/blocks/ServerToolBlock";
@@ -24,14 +25,20 @@ export interface BlockTiming {
   live?: readonly ThinkingTiming[];
 }
 
-function Item({ item, anchor, timing, streaming, plain }: { item: RenderItem; anchor: string; timing: BlockTiming; streaming: boolean; plain: boolean }) {
+interface Cites {
+  sources: readonly CitationSource[];
+  /** Per text item (by key): the source numbers of each of its blocks. */
+  marks: ReadonlyMap<string, number[][]>;
+}
+
+function Item({ item, anchor, timing, streaming, plain, cites }: { item: RenderItem; anchor: string; timing: BlockTiming; streaming: boolean; plain: boolean; cites: Cites }) {
   switch (item.kind) {
     case "text":
       if (plain) {
         const text = item.blocks.map((b) => str(b.text) ?? "").join("");
         return text.trim() ? <PlainText text={text} /> : null;
       }
-      return <TextRun blocks={item.blocks} anchor={`${anchor}-${item.key}`} streaming={streaming} />;
+      return <TextRun blocks={item.blocks} marks={cites.marks.get(item.key)} sources={cites.sources} anchor={anchor} streaming={streaming} />;
     case "thinking": {
       const live = timing.live?.[item.ordinal];
       const ms = live ? (live.stoppedAt === null ? null : live.stoppedAt - live.startedAt) : (timing.thinkingMs?.[item.ordinal] ?? null);
@@ -86,12 +93,18 @@ export function BlockItems({
   plain?: boolean;
   className?: string;
 }) {
+  const cites = useMemo((): Cites => {
+    const runs = items.flatMap((i) => (i.kind === "text" ? [i] : []));
+    const { sources, marks } = numberRuns(runs.map((r) => r.blocks));
+    return { sources, marks: new Map(runs.map((r, i) => [r.key, marks[i]])) };
+  }, [items]);
   if (items.length === 0) return null;
   return (
     <div className={className}>
       {items.map((item) => (
-        <Item key={item.key} item={item} anchor={anchor} timing={timing} streaming={streaming} plain={plain} />
+        <Item key={item.key} item={item} anchor={anchor} timing={timing} streaming={streaming} plain={plain} cites={cites} />
       ))}
+      {cites.sources.length > 0 && !streaming && !plain && <SourceList sources={cites.sources} anchor={anchor} />}
     </div>
   );
 }

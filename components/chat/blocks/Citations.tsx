@@ -4,7 +4,7 @@
 // and the numbered sources under the text.
 import { memo, useMemo, type ComponentProps, type ReactNode } from "react";
 import type { Components, ExtraProps } from "react-markdown";
-import { citeNumber, numberCitations, textWithMarkers, type CitationSource } from "@/lib/client/citations";
+import { citeNumber, textWithMarkers, type CitationSource } from "@/lib/client/citations";
 import { runText, type Loose } from "@/lib/client/content-blocks";
 import { MarkdownText } from "@/components/markdown/MarkdownText";
 import { markdownElements } from "@/components/markdown/elements";
@@ -26,7 +26,7 @@ function Marker({ source, anchor }: { source: CitationSource; anchor: string }) 
       {source.n}
     </a>
   ) : (
-    <a data-testid="citation-marker" href={`#${anchor}-${source.n}`} aria-label={name} title={title} className={MARKER}>
+    <a data-testid="citation-marker" href={`#${anchor}-src-${source.n}`} aria-label={name} title={title} className={MARKER}>
       {source.n}
     </a>
   );
@@ -43,11 +43,12 @@ function citationElements(sources: readonly CitationSource[], anchor: string): C
   return { ...markdownElements, a: CiteLink };
 }
 
-function SourceList({ sources, anchor }: { sources: readonly CitationSource[]; anchor: string }) {
+/** The message's sources, numbered as its markers are. */
+export function SourceList({ sources, anchor }: { sources: readonly CitationSource[]; anchor: string }) {
   return (
-    <ol aria-label="Sources" data-testid="citation-sources" className="mt-3 flex flex-wrap gap-1.5 border-t border-zinc-200 pt-2.5 dark:border-zinc-800">
+    <ol aria-label="Sources" data-testid="citation-sources" className="flex flex-wrap gap-1.5 border-t border-zinc-200 pt-2.5 dark:border-zinc-800">
       {sources.map((s) => (
-        <li key={s.n} id={`${anchor}-${s.n}`} className="min-w-0 max-w-full">
+        <li key={s.n} id={`${anchor}-src-${s.n}`} className="min-w-0 max-w-full">
           {s.href ? (
             <a
               href={s.href}
@@ -72,19 +73,29 @@ function SourceList({ sources, anchor }: { sources: readonly CitationSource[]; a
   );
 }
 
+const NO_SOURCES: readonly CitationSource[] = [];
+
 /**
- * A run of Claude's text blocks as one markdown text. `anchor`: unique in the page (the
- * message's id and the run's key), for the links from markers to their sources.
+ * A run of Claude's text blocks as one markdown text, a marker after each cited piece.
+ * `sources` and `marks` come from numberRuns over the whole message; `anchor` is unique in the
+ * page (the message's id), for the links from markers to the source list.
  */
-export const TextRun = memo(function TextRun({ blocks, anchor, streaming = false }: { blocks: readonly Loose[]; anchor: string; streaming?: boolean }) {
-  const { sources, marks } = useMemo(() => numberCitations(blocks), [blocks]);
-  const text = useMemo(() => (sources.length ? textWithMarkers(blocks, marks) : runText(blocks)), [blocks, sources, marks]);
-  const components = useMemo(() => (sources.length ? citationElements(sources, anchor) : markdownElements), [sources, anchor]);
+export const TextRun = memo(function TextRun({
+  blocks,
+  marks,
+  sources = NO_SOURCES,
+  anchor,
+  streaming = false,
+}: {
+  blocks: readonly Loose[];
+  marks?: readonly number[][];
+  sources?: readonly CitationSource[];
+  anchor: string;
+  streaming?: boolean;
+}) {
+  const cited = marks?.some((m) => m.length > 0) ?? false;
+  const text = useMemo(() => (cited && marks ? textWithMarkers(blocks, marks) : runText(blocks)), [blocks, marks, cited]);
+  const components = useMemo(() => (cited ? citationElements(sources, anchor) : markdownElements), [cited, sources, anchor]);
   if (text.trim() === "") return null;
-  return (
-    <div className="min-w-0">
-      <MarkdownText text={text} streaming={streaming} components={components} />
-      {sources.length > 0 && !streaming && <SourceList sources={sources} anchor={anchor} />}
-    </div>
-  );
+  return <MarkdownText text={text} streaming={streaming} components={components} />;
 });

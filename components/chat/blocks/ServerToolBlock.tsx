@@ -70,9 +70,13 @@ function WebSearch({ use, result, live }: { use: Loose | null; result: Loose | n
             return (
               <li key={i} className="min-w-0">
                 {href ? (
-                  <a href={href} {...EXTERNAL} className="group/link flex min-w-0 items-baseline gap-2 rounded px-1 py-0.5 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+                  <a
+                    href={href}
+                    {...EXTERNAL}
+                    className="group/link flex min-w-0 flex-col rounded px-1 py-0.5 hover:bg-zinc-100 sm:flex-row sm:items-baseline sm:gap-2 dark:hover:bg-zinc-800"
+                  >
                     <span className="min-w-0 truncate text-sm text-sky-800 group-hover/link:underline dark:text-sky-300">{title}</span>
-                    <span className="shrink-0 text-xs text-zinc-600 dark:text-zinc-400">
+                    <span className="shrink-0 truncate text-xs text-zinc-600 dark:text-zinc-400">
                       {domainOf(href)}
                       {age ? ` · ${age}` : ""}
                     </span>
