@@ -15,7 +15,8 @@ const PUBLIC_FILES = [
 /**
  * Files read at run time by path, which the standalone output's tracing cannot see in the code:
  * the migrations and the embedded database's auth shim (read through process.cwd()), and the
- * WASM, data and extension files of PGlite, pgvector and tiktoken (loaded by their packages).
+ * WASM, data and extension files of PGlite, pgvector and tiktoken (loaded by their packages), and
+ * unpdf, which only the PDF worker loads.
  * The Dockerfile copies the first two again, explicitly; tests/pg/standalone.test.ts runs the
  * server laid out as the image is.
  */
@@ -25,6 +26,9 @@ const RUNTIME_FILES = [
   "./node_modules/@electric-sql/pglite/dist/*.{wasm,data}",
   "./node_modules/@electric-sql/pglite-pgvector/dist/*.tar.gz",
   "./node_modules/@dqbd/tiktoken/tiktoken_bg.wasm",
+  // lib/files/pdf.ts's worker requires unpdf by name from an inline source no tracer reads.
+  "./node_modules/unpdf/package.json",
+  "./node_modules/unpdf/dist/*.{cjs,mjs}",
 ];
 
 const nextConfig: NextConfig = {

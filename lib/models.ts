@@ -28,7 +28,41 @@ export interface ModelInfo {
   /** The shortest prefix the API caches for this model; a breakpoint before it is wasted. */
   minCacheTokens: number;
   tokenizer: TokenizerFamily;
+  thinking: ThinkingInfo;
 }
+
+/**
+ * How a model thinks, from platform.claude.com/docs/en/build-with-claude/extended-thinking,
+ * /adaptive-thinking, /preserved-thinking (and its prefix-checks page) and each model's
+ * "what's new" page.
+ */
+export interface ThinkingInfo {
+  /** Claude thinks when a request says nothing of thinking (the 5 family: "thinking on by default"). */
+  defaultOn: boolean;
+  /** `thinking: {type: "disabled"}` is refused ("thinking can't be disabled": Fable 5.1, Opus 5.5 and later). */
+  alwaysOn: boolean;
+  /** `thinking: {type: "adaptive"}` (Claude 4.6 on); before it only a `budget_tokens` budget. */
+  adaptive: boolean;
+  /**
+   * Thinking blocks of earlier turns stay in Claude's context, billed as input (Opus 4.5 on:
+   * "thinking block preservation"). Older models drop them from every turn but the current
+   * tool loop, which must be sent back unchanged.
+   */
+  keepsEarlier: boolean;
+  /**
+   * A thinking block sent back is checked against the prefix it was produced under (system,
+   * tools and every message before it); a changed prefix invalidates it and every later one
+   * (the prefix-checks page lists these models).
+   */
+  prefixCheck: boolean;
+}
+
+const LEGACY_THINKING: ThinkingInfo = { defaultOn: false, alwaysOn: false, adaptive: false, keepsEarlier: false, prefixCheck: false };
+const KEEPS_THINKING: ThinkingInfo = { ...LEGACY_THINKING, keepsEarlier: true };
+const ADAPTIVE_THINKING: ThinkingInfo = { ...KEEPS_THINKING, adaptive: true };
+const DEFAULT_THINKING: ThinkingInfo = { ...ADAPTIVE_THINKING, defaultOn: true };
+const BOUND_THINKING: ThinkingInfo = { ...DEFAULT_THINKING, prefixCheck: true };
+const ALWAYS_THINKING: ThinkingInfo = { ...BOUND_THINKING, alwaysOn: true };
 
 /** USD per million tokens. */
 export interface Price {
@@ -71,27 +105,27 @@ const TWO_HUNDRED_K = 200_000;
 // pricing page, the release notes and the prompt-caching page; a trailing comment names any
 // fact taken from elsewhere, or borrowed from a documented sibling because the docs give none.
 const REGISTRY: ModelInfo[] = [
-  { id: "claude-haiku-5-5", label: "Claude Haiku 5.5", released: "2026-10-07", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(1, 5), minCacheTokens: 4096, tokenizer: "claude-2026" },
-  { id: "claude-sonnet-5-5", label: "Claude Sonnet 5.5", released: "2026-09-28", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, tokenizer: "claude-2026" }, // release date: partner listings, no docs page found
-  { id: "claude-opus-5-5", label: "Claude Opus 5.5", released: "2026-09-22", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 512, tokenizer: "claude-2026" }, // release date: Anthropic's launch post
-  { id: "claude-fable-5-1", label: "Claude Fable 5.1", released: "2026-09-01", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 512, tokenizer: "claude-2026" },
-  { id: "claude-fable-5-2", label: "Claude Fable 5.2", released: "2026-11-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(8, 40, FABLE_CACHE_READ), minCacheTokens: 512, tokenizer: "claude-2026" }, // cache-read ratio and cache minimum: sibling Fable 5.1
-  { id: "claude-mythos-5-2", label: "Claude Mythos 5.2", released: "2026-11-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(8, 40, FABLE_CACHE_READ), minCacheTokens: 512, tokenizer: "claude-2026" }, // same model as Fable 5.2; cache-read ratio and minimum: sibling Fable 5.1
-  { id: "claude-mythos-5-1", label: "Claude Mythos 5.1", released: "2026-09-01", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50, FABLE_CACHE_READ), minCacheTokens: 512, tokenizer: "claude-2026" }, // cache minimum: sibling Fable 5.1
-  { id: "claude-opus-5", label: "Claude Opus 5", released: "2026-07-24", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 512, tokenizer: "claude-2026" },
-  { id: "claude-sonnet-5", label: "Claude Sonnet 5", released: "2026-06-30", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(2, 10), minCacheTokens: 1024, tokenizer: "claude-2026" },
-  { id: "claude-fable-5", label: "Claude Fable 5", released: "2026-06-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 512, tokenizer: "claude-2026" },
-  { id: "claude-mythos-5", label: "Claude Mythos 5", released: "2026-06-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 512, tokenizer: "claude-2026" },
-  { id: "claude-opus-4-8", label: "Claude Opus 4.8", released: "2026-05-28", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 1024, tokenizer: "claude-2026" },
-  { id: "claude-opus-4-7", label: "Claude Opus 4.7", released: "2026-04-16", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 2048, tokenizer: "claude-2026" }, // window, output, date: Bedrock model card (no docs page found)
-  { id: "claude-mythos-preview", label: "Claude Mythos Preview", released: "2026-04-07", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 2048, tokenizer: "claude-2026" }, // docs give no window, output or price: those of its successor Mythos 5; date: launch announcement
-  { id: "claude-sonnet-4-6", label: "Claude Sonnet 4.6", released: "2026-02-17", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, tokenizer: "claude-legacy" },
-  { id: "claude-opus-4-6", label: "Claude Opus 4.6", released: "2026-02-05", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 4096, tokenizer: "claude-legacy" },
-  { id: "claude-sonnet-4-5", aliases: ["claude-sonnet-4-5-20250929"], label: "Claude Sonnet 4.5", released: "2025-09-29", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, tokenizer: "claude-legacy" },
-  { id: "claude-haiku-4-5", aliases: ["claude-haiku-4-5-20251001"], label: "Claude Haiku 4.5", released: "2025-10-15", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(1, 5), minCacheTokens: 4096, tokenizer: "claude-legacy" },
-  { id: "claude-opus-4-5", aliases: ["claude-opus-4-5-20251101"], label: "Claude Opus 4.5", released: "2025-11-24", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(5, 25), minCacheTokens: 4096, tokenizer: "claude-legacy" },
-  { id: "claude-opus-4-1", label: "Claude Opus 4.1", released: "2025-08-05", contextWindow: TWO_HUNDRED_K, maxOutput: 32_000, price: price(15, 75), minCacheTokens: 1024, tokenizer: "claude-legacy" }, // release date: Anthropic's launch post
-  { id: "claude-sonnet-4", label: "Claude Sonnet 4", released: "2025-05-22", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, tokenizer: "claude-legacy" }, // release date: Anthropic's launch post
+  { id: "claude-haiku-5-5", label: "Claude Haiku 5.5", released: "2026-10-07", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(1, 5), minCacheTokens: 4096, thinking: BOUND_THINKING, tokenizer: "claude-2026" },
+  { id: "claude-sonnet-5-5", label: "Claude Sonnet 5.5", released: "2026-09-28", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, thinking: BOUND_THINKING, tokenizer: "claude-2026" }, // release date: partner listings, no docs page found
+  { id: "claude-opus-5-5", label: "Claude Opus 5.5", released: "2026-09-22", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 512, thinking: ALWAYS_THINKING, tokenizer: "claude-2026" }, // release date: Anthropic's launch post
+  { id: "claude-fable-5-1", label: "Claude Fable 5.1", released: "2026-09-01", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 512, thinking: ALWAYS_THINKING, tokenizer: "claude-2026" },
+  { id: "claude-fable-5-2", label: "Claude Fable 5.2", released: "2026-11-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(8, 40, FABLE_CACHE_READ), minCacheTokens: 512, thinking: ALWAYS_THINKING, tokenizer: "claude-2026" }, // cache-read ratio and cache minimum: sibling Fable 5.1
+  { id: "claude-mythos-5-2", label: "Claude Mythos 5.2", released: "2026-11-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(8, 40, FABLE_CACHE_READ), minCacheTokens: 512, thinking: ALWAYS_THINKING, tokenizer: "claude-2026" }, // same model as Fable 5.2; cache-read ratio and minimum: sibling Fable 5.1
+  { id: "claude-mythos-5-1", label: "Claude Mythos 5.1", released: "2026-09-01", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50, FABLE_CACHE_READ), minCacheTokens: 512, thinking: ALWAYS_THINKING, tokenizer: "claude-2026" }, // cache minimum: sibling Fable 5.1
+  { id: "claude-opus-5", label: "Claude Opus 5", released: "2026-07-24", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 512, thinking: DEFAULT_THINKING, tokenizer: "claude-2026" },
+  { id: "claude-sonnet-5", label: "Claude Sonnet 5", released: "2026-06-30", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(2, 10), minCacheTokens: 1024, thinking: DEFAULT_THINKING, tokenizer: "claude-2026" },
+  { id: "claude-fable-5", label: "Claude Fable 5", released: "2026-06-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 512, thinking: DEFAULT_THINKING, tokenizer: "claude-2026" },
+  { id: "claude-mythos-5", label: "Claude Mythos 5", released: "2026-06-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 512, thinking: DEFAULT_THINKING, tokenizer: "claude-2026" },
+  { id: "claude-opus-4-8", label: "Claude Opus 4.8", released: "2026-05-28", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 1024, thinking: ADAPTIVE_THINKING, tokenizer: "claude-2026" },
+  { id: "claude-opus-4-7", label: "Claude Opus 4.7", released: "2026-04-16", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 2048, thinking: ADAPTIVE_THINKING, tokenizer: "claude-2026" }, // window, output, date: Bedrock model card (no docs page found)
+  { id: "claude-mythos-preview", label: "Claude Mythos Preview", released: "2026-04-07", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 2048, thinking: ADAPTIVE_THINKING, tokenizer: "claude-2026" }, // docs give no window, output or price: those of its successor Mythos 5; date: launch announcement
+  { id: "claude-sonnet-4-6", label: "Claude Sonnet 4.6", released: "2026-02-17", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, thinking: ADAPTIVE_THINKING, tokenizer: "claude-legacy" },
+  { id: "claude-opus-4-6", label: "Claude Opus 4.6", released: "2026-02-05", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 4096, thinking: ADAPTIVE_THINKING, tokenizer: "claude-legacy" },
+  { id: "claude-sonnet-4-5", aliases: ["claude-sonnet-4-5-20250929"], label: "Claude Sonnet 4.5", released: "2025-09-29", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, thinking: LEGACY_THINKING, tokenizer: "claude-legacy" },
+  { id: "claude-haiku-4-5", aliases: ["claude-haiku-4-5-20251001"], label: "Claude Haiku 4.5", released: "2025-10-15", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(1, 5), minCacheTokens: 4096, thinking: LEGACY_THINKING, tokenizer: "claude-legacy" },
+  { id: "claude-opus-4-5", aliases: ["claude-opus-4-5-20251101"], label: "Claude Opus 4.5", released: "2025-11-24", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(5, 25), minCacheTokens: 4096, thinking: KEEPS_THINKING, tokenizer: "claude-legacy" },
+  { id: "claude-opus-4-1", label: "Claude Opus 4.1", released: "2025-08-05", contextWindow: TWO_HUNDRED_K, maxOutput: 32_000, price: price(15, 75), minCacheTokens: 1024, thinking: LEGACY_THINKING, tokenizer: "claude-legacy" }, // release date: Anthropic's launch post
+  { id: "claude-sonnet-4", label: "Claude Sonnet 4", released: "2025-05-22", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, thinking: LEGACY_THINKING, tokenizer: "claude-legacy" }, // release date: Anthropic's launch post
 ];
 
 // Frozen because every caller shares these objects; a stray write would change limits app-wide.

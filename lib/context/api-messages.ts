@@ -140,15 +140,20 @@ export interface WireMessage {
 }
 export type WireBlock = { type: string } & Record<string, unknown>;
 
+/** Threadkeeper's own notes on a block (a document's facts, a thinking block's prefix digest): never sent. */
+function withoutNotes<T extends object>(b: T): T {
+  if (!("threadkeeper" in b)) return b;
+  const { threadkeeper, ...sent } = b as T & { threadkeeper?: unknown };
+  void threadkeeper;
+  return sent as T;
+}
+
 function wireBlock(b: Exclude<ContentBlock, { type: "system_message" }>): WireBlock {
   if (b.type === "opaque") return b.block;
-  if (b.type === "document" && b.threadkeeper) {
-    const { threadkeeper, ...sent } = b;
-    void threadkeeper;
-    return sent;
-  }
-  if (b.type === "tool_result" && Array.isArray(b.content) && b.content.some((c) => c.type === "document" && c.threadkeeper)) {
-    return { ...b, content: b.content.map((c) => (c.type === "document" ? wireBlock(c) : c)) };
+  if (b.type === "thinking" || b.type === "redacted_thinking") return withoutNotes(b);
+  if (b.type === "document" || b.type === "image") return withoutNotes(b);
+  if (b.type === "tool_result" && Array.isArray(b.content) && b.content.some((c) => "threadkeeper" in c)) {
+    return { ...b, content: b.content.map((c) => withoutNotes(c)) };
   }
   return b;
 }

@@ -17,7 +17,14 @@ const mediaSource = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("file"), file_id: z.string() }),
 ]);
 
-const imageBlock = z.looseObject({ type: z.literal("image"), source: mediaSource });
+const imageBlock = z.looseObject({
+  type: z.literal("image"),
+  source: mediaSource,
+  threadkeeper: described(
+    z.object({ width: count(), height: count() }).optional(),
+    "Threadkeeper's own: the image's size, read when it was stored, for its token count. Removed before the block is sent to Claude.",
+  ),
+});
 
 /** What Threadkeeper learned from a document when it was stored: read for counting and search, never sent. */
 export const documentFacts = z.object({

@@ -67,6 +67,11 @@ export const SETTINGS = {
   memory_ttl_days: declared(z.number().int().min(1).max(3650), 30, "Days until an unpinned memory expires."),
   recall_tool: declared(z.boolean(), true, "Offer Claude the recall tool, which searches condensed turns and other sessions."),
   canvas_tools: declared(z.boolean(), true, "Offer Claude the canvas tools, which put cards, charts, tables … on the canvas beside the chat."),
+  thinking: declared(
+    z.enum(["auto", "on", "off"]),
+    "auto" as const,
+    "Claude's extended thinking: auto follows the model's default (on for the Claude 5 family), on asks for it (adaptive where the model has it), off turns it off where the model allows.",
+  ),
   canvas_budget: fraction(0.01, 0.3, 0.05, {
     label: "Canvas budget",
     hint: "Share of capacity the list of what is on the canvas may take in Claude's view; beyond it, older elements are listed by type and id only.",

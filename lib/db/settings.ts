@@ -22,6 +22,7 @@ const COLUMNS = [
   "recall_tool",
   "canvas_tools",
   "canvas_budget",
+  "thinking",
 ] as const satisfies readonly (keyof ContextSettings)[];
 
 export async function getUserSettings(tx: Tx, userId: string): Promise<StoredSettings> {

@@ -12,6 +12,7 @@ import "server-only";
 import { Worker } from "node:worker_threads";
 import type { ContentBlock, Role } from "@/lib/contract/messages";
 import { log } from "@/lib/log";
+import type { DocumentFacts } from "./media";
 import { countPlan, type CountPlan } from "./plan";
 import { messageParts, partsTokens, scaledCount, type CountParts } from "./tokenizer";
 
@@ -152,6 +153,12 @@ export function countMessagesOffThread(messages: readonly { role: Role; content:
 export async function countMessageOffThread(role: Role, content: ContentBlock[]): Promise<number> {
   const [n] = await countMessagesOffThread([{ role, content }]);
   return n;
+}
+
+/** pdfFacts (documents.ts) with the pages counted off the event loop: 600 pages is megabytes of text. */
+export async function pdfFactsOffThread(pageTexts: readonly string[]): Promise<DocumentFacts> {
+  const counts = await countPartsOffThread(pageTexts.map((text) => ({ fixed: 0, texts: [text] })));
+  return { kind: "pdf", pages: pageTexts.length, textTokens: counts.reduce((sum, n) => sum + n, 0) };
 }
 
 /** Stops the worker (tests; a process exit needs nothing, the worker is unref'd when idle). */

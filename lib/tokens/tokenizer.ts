@@ -3,6 +3,7 @@
 // comparing against a window.
 import { get_encoding, type Tiktoken } from "@dqbd/tiktoken";
 import type { ContentBlock, DocumentBlock, Role, ToolResultBlock } from "@/lib/contract/messages";
+import { imageTokens } from "./media";
 import { countPlan } from "./plan";
 
 /** A tool definition as sent in the Messages API `tools` array. */
@@ -37,10 +38,6 @@ const MESSAGE_OVERHEAD = 4;
 const TOOL_USE_OVERHEAD = 10;
 const TOOL_RESULT_OVERHEAD = 5;
 const TOOL_DEF_OVERHEAD = 10;
-// Anthropic bills an image at about (width × height) / 750 tokens, capped near 1,600 for
-// the largest size it keeps without downscaling. We do not decode images just to count,
-// so we assume the worst case: overestimating is safe, underestimating overflows.
-const IMAGE_TOKENS = 1_600;
 
 /**
  * The raw token count of pieces from countPlan. encode_ordinary treats "<|endoftext|>" in
@@ -81,9 +78,12 @@ function resultParts(content: ToolResultBlock["content"], parts: CountParts): vo
     parts.texts.push(content);
     return;
   }
+  // Text parts are read as one text, as they were before results could hold more than text.
+  const texts = content.flatMap((p) => (p.type === "text" ? [p.text] : []));
+  if (texts.length > 0) parts.texts.push(texts.join("\n"));
   for (const p of content) {
-    if (p.type === "text") parts.texts.push(p.text);
-    else if (p.type === "image") parts.fixed += IMAGE_TOKENS;
+    if (p.type === "text") continue;
+    else if (p.type === "image") parts.fixed += imageTokens(p.threadkeeper ?? null);
     else if (p.type === "document") documentParts(p, parts);
     else parts.texts.push(p.title, ...p.content.map((c) => c.text));
   }
@@ -95,7 +95,7 @@ function documentParts(block: DocumentBlock, parts: CountParts): void {
   else if (block.source.type === "content") {
     if (typeof block.source.content === "string") parts.texts.push(block.source.content);
     else for (const c of block.source.content) if (c.type === "text") parts.texts.push(c.text);
-    else parts.fixed += IMAGE_TOKENS;
+    else parts.fixed += imageTokens(null);
   } else parts.fixed += UNKNOWN_DOCUMENT_TOKENS;
   if (block.title) parts.texts.push(block.title);
   if (block.context) parts.texts.push(block.context);
@@ -119,7 +119,7 @@ export function blocksParts(blocks: ContentBlock[]): CountParts {
         parts.fixed += TOOL_RESULT_OVERHEAD;
         break;
       case "image":
-        parts.fixed += IMAGE_TOKENS;
+        parts.fixed += imageTokens(block.threadkeeper ?? null);
         break;
       case "document":
         documentParts(block, parts);

@@ -5,6 +5,7 @@
 import "server-only";
 import { MAX_DROP_IN_MESSAGES, type AnthropicCreateRequest } from "@/lib/contract/anthropic";
 import { incomingMessages } from "@/lib/context/incoming";
+import { readMedia } from "./media";
 import { maxMessageBytes } from "@/lib/contract/requests";
 import {
   canonicalKey,
@@ -95,7 +96,8 @@ export function checkRequest(body: Pick<AnthropicCreateRequest, "model" | "messa
   const last = messages[messages.length - 1];
   if (!last || last.role !== "user") throw badRequest("messages: the last message must be a user message (assistant prefill is not supported)");
   if (messages.some((m) => m.content.length === 0)) throw badRequest("messages: all messages must have non-empty content");
-  if (Buffer.byteLength(blocksToText(last.content), "utf8") > maxMessageBytes()) {
+  // What was written counts against the limit; a document's text is bounded by the request's size.
+  if (Buffer.byteLength(blocksToText(last.content.filter((b) => b.type !== "document")), "utf8") > maxMessageBytes()) {
     throw new AppError(413, "message_too_large", `The last message exceeds ${maxMessageBytes()} bytes`, { max_bytes: maxMessageBytes() });
   }
   return { model, messages };
@@ -141,7 +143,7 @@ export async function startDropIn(
   onReply: TurnCaller["onReply"],
 ): Promise<DropIn> {
   const sessionHeader = headers.session;
-  const { model, messages } = checkRequest(body);
+  const { model, messages } = checkRequest({ ...body, messages: await readMedia(body.messages) });
   // A dated alias is stored as its model's id, so costs and the picker know it.
   const sessionId = await dropInSession(userId, sessionHeader, body, model.id);
   const caller: TurnCaller = {

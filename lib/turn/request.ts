@@ -7,7 +7,10 @@ import { dropSuperseded } from "@/lib/context/retries";
 import { offeredTools } from "@/lib/context/tools";
 import type { EngineMessage } from "@/lib/context/types";
 import { env } from "@/lib/env";
-import type { LlmRequest } from "@/lib/llm/client";
+import type { CallerParams, LlmRequest } from "@/lib/llm/client";
+import type { ContextSettings } from "@/lib/contract/settings";
+import type { ModelInfo } from "@/lib/models";
+import { dropFailingThinking, sendableThinking, THINKING_BINDING_BETA } from "@/lib/context/thinking";
 import { calibrate } from "@/lib/tokens/calibration";
 import type { TurnCaller } from "./turn-handle";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
@@ -40,7 +43,11 @@ export function buildRequest(
   const s = ctx.session;
   const base = s.system_prompt + (s.memory_text ?? "");
   const summary = s.summary_text ? summaryBlock(s.summary_text) : "";
-  const messages = toApiMessages(dropSuperseded(window, current));
+  const tools = withCallerTools(offeredTools(ctx.settings), caller?.tools ?? []);
+  const canvas = ctx.canvasText ?? "";
+  // The prefix check ignores cache_control, so the digest reads the system prompt unmarked.
+  const prefix = { system: systemBlocks(base, summary, NO_BREAKPOINTS, canvas), tools };
+  const { messages, unverified } = sendableThinking(toApiMessages(dropSuperseded(window, current)), ctx.model.thinking, prefix);
   const factor = ctx.calibration.factor;
   const plan = promptCachingEnabled()
     ? planCacheBreakpoints({
@@ -51,18 +58,42 @@ export function buildRequest(
         factor,
         minCacheTokens: ctx.model.minCacheTokens,
       })
-    : { base: false, summary: false, messages: [] };
+    : NO_BREAKPOINTS;
   return {
     request: {
       model: ctx.model.id,
-      tools: withCallerTools(offeredTools(ctx.settings), caller?.tools ?? []),
-      system: systemBlocks(base, summary, plan, ctx.canvasText ?? ""),
+      tools,
+      system: systemBlocks(base, summary, plan, canvas),
       messages: markMessages(messages, plan),
       maxTokens: caller?.maxTokens ?? ctx.capacity.reserved,
-      ...(caller ? { params: caller.params, betas: caller.betas } : {}),
+      ...thinkingFields(caller ? caller.params : thinkingParams(ctx.settings.thinking, ctx.model, ctx.capacity.reserved), caller?.betas ?? [], unverified),
     },
     breakpoints: breakpointCount(plan),
   };
+}
+
+const NO_BREAKPOINTS = { base: false, summary: false, messages: [] };
+
+/** The least budget the API takes for budgeted thinking, which must also stay below max_tokens. */
+const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * The thinking an app session asks for: `auto` leaves the model to its default; `on` asks for
+ * adaptive thinking where the model has it, else a budget of half the reply's reservation;
+ * `off` disables it where the model allows that.
+ */
+export function thinkingParams(setting: ContextSettings["thinking"], model: ModelInfo, maxTokens: number): CallerParams {
+  if (setting === "auto" || (setting === "off" && model.thinking.alwaysOn)) return {};
+  if (setting === "off") return { thinking: { type: "disabled" } };
+  if (model.thinking.adaptive) return { thinking: { type: "adaptive" } };
+  const budget = Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens / 2));
+  return budget < maxTokens ? { thinking: { type: "enabled", budget_tokens: budget } } : {};
+}
+
+/** A request's parameters and betas; with thinking only the API can verify, it asks the API to drop what fails. */
+function thinkingFields(params: CallerParams, betas: readonly string[], unverified: boolean): Pick<LlmRequest, "params" | "betas"> {
+  if (!unverified || (params.thinking as { type?: unknown } | undefined)?.type === "disabled") return { params, betas };
+  return { params: { ...params, thinking: dropFailingThinking(params.thinking) }, betas: [...new Set([...betas, THINKING_BINDING_BETA])] };
 }
 
 /**

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { SendEvent, SendResultJson } from "@/lib/contract";
 import { MAX_OVERFLOW_ATTEMPTS, overflowTarget } from "@/lib/context/compaction/overflow";
+import { hasThinking, markThinking, requestDigest } from "@/lib/context/thinking";
 import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";
 import type { ContentBlock, EngineMessage } from "@/lib/context/types";
@@ -225,7 +226,9 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
         }
       }
       await flusher.settle();
-      const final = reply;
+      const sent = built?.request;
+      // The thinking remembers the request it answered, so a later request knows whether it may be sent back (lib/context/thinking.ts).
+      const final = sent && hasThinking(reply.content) ? { ...reply, content: markThinking(reply.content, requestDigest(sent.system, sent.tools, sent.messages)) } : reply;
       const lastRound = final.stopReason !== "tool_use" || callsCallerTool(final.content, h.caller);
       const replyTokens = await countMessageOffThread("assistant", final.content);
       const saved = await inSpan("save", {}, () => withUser(h.userId, async (tx) => {

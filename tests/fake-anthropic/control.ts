@@ -9,6 +9,8 @@ export interface FakeAnthropicControl {
   enqueue(...steps: FakeStep[]): Promise<void>;
   reset(): Promise<void>;
   requests(): Promise<RecordedRequest[]>;
+  /** Body of the last request to `path` (default /v1/messages); null when none came. */
+  lastBody(path?: string): Promise<Record<string, unknown> | null>;
   health(): Promise<boolean>;
 }
 
@@ -23,6 +25,10 @@ export function fakeAnthropicControl(baseUrl: string): FakeAnthropicControl {
     },
     async requests() {
       return (await call("GET", "/__control/requests")) as RecordedRequest[];
+    },
+    async lastBody(path = "/v1/messages") {
+      const requests = (await call("GET", "/__control/requests")) as RecordedRequest[];
+      return requests.findLast((r) => r.path === path)?.body ?? null;
     },
     async health() {
       try {

@@ -13,7 +13,7 @@
  * add up to what count_tokens says for the same body.
  */
 import { createHash } from "node:crypto";
-import { contentText, fakeTokenCount } from "./tokenizer";
+import { blockTokens, fakeTokenCount } from "./tokenizer";
 
 export const MAX_BREAKPOINTS = 4;
 const LOOKBACK_BLOCKS = 20;
@@ -108,7 +108,7 @@ export class FakePromptCache {
     return raw.map((block) => {
       const { cache_control: cc, ...rest } = isRecord(block) ? block : { value: block };
       hash.update(JSON.stringify(rest));
-      tokens += fakeTokenCount(isRecord(block) && "name" in block && "input_schema" in block ? JSON.stringify(rest) : contentText([block]));
+      tokens += isRecord(block) && "name" in block && "input_schema" in block ? fakeTokenCount(JSON.stringify(rest)) : blockTokens(block);
       return { prefixHash: hash.copy().digest("hex"), prefixTokens: tokens, breakpoint: cc !== undefined };
     });
   }

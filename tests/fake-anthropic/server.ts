@@ -19,20 +19,37 @@
  * Endpoints: POST /v1/messages (streaming and not), POST /v1/messages/count_tokens.
  * Behaviour per /v1/messages call: first queued step (FIFO) → else `[[...]]` directives in the
  * last user message (see DirectiveInterpreter in ./steps.ts) → else the echo reply
- * "Echo: <last user text, first 200 chars>".
+ * "Echo: <last user text, first 200 chars>" (or, with `output_config.format`, JSON satisfying
+ * the schema: ./structured.ts).
+ * Like the API it also: starts replies with signed thinking blocks and checks those that come
+ * back (./thinking.ts, per-model rules in ./models.ts); validates and counts documents and images
+ * (./documents.ts, ./images.ts; the counting rules head ./tokenizer.ts); scripts web searches
+ * (./server-tools.ts); accepts `role: "system"` messages after the first; refuses content block
+ * types outside the SDK's ContentBlockParam union (./validate.ts). Unknown top-level fields are
+ * accepted and recorded with the body.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomBytes } from "node:crypto";
 import { setTimeout as sleepFor } from "node:timers/promises";
 import { runIfEntry } from "./standalone";
 import { DirectiveInterpreter, parseSteps } from "./steps";
 import { BreakpointLimitError, FakePromptCache, type CacheSplit } from "./prompt-cache";
-import { contentText, countOutputTokens, countRequestTokens } from "./tokenizer";
-import type { AnthropicErrorType, ErrorStatus, FakeStep, OutputBlock, RecordedRequest, StopReason } from "./types";
+import { citeDocument, preparePdfs } from "./documents";
+import { ApiError } from "./errors";
+import { FAKE_CONTEXT_LIMIT, newId, planFor, tooLongPlan, type ErrorPlan, type MessagePlan } from "./plan";
+import { encodeFrame, messageBody, streamFrames, truncateForDrop } from "./render";
+import { hasWebSearchTool } from "./server-tools";
+import { valueForSchema } from "./structured";
+import { BINDING_BETA, checkReturnedThinking, produceThinking, requireThinkingInToolLoop } from "./thinking";
+import { contentText, countRequestTokens } from "./tokenizer";
+import type { AnthropicErrorType, FakeStep, RecordedRequest } from "./types";
+import { validateRequest, type ValidatedRequest } from "./validate";
 import { flattenHeaders, parseJson, readBody } from "../fake-http";
 
 export { countRequestTokens, fakeTokenCount } from "./tokenizer";
+export { makePdf } from "./pdf-fixture";
+/** Counting a body with PDFs outside the server: await this on its messages before countRequestTokens. */
+export { preparePdfs } from "./documents";
 
 export interface FakeAnthropic {
   /** e.g. http://127.0.0.1:54321 (use as ANTHROPIC_BASE_URL / `baseURL`). */
@@ -45,6 +62,8 @@ export interface FakeAnthropic {
   reset(): void;
   /** Empty the prompt cache, as if its five minutes had passed. */
   expireCache(): void;
+  /** Body of the last POST /v1/messages (or count_tokens when `path` says so); null when none came. */
+  lastBody(path?: string): Record<string, unknown> | null;
   close(): Promise<void>;
 }
 
@@ -55,98 +74,11 @@ export interface StartFakeAnthropicOptions {
   host?: string;
 }
 
-/** Context window quoted by too_long errors and enforced on real input counts. */
-const FAKE_CONTEXT_LIMIT = 200_000;
 const ECHO_PREFIX = "Echo: ";
 const ECHO_MAX_CHARS = 200;
-const DEFAULT_DROP_AFTER_CHUNKS = 2;
-
-// ---------------------------------------------------------------------------------------------
-// Request validation
-// ---------------------------------------------------------------------------------------------
-
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: AnthropicErrorType,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-interface InputMessage {
-  role: "user" | "assistant";
-  content: unknown;
-}
-
-interface ValidatedRequest {
-  model: string;
-  stream: boolean;
-  system: unknown;
-  messages: InputMessage[];
-  tools: unknown[];
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function invalid(message: string): ApiError {
-  return new ApiError(400, "invalid_request_error", message);
-}
-
-/** A minimal subset of the real API's validation, with its wording where it matters. */
-function validateRequest(body: Record<string, unknown> | null, opts: { requireMaxTokens: boolean }): ValidatedRequest {
-  if (body === null) throw invalid("Request body must be a JSON object");
-  if (typeof body.model !== "string" || body.model === "") throw invalid("model: Field required");
-  if (opts.requireMaxTokens) {
-    if (body.max_tokens === undefined) throw invalid("max_tokens: Field required");
-    if (typeof body.max_tokens !== "number" || !Number.isInteger(body.max_tokens)) {
-      throw invalid("max_tokens: Input should be a valid integer");
-    }
-    if (body.max_tokens < 1) throw invalid("max_tokens: Input should be greater than or equal to 1");
-  }
-  if (body.stream !== undefined && typeof body.stream !== "boolean") {
-    throw invalid("stream: Input should be a valid boolean");
-  }
-  const rawMessages = body.messages;
-  if (!Array.isArray(rawMessages)) throw invalid("messages: Field required");
-  if (rawMessages.length === 0) throw invalid("messages: at least one message is required");
-
-  const messages = rawMessages.map((raw: unknown, i): InputMessage => {
-    if (!isRecord(raw)) throw invalid(`messages.${i}: Input should be a valid dictionary`);
-    if (raw.role !== "user" && raw.role !== "assistant") {
-      throw invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`);
-    }
-    if (typeof raw.content !== "string" && !Array.isArray(raw.content)) {
-      throw invalid(`messages.${i}.content: Input should be a valid list`);
-    }
-    if (Array.isArray(raw.content)) {
-      for (const block of raw.content) {
-        if (isRecord(block) && block.type === "text" && block.text === "") {
-          throw invalid("messages: text content blocks must be non-empty");
-        }
-      }
-    }
-    // The real API rejects empty turns (a classic symptom of persisting a failed, empty reply);
-    // only the final assistant message (a prefill) may be empty.
-    const isFinalAssistant = i === rawMessages.length - 1 && raw.role === "assistant";
-    if (raw.content.length === 0 && !isFinalAssistant) {
-      throw invalid(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
-    }
-    return { role: raw.role, content: raw.content };
-  });
-  if (messages[0].role !== "user") throw invalid('messages: first message must use the "user" role');
-
-  if (body.tools !== undefined && !Array.isArray(body.tools)) throw invalid("tools: Input should be a valid list");
-  return {
-    model: body.model,
-    stream: body.stream === true,
-    system: body.system,
-    messages,
-    tools: Array.isArray(body.tools) ? body.tools : [],
-  };
 }
 
 /** Text blocks only: directives are read from what the user typed, never from tool results. */
@@ -157,197 +89,6 @@ function typedText(content: unknown): string {
     .filter((b): b is { type: "text"; text: string } => isRecord(b) && b.type === "text" && typeof b.text === "string")
     .map((b) => b.text)
     .join("\n");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Planning a response
-// ---------------------------------------------------------------------------------------------
-
-interface MessagePlan {
-  kind: "message";
-  content: OutputBlock[];
-  stopReason: StopReason;
-  /** Total duration of the response. */
-  delayMs: number;
-  /** Destroy the socket after this many deltas (null: complete normally). */
-  dropAfterChunks: number | null;
-}
-
-interface ErrorPlan {
-  kind: "error";
-  status: number;
-  type: AnthropicErrorType;
-  message: string;
-  /** Seconds for `retry-after` (null: header omitted). */
-  retryAfter: number | null;
-}
-
-type Plan = MessagePlan | ErrorPlan;
-
-const DEFAULT_ERROR: Record<ErrorStatus, { type: AnthropicErrorType; message: string }> = {
-  400: { type: "invalid_request_error", message: "Invalid request (fake)" },
-  401: { type: "authentication_error", message: "invalid x-api-key" },
-  429: { type: "rate_limit_error", message: "This request would exceed your organization's rate limit. Please try again later." },
-  500: { type: "api_error", message: "Internal server error" },
-  529: { type: "overloaded_error", message: "Overloaded" },
-};
-
-function newId(prefix: string): string {
-  return `${prefix}_fake${randomBytes(10).toString("hex")}`;
-}
-
-function tooLongPlan(inputTokens: number, max: number): ErrorPlan {
-  // Quote the real count when it really exceeds the limit; a scripted too_long on a small prompt
-  // quotes a plausible over-limit figure so the message stays self-consistent.
-  const reported = inputTokens > max ? inputTokens : max + 15_000;
-  return {
-    kind: "error",
-    status: 400,
-    type: "invalid_request_error",
-    message: `prompt is too long: ${reported} tokens > ${max} maximum`,
-    retryAfter: null,
-  };
-}
-
-function planFor(step: FakeStep | null, echo: string, inputTokens: number): Plan {
-  const message = (content: OutputBlock[], stopReason: StopReason, extra?: Partial<MessagePlan>): Plan => ({
-    kind: "message",
-    content,
-    stopReason,
-    delayMs: 0,
-    dropAfterChunks: null,
-    ...extra,
-  });
-  if (step === null) return message([{ type: "text", text: echo }], "end_turn");
-  switch (step.kind) {
-    case "reply":
-      return message([{ type: "text", text: step.text }], step.stopReason ?? "end_turn");
-    case "tool_use": {
-      const blocks: OutputBlock[] = step.text ? [{ type: "text", text: step.text }] : [];
-      blocks.push({ type: "tool_use", id: step.id ?? newId("toolu"), name: step.name, input: step.input });
-      return message(blocks, "tool_use");
-    }
-    case "error": {
-      const defaults = DEFAULT_ERROR[step.status];
-      return {
-        kind: "error",
-        status: step.status,
-        type: step.type ?? defaults.type,
-        message: step.message ?? defaults.message,
-        // 429s always carry retry-after in the real API; default 0 keeps tests fast.
-        retryAfter: step.retryAfter ?? (step.status === 429 ? 0 : null),
-      };
-    }
-    case "too_long":
-      return tooLongPlan(inputTokens, step.max ?? FAKE_CONTEXT_LIMIT);
-    case "drop":
-      return message([{ type: "text", text: step.text ?? echo }], "end_turn", {
-        dropAfterChunks: step.afterChunks ?? DEFAULT_DROP_AFTER_CHUNKS,
-      });
-    case "slow":
-      return message([{ type: "text", text: step.text ?? echo }], "end_turn", { delayMs: step.delayMs });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rendering
-// ---------------------------------------------------------------------------------------------
-
-interface SseFrame {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-function usage(input: CacheSplit, outputTokens: number): Record<string, unknown> {
-  return { ...input, output_tokens: outputTokens, service_tier: "standard" };
-}
-
-/** Word-sized pieces (each keeps its trailing whitespace) so streaming is visible in the UI. */
-function textChunks(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [];
-}
-
-/** Up to three pieces of the serialized JSON, like the real API's input_json_delta fragments. */
-function jsonChunks(json: string): string[] {
-  const size = Math.max(1, Math.ceil(json.length / 3));
-  const chunks: string[] = [];
-  for (let i = 0; i < json.length; i += size) chunks.push(json.slice(i, i + size));
-  return chunks;
-}
-
-/** The exact event sequence the real API streams for one message. */
-function streamFrames(id: string, model: string, plan: MessagePlan, input: CacheSplit): SseFrame[] {
-  const frames: SseFrame[] = [
-    {
-      event: "message_start",
-      data: {
-        type: "message_start",
-        message: {
-          id,
-          type: "message",
-          role: "assistant",
-          model,
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          stop_details: null,
-          // As in the real API, message_start reports output_tokens: 1; message_delta has the final count.
-          usage: usage(input, 1),
-        },
-      },
-    },
-  ];
-  plan.content.forEach((block, index) => {
-    if (block.type === "text") {
-      frames.push({ event: "content_block_start", data: { type: "content_block_start", index, content_block: { type: "text", text: "" } } });
-      if (index === 0) frames.push({ event: "ping", data: { type: "ping" } });
-      for (const text of textChunks(block.text)) {
-        frames.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta: { type: "text_delta", text } } });
-      }
-    } else {
-      frames.push({
-        event: "content_block_start",
-        data: { type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } },
-      });
-      if (index === 0) frames.push({ event: "ping", data: { type: "ping" } });
-      for (const partial_json of jsonChunks(JSON.stringify(block.input))) {
-        frames.push({
-          event: "content_block_delta",
-          data: { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } },
-        });
-      }
-    }
-    frames.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
-  });
-  frames.push(
-    {
-      event: "message_delta",
-      data: {
-        type: "message_delta",
-        delta: { stop_reason: plan.stopReason, stop_sequence: null, stop_details: null },
-        usage: { output_tokens: countOutputTokens(plan.content) },
-      },
-    },
-    { event: "message_stop", data: { type: "message_stop" } },
-  );
-  return frames;
-}
-
-/** Frames up to the Nth delta of a dropped stream — never reaching a stop event. */
-function truncateForDrop(frames: SseFrame[], afterChunks: number): SseFrame[] {
-  const kept: SseFrame[] = [];
-  let deltas = 0;
-  for (const frame of frames) {
-    if (frame.event === "content_block_delta" && deltas >= afterChunks) break;
-    if (frame.event === "content_block_stop" || frame.event === "message_delta" || frame.event === "message_stop") break;
-    kept.push(frame);
-    if (frame.event === "content_block_delta") deltas++;
-  }
-  return kept;
-}
-
-function encodeFrame(frame: SseFrame): string {
-  return `event: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -414,6 +155,10 @@ class FakeAnthropicServer implements FakeAnthropic {
     this.cache.expireAll();
   }
 
+  lastBody(path = "/v1/messages"): Record<string, unknown> | null {
+    return this.requests.findLast((r) => r.path === path)?.body ?? null;
+  }
+
   async close(): Promise<void> {
     this.lifetime.abort();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -442,43 +187,67 @@ class FakeAnthropicServer implements FakeAnthropic {
       return this.sendError(res, 401, "authentication_error", "x-api-key header is required");
     }
 
-    if (method === "POST" && pathname === "/v1/messages") return this.handleMessages(body, res);
-    if (method === "POST" && pathname === "/v1/messages/count_tokens") return this.handleCountTokens(body, res);
+    if (method === "POST" && pathname === "/v1/messages") return this.handleMessages(body, req, res);
+    if (method === "POST" && pathname === "/v1/messages/count_tokens") return this.handleCountTokens(body, req, res);
     return this.sendError(res, 404, "not_found_error", `Not found: ${method} ${pathname}`);
   }
 
-  private handleCountTokens(body: Record<string, unknown> | null, res: ServerResponse): void {
-    let request: ValidatedRequest;
-    try {
-      request = validateRequest(body, { requireMaxTokens: false });
-    } catch (err) {
-      return this.sendApiError(res, err);
-    }
-    this.sendJson(res, 200, { input_tokens: countRequestTokens(request) });
+  /** Validation shared by both endpoints: the body, thinking blocks sent back, documents and images. */
+  private async accept(body: Record<string, unknown> | null, headers: IncomingMessage["headers"], requireMaxTokens: boolean) {
+    const request = validateRequest(body, { requireMaxTokens });
+    const checked = checkReturnedThinking(request.thinking, request);
+    requireThinkingInToolLoop(request.thinking, request.messages);
+    await preparePdfs(request.messages);
+    const betas = String(headers["anthropic-beta"] ?? "").split(",").map((b) => b.trim());
+    const transformations = betas.includes(BINDING_BETA) ? checked.transformations : null;
+    // Dropped thinking blocks are gone for the model: they count for nothing.
+    const counted: ValidatedRequest = { ...request, messages: checked.messages };
+    return { request, counted, transformations };
   }
 
-  private async handleMessages(body: Record<string, unknown> | null, res: ServerResponse): Promise<void> {
-    let request: ValidatedRequest;
+  private async handleCountTokens(body: Record<string, unknown> | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let counted: ValidatedRequest;
     try {
-      request = validateRequest(body, { requireMaxTokens: true });
+      ({ counted } = await this.accept(body, req.headers, false));
     } catch (err) {
       return this.sendApiError(res, err);
     }
+    this.sendJson(res, 200, { input_tokens: countRequestTokens(counted) });
+  }
 
-    const inputTokens = countRequestTokens(request);
+  private async handleMessages(body: Record<string, unknown> | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let accepted: Awaited<ReturnType<FakeAnthropicServer["accept"]>>;
+    try {
+      accepted = await this.accept(body, req.headers, true);
+    } catch (err) {
+      return this.sendApiError(res, err);
+    }
+    const { request, counted, transformations } = accepted;
+
+    const inputTokens = countRequestTokens(counted);
     // Like the real API, an over-long prompt is rejected before anything else (no step consumed).
     if (inputTokens > FAKE_CONTEXT_LIMIT) return this.sendPlanError(res, tooLongPlan(inputTokens, FAKE_CONTEXT_LIMIT));
 
     const lastUser = [...request.messages].reverse().find((m) => m.role === "user");
     const userText = typedText(lastUser?.content);
     // A tool_result-only turn has no typed text; echo the tool output instead.
-    const echo = ECHO_PREFIX + (userText || contentText(lastUser?.content)).slice(0, ECHO_MAX_CHARS);
-    const step = this.queue.shift() ?? this.directives.stepFor(userText);
-    const plan = planFor(step, echo, inputTokens);
+    const subject = (userText || contentText(lastUser?.content)).slice(0, ECHO_MAX_CHARS);
+    const echo = ECHO_PREFIX + subject;
+    const at = this.queue.findIndex((q) => q.forModel === undefined || q.forModel === request.model);
+    const step = (at >= 0 ? this.queue.splice(at, 1)[0] : undefined) ?? this.directives.stepFor(userText);
+    const plan = planFor(step, {
+      echo,
+      inputTokens,
+      defaultText: request.schema ? JSON.stringify(valueForSchema(request.schema, subject)) : echo,
+      think: (options) => produceThinking(request.thinking, request, subject, options),
+      cite: (document) => citeDocument(request.messages, document),
+      hasWebSearchTool: hasWebSearchTool(request.tools),
+      transformations,
+    });
     if (plan.kind === "error") return this.sendPlanError(res, plan);
     let split: CacheSplit;
     try {
-      split = this.cache.apply(request, inputTokens);
+      split = this.cache.apply(counted, inputTokens);
     } catch (err) {
       if (err instanceof BreakpointLimitError) return this.sendError(res, 400, "invalid_request_error", err.message);
       throw err;
@@ -493,17 +262,7 @@ class FakeAnthropicServer implements FakeAnthropic {
 
     if (request.stream) return this.streamResponse(res, id, request.model, plan, split, signal);
 
-    const message = {
-      id,
-      type: "message",
-      role: "assistant",
-      model: request.model,
-      content: plan.content,
-      stop_reason: plan.stopReason,
-      stop_sequence: null,
-      stop_details: null,
-      usage: usage(split, countOutputTokens(plan.content)),
-    };
+    const message = messageBody(id, request.model, plan, split);
     if (!(await wait(plan.delayMs, signal))) return;
     if (plan.dropAfterChunks !== null) {
       // Non-streaming drop: promise a full body, deliver half of it, then cut the connection.

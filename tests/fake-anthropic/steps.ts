@@ -2,7 +2,7 @@
  * Turning untrusted input into FakeSteps: JSON posted to `/__control/enqueue`, and `[[...]]`
  * directives typed into a chat message by a browser test.
  */
-import type { AnthropicErrorType, ErrorStatus, FakeStep } from "./types";
+import type { AnthropicErrorType, ErrorStatus, FakeStep, ThinkingOptions, WebSearchResultSpec } from "./types";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -42,6 +42,26 @@ function requiredString(step: Record<string, unknown>, key: string): string {
   return value;
 }
 
+function thinkingOptions(step: Record<string, unknown>): ThinkingOptions {
+  const redacted = step.redactedThinking;
+  if (redacted !== undefined && typeof redacted !== "boolean") throw new Error("redactedThinking must be a boolean");
+  const options: ThinkingOptions = {};
+  const thinking = optionalString(step, "thinking");
+  if (thinking !== undefined) options.thinking = thinking;
+  if (redacted !== undefined) options.redactedThinking = redacted;
+  return options;
+}
+
+function searchResults(raw: unknown): WebSearchResultSpec[] {
+  if (!Array.isArray(raw)) throw new Error("results must be an array");
+  return raw.map((r: unknown, i) => {
+    if (!isRecord(r)) throw new Error(`results.${i} must be an object`);
+    const pageAge = r.pageAge;
+    if (pageAge !== undefined && pageAge !== null && typeof pageAge !== "string") throw new Error(`results.${i}.pageAge must be a string or null`);
+    return { url: requiredString(r, "url"), title: requiredString(r, "title"), pageAge, snippet: optionalString(r, "snippet") };
+  });
+}
+
 /** Validates one step from JSON; throws an Error with a readable message when it is malformed. */
 function parseStep(raw: unknown): FakeStep {
   if (!isRecord(raw)) throw new Error("step must be an object");
@@ -51,7 +71,7 @@ function parseStep(raw: unknown): FakeStep {
       if (stopReason !== undefined && stopReason !== "end_turn" && stopReason !== "max_tokens") {
         throw new Error('stopReason must be "end_turn" or "max_tokens"');
       }
-      return { kind: "reply", text: requiredString(raw, "text"), stopReason };
+      return { kind: "reply", text: requiredString(raw, "text"), stopReason, ...thinkingOptions(raw) };
     }
     case "tool_use": {
       const input = raw.input ?? {};
@@ -62,8 +82,13 @@ function parseStep(raw: unknown): FakeStep {
         input,
         id: optionalString(raw, "id"),
         text: optionalString(raw, "text"),
+        ...thinkingOptions(raw),
       };
     }
+    case "web_search":
+      return { kind: "web_search", query: requiredString(raw, "query"), results: searchResults(raw.results), text: optionalString(raw, "text"), ...thinkingOptions(raw) };
+    case "cited_reply":
+      return { kind: "cited_reply", document: optionalNonNegative(raw, "document"), text: optionalString(raw, "text"), ...thinkingOptions(raw) };
     case "error": {
       const status = ERROR_STATUSES.find((s) => s === raw.status);
       if (status === undefined) throw new Error(`status must be one of ${ERROR_STATUSES.join(", ")}`);
@@ -111,7 +136,7 @@ export function parseSteps(raw: unknown): FakeStep[] {
  * `[[name:argument]]`. The argument is matched lazily up to the first `]]`, so it may contain
  * spaces, single brackets and JSON objects (but not `]]`).
  */
-const DIRECTIVE_RE = /\[\[(fault|slow|reply|tool_use):([\s\S]*?)\]\]/g;
+const DIRECTIVE_RE = /\[\[(fault|slow|reply|tool_use|web_search|cite):([\s\S]*?)\]\]/g;
 
 /** Faults that fire only once per distinct message text so the SDK's automatic retry succeeds. */
 const ONE_SHOT_FAULTS: ReadonlyMap<string, ErrorStatus> = new Map([
@@ -130,6 +155,8 @@ const ONE_SHOT_FAULTS: ReadonlyMap<string, ErrorStatus> = new Map([
  *   [[slow:2000]]                              response takes ~2000 ms
  *   [[reply:some text]]                        reply with exactly "some text"
  *   [[tool_use:name]] / [[tool_use:name {"k":1}]]  tool_use block (input {} or the given JSON)
+ *   [[web_search:query]]                       a web search with one result (needs a web_search tool)
+ *   [[cite:0]]                                 a reply citing document 0 (needs citations enabled on it)
  *
  * Every directive applies on every request whose last user message contains it, EXCEPT the
  * 500/429/529 faults: those are retryable, and the SDK retries automatically, so they fire only
@@ -138,7 +165,7 @@ const ONE_SHOT_FAULTS: ReadonlyMap<string, ErrorStatus> = new Map([
  * what lets a test observe "error, retry, success" end to end. Use queued `error` steps when a
  * test needs an error that persists across retries.
  *
- * Precedence when several are present: fault > tool_use > slow > reply; a `[[reply:…]]` text is
+ * Precedence when several are present: fault > web_search > cite > tool_use > slow > reply; a `[[reply:…]]` text is
  * also used as the text of slow/drop/tool_use responses.
  */
 export class DirectiveInterpreter {
@@ -171,6 +198,18 @@ export class DirectiveInterpreter {
       } else if (fault === "too_long") {
         return { kind: "too_long" };
       }
+    }
+
+    const search = directives.get("web_search");
+    if (search !== undefined) {
+      const query = search || "search";
+      const results = [{ url: `https://example.com/search?q=${encodeURIComponent(query)}`, title: `About ${query}`, snippet: `A page about ${query}.` }];
+      return { kind: "web_search", query, results, text: replyText };
+    }
+    const cite = directives.get("cite");
+    if (cite !== undefined) {
+      const document = Number(cite);
+      return { kind: "cited_reply", document: cite !== "" && Number.isInteger(document) && document >= 0 ? document : undefined, text: replyText };
     }
 
     const toolUse = directives.get("tool_use");

@@ -21,9 +21,14 @@ export type ErrorStatus = 429 | 500 | 529 | 400 | 401;
  * call (FIFO); `count_tokens` calls never consume steps. Every kind except `error` and `too_long`
  * (which are plain HTTP errors) works for both streaming and non-streaming requests.
  */
-export type FakeStep =
-  | { kind: "reply"; text: string; stopReason?: "end_turn" | "max_tokens" }
-  | {
+/** Which request a step is for: a step naming a model waits for a request of that model (Threadkeeper's own title and summary calls use another). */
+export interface StepTarget {
+  forModel?: string;
+}
+
+export type FakeStep = StepTarget & (
+  | ({ kind: "reply"; text: string; stopReason?: "end_turn" | "max_tokens" } & ThinkingOptions)
+  | ({
       kind: "tool_use";
       name: string;
       input: Record<string, unknown>;
@@ -31,7 +36,29 @@ export type FakeStep =
       id?: string;
       /** Optional assistant text emitted before the tool_use block. */
       text?: string;
-    }
+    } & ThinkingOptions)
+  | ({
+      /**
+       * A server-side web search (needs a `web_search_*` tool in the request): server_tool_use,
+       * web_search_tool_result, then a text block citing the first result.
+       */
+      kind: "web_search";
+      query: string;
+      results: WebSearchResultSpec[];
+      /** The answer text after the results (default: "According to <first title>, …"). */
+      text?: string;
+    } & ThinkingOptions)
+  | ({
+      /**
+       * A reply quoting a document of the request with citations enabled: `page_location` for a
+       * PDF, `char_location` for plain text, `content_block_location` for a content document.
+       */
+      kind: "cited_reply";
+      /** Index among the request's document blocks, in order of appearance (default: the last one). */
+      document?: number;
+      /** Text before the cited sentence (default "The document says:"). */
+      text?: string;
+    } & ThinkingOptions)
   | {
       kind: "error";
       status: ErrorStatus;
@@ -59,7 +86,25 @@ export type FakeStep =
       delayMs: number;
       /** Reply text (default: the echo reply). */
       text?: string;
-    };
+    }
+);
+
+/** Thinking extras of a scripted step; they only apply when the request has thinking on. */
+export interface ThinkingOptions {
+  /** Thinking text to return instead of the default "Considering: …". */
+  thinking?: string;
+  /** Also return a `redacted_thinking` block (before the thinking block), as the API does for flagged reasoning. */
+  redactedThinking?: boolean;
+}
+
+export interface WebSearchResultSpec {
+  url: string;
+  title: string;
+  /** Default "2 days ago"; null for none. */
+  pageAge?: string | null;
+  /** The page text the model "read"; kept (encoded) in `encrypted_content` and counted when sent back. */
+  snippet?: string;
+}
 
 /** One HTTP request the fake received (control and health endpoints are not recorded). */
 export interface RecordedRequest {
@@ -72,9 +117,58 @@ export interface RecordedRequest {
   body: Record<string, unknown> | null;
 }
 
+export type Citation =
+  | {
+      type: "page_location";
+      cited_text: string;
+      document_index: number;
+      document_title: string | null;
+      start_page_number: number;
+      end_page_number: number;
+      file_id: null;
+    }
+  | {
+      type: "char_location";
+      cited_text: string;
+      document_index: number;
+      document_title: string | null;
+      start_char_index: number;
+      end_char_index: number;
+      file_id: null;
+    }
+  | {
+      type: "content_block_location";
+      cited_text: string;
+      document_index: number;
+      document_title: string | null;
+      start_block_index: number;
+      end_block_index: number;
+      file_id: null;
+    }
+  | { type: "web_search_result_location"; cited_text: string; encrypted_index: string; title: string | null; url: string };
+
+export interface WebSearchResultBlock {
+  type: "web_search_result";
+  url: string;
+  title: string;
+  encrypted_content: string;
+  page_age: string | null;
+}
+
 /** Content blocks the fake produces in assistant messages. */
 export type OutputBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+  | { type: "text"; text: string; citations?: Citation[] }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
+  | { type: "server_tool_use"; id: string; name: "web_search"; input: Record<string, unknown>; caller: { type: "direct" } }
+  | { type: "web_search_tool_result"; tool_use_id: string; content: WebSearchResultBlock[] };
 
 export type StopReason = "end_turn" | "max_tokens" | "tool_use";
+
+/** One entry of the beta `input_transformations` array. */
+export interface InputTransformation {
+  type: "thinking_dropped";
+  path: string;
+  reason: "model_binding_mismatch" | "prefix_binding_mismatch";
+}

@@ -26,9 +26,10 @@ describe("estimateTextTokens", () => {
 });
 
 describe("estimateBlocksTokens", () => {
-  it("charges a fixed 1,600 per image whatever its size", () => {
-    expect(estimateBlocksTokens([{ type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } }])).toBe(1600);
-    expect(estimateBlocksTokens([{ type: "image", source: { type: "url", url: "https://example.com/a.png" } }])).toBe(1600);
+  it("charges an image by its size (the API's 28-pixel patches), and the standard tier's cap when its size is unknown", () => {
+    expect(estimateBlocksTokens([{ type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" }, threadkeeper: { width: 1920, height: 1080 } }])).toBe(1560);
+    expect(estimateBlocksTokens([{ type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" }, threadkeeper: { width: 280, height: 56 } }])).toBe(20);
+    expect(estimateBlocksTokens([{ type: "image", source: { type: "url", url: "https://example.com/a.png" } }])).toBe(1568);
   });
 
   it("counts tool_use as name + JSON input + 10", () => {
@@ -50,7 +51,7 @@ describe("estimateBlocksTokens", () => {
         { type: "text", text: "hello world" },
         { type: "image", source: { type: "url", url: "u" } },
       ]),
-    ).toBe(1602);
+    ).toBe(1570);
   });
 });
 

@@ -1,0 +1,95 @@
+// What a client's images and PDFs are, read before anything is stored: their bytes checked (a
+// malformed base64, an image that is not the image it says, a PDF that is not a PDF is a 400
+// naming the block), an image's size and a PDF's pages and text noted on the block (its
+// `threadkeeper` field, removed on the wire) for counting, search and summaries. A document
+// resent with every request is read once: the facts are remembered by the digest of its bytes.
+import "server-only";
+import { createHash } from "node:crypto";
+import type { AnthropicMessageIn } from "@/lib/contract/anthropic";
+import { decodeBase64 } from "@/lib/files/base64";
+import { imageSize } from "@/lib/files/image-size";
+import { PdfError, readPdf } from "@/lib/files/pdf";
+import { AppError, badRequest } from "@/lib/errors";
+import { documentTokens } from "@/lib/tokens/media";
+import { pdfFactsOffThread } from "@/lib/tokens/off-thread";
+
+type Block = { type: string } & Record<string, unknown>;
+type Notes = Record<string, unknown>;
+
+// Facts of recently read media by the digest of their base64: a client that resends its whole
+// conversation resends its PDFs too. Bounded; a miss only costs a read.
+const REMEMBERED = 256;
+const remembered = new Map<string, Notes>();
+
+function remember(key: string, notes: Notes): Notes {
+  remembered.set(key, notes);
+  if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  return notes;
+}
+
+const PDF_PROBLEMS: Record<PdfError["problem"], string> = {
+  not_pdf: "the document is not a PDF",
+  too_large: "the PDF is too large to read",
+  too_many_pages: "the PDF has more pages than the API accepts",
+  encrypted: "the PDF is encrypted",
+  unreadable: "the PDF could not be read",
+  too_slow: "the PDF took too long to read",
+  unavailable: "PDFs cannot be read on this server",
+};
+
+async function imageNotes(data: string, mediaType: string, at: string): Promise<Notes> {
+  const bytes = decodeBase64(data);
+  if (!bytes) throw badRequest(`${at}.source.data: the image's data is not valid base64`);
+  const size = imageSize(bytes, mediaType);
+  if (!size) throw badRequest(`${at}.source: the image's bytes are not a ${mediaType} image`);
+  return { width: size.width, height: size.height };
+}
+
+async function pdfNotes(data: string, at: string): Promise<Notes> {
+  const bytes = decodeBase64(data);
+  if (!bytes) throw badRequest(`${at}.source.data: the document's data is not valid base64`);
+  try {
+    const { pageTexts } = await readPdf(bytes);
+    const facts = await pdfFactsOffThread(pageTexts);
+    return { pages: facts.pages, text: pageTexts.join("\n\n").trim(), tokens: documentTokens(facts) };
+  } catch (err) {
+    if (!(err instanceof PdfError)) throw err;
+    const status = err.problem === "unavailable" ? 500 : err.problem === "too_large" ? 413 : 400;
+    throw new AppError(status, status === 400 ? "invalid_request" : err.problem, `${at}.source: ${PDF_PROBLEMS[err.problem]}`);
+  }
+}
+
+/** The block with its notes, or as it came when there is nothing to read. */
+async function read(b: Block, at: string): Promise<Block> {
+  const source = b.source as { type?: unknown; media_type?: unknown; data?: unknown } | undefined;
+  if ((b.type !== "image" && b.type !== "document") || source?.type !== "base64" || typeof source.data !== "string") return b;
+  const mediaType = String(source.media_type);
+  if (b.type === "document" && mediaType !== "application/pdf") {
+    throw badRequest(`${at}.source.media_type: base64 documents are PDFs (application/pdf); send text as a text source`);
+  }
+  const key = createHash("sha256").update(mediaType).update(source.data).digest("base64url");
+  const notes = remembered.get(key) ?? remember(key, b.type === "image" ? await imageNotes(source.data, mediaType, at) : await pdfNotes(source.data, at));
+  return { ...b, threadkeeper: notes };
+}
+
+/** The request's messages with their images and PDFs read; a block that cannot be read is a 400 naming it. */
+export async function readMedia(messages: readonly AnthropicMessageIn[]): Promise<AnthropicMessageIn[]> {
+  const out: AnthropicMessageIn[] = [];
+  for (const [i, m] of messages.entries()) {
+    if (typeof m.content === "string" || m.role === "system") {
+      out.push(m);
+      continue;
+    }
+    const content: Block[] = [];
+    for (const [j, b] of m.content.entries()) {
+      const at = `messages.${i}.content.${j}`;
+      if (b.type === "tool_result" && Array.isArray(b.content)) {
+        const parts: Block[] = [];
+        for (const [k, p] of (b.content as Block[]).entries()) parts.push(await read(p, `${at}.content.${k}`));
+        content.push({ ...b, content: parts });
+      } else content.push(await read(b, at));
+    }
+    out.push({ ...m, content: content as AnthropicMessageIn["content"] });
+  }
+  return out;
+}
