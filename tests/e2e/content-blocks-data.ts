@@ -1,6 +1,6 @@
 // A conversation with every kind of block the chat draws: a PDF and a text file attached,
 // thinking (with text, empty and redacted), a web search with cited results, a web fetch that
-// failed, code execution, an MCP tool, a mid-conversation system message, a tool result with
+// failed, code execution, a mid-conversation system message, a tool result with
 // an image, and a block of a kind Threadkeeper does not know. Sent as the history of a drop-in
 // request (POST /api/anthropic/v1/messages), which stores it as a session.
 
@@ -74,8 +74,6 @@ export const CONTENT_HISTORY = [
     content: [
       { type: "thinking", thinking: "", signature: "sig-omitted" },
       { type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP" },
-      { type: "mcp_tool_use", id: "mcptoolu_1", name: "find_contact", server_name: "crm", input: { role: "harbour master", city: "Brest" } },
-      { type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: false, content: [{ type: "text", text: "Yann Le Gall — +33 2 98 00 00 00" }] },
       { type: "text", text: "The harbour master is Yann Le Gall. Taking the screenshot now." },
       { type: "tool_use", id: "toolu_shot", name: "screenshot", input: { target: "tide chart" } },
     ],
@@ -102,3 +100,21 @@ export const CONTENT_HISTORY = [
   },
   { role: "user", content: "Great, thanks!" },
 ];
+
+/**
+ * The same with a call of an MCP server's tool (for screenshots against the offline responder:
+ * the fake API, like the real one, wants `mcp_servers` and its beta before it takes these blocks).
+ */
+export const CONTENT_HISTORY_WITH_MCP = CONTENT_HISTORY.map((m, i) =>
+  i === 4 && Array.isArray(m.content)
+    ? {
+        ...m,
+        content: [
+          ...m.content.slice(0, 2),
+          { type: "mcp_tool_use", id: "mcptoolu_1", name: "find_contact", server_name: "crm", input: { role: "harbour master", city: "Brest" } },
+          { type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: false, content: [{ type: "text", text: "Yann Le Gall — +33 2 98 00 00 00" }] },
+          ...m.content.slice(2),
+        ],
+      }
+    : m,
+);

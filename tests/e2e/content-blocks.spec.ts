@@ -5,7 +5,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { CONTENT_HISTORY } from "./content-blocks-data";
-import { resetFake } from "./support";
+import { enqueueFake, putSessionSettings, resetFake, seedSession, sendAndWait } from "./support";
 
 test.beforeEach(async ({ request }) => {
   await resetFake(request);
@@ -38,7 +38,7 @@ test("a conversation with thinking, documents, server tools, citations and unkno
   const listed = await request.get(`/api/session/${id}/messages?limit=50`);
   const { messages } = (await listed.json()) as { messages: { content: { type: string }[] }[] };
   const kinds = new Set(messages.flatMap((m) => m.content.map((b) => b.type)));
-  for (const k of ["document", "thinking", "redacted_thinking", "server_tool_use", "web_search_tool_result", "mcp_tool_use", "system_message", "opaque"]) {
+  for (const k of ["document", "thinking", "redacted_thinking", "server_tool_use", "web_search_tool_result", "system_message", "opaque"]) {
     expect(kinds, k).toContain(k);
   }
 
@@ -102,13 +102,11 @@ test("a conversation with thinking, documents, server tools, citations and unkno
   await note.click();
   await expect(page.getByTestId("system-note")).toContainText("metric units and 24-hour times");
 
-  // Thinking with nothing to show, redacted reasoning, an MCP tool.
+  // Thinking with nothing to show, redacted reasoning, a call of the caller's own tool.
   const second = reply(page, 1);
   await expect(second.getByTestId("thinking-block").nth(0)).toHaveText("Thought (hidden)");
   await expect(second.getByTestId("thinking-block").nth(1)).toHaveText("Reasoning redacted");
-  const mcp = second.getByTestId("mcp-tool").getByRole("button", { name: "Used find_contact on crm" });
-  await mcp.click();
-  await expect(second.getByTestId("mcp-tool")).toContainText("Yann Le Gall — +33 2 98 00 00 00");
+  await expect(second.getByTestId("tool-use")).toHaveText("Tool call: screenshot");
 
   // A tool result's image as a thumbnail, seen without opening the result.
   const thumb = page.getByTestId("tool-results").getByTestId("image-thumb");
@@ -126,4 +124,22 @@ test("a conversation with thinking, documents, server tools, citations and unkno
     await page.emulateMedia({ colorScheme: scheme });
     expect(await seriousViolations(page), scheme).toEqual([]);
   }
+});
+
+test("a reply's thinking streams in its block events and keeps the time it took", async ({ page, request }) => {
+  const id = await seedSession(request, "Thinking live", []);
+  await putSessionSettings(request, id, { thinking: "on" });
+  await enqueueFake(request, [{ kind: "reply", text: "Low tide is at 17:55.", thinking: "The tide table for Brest lists the low tide at 17:55." }]);
+  await page.goto(`/?session=${id}`);
+  await sendAndWait(page, "When is low tide?");
+  const answer = reply(page, 0);
+  await expect(answer).toContainText("Low tide is at 17:55.");
+  // Timed on this client from the block's start to its stop, so the row says how long.
+  const row = answer.getByTestId("thinking-block").getByRole("button");
+  await expect(row).toHaveText(/^Thought for \d+ s$/);
+  await row.click();
+  await expect(answer.getByTestId("thinking-text")).toHaveText("The tide table for Brest lists the low tide at 17:55.");
+  // Loaded again from the server, the time is not known: the row just says it thought.
+  await page.reload();
+  await expect(reply(page, 0).getByTestId("thinking-block").getByRole("button")).toHaveText("Thought");
 });
