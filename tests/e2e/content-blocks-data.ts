@@ -1,7 +1,8 @@
 // A conversation with every kind of block the chat draws: a PDF and a text file attached,
 // thinking (with text, empty and redacted), a web search with cited results, a web fetch that
 // failed, code execution, a mid-conversation system message, a tool result with
-// an image, and a block of a kind Threadkeeper does not know. Sent as the history of a drop-in
+// an image (and, in CONTENT_HISTORY_EXTRA, an MCP tool and a block of a kind Threadkeeper does
+// not know). Sent as the history of a drop-in
 // request (POST /api/anthropic/v1/messages), which stores it as a session.
 
 /** A two-page PDF ("Q3 revenue grew 12%" / "Outlook: steady"). */
@@ -25,7 +26,13 @@ const THINKING = [
   "For the tides I need fresh data, so a web search is the right tool. Then I can compute the time until high tide.",
 ].join("\n");
 
-export const CONTENT_HISTORY = [
+/** A message of a drop-in request, loosely: the app checks it. */
+export interface HistoryMessage {
+  role: "user" | "assistant" | "system";
+  content: string | Record<string, unknown>[];
+}
+
+export const CONTENT_HISTORY: HistoryMessage[] = [
   {
     role: "user",
     content: [
@@ -93,28 +100,29 @@ export const CONTENT_HISTORY = [
   },
   {
     role: "assistant",
-    content: [
-      { type: "text", text: "Here is the chart: the next high tide is the peak on the left." },
-      { type: "future_widget", payload: { kind: "tide-dial", value: 0.62 } },
-    ],
+    content: [{ type: "text", text: "Here is the chart: the next high tide is the peak on the left." }],
   },
   { role: "user", content: "Great, thanks!" },
 ];
 
 /**
- * The same with a call of an MCP server's tool (for screenshots against the offline responder:
- * the fake API, like the real one, wants `mcp_servers` and its beta before it takes these blocks).
+ * The same with blocks the API refuses without more setup (an MCP server's tool call wants
+ * `mcp_servers` and its beta; a kind the API does not know is refused outright): Threadkeeper
+ * stores them before Claude is asked, so the session shows them even though that reply fails.
  */
-export const CONTENT_HISTORY_WITH_MCP = CONTENT_HISTORY.map((m, i) =>
-  i === 4 && Array.isArray(m.content)
-    ? {
-        ...m,
-        content: [
-          ...m.content.slice(0, 2),
-          { type: "mcp_tool_use", id: "mcptoolu_1", name: "find_contact", server_name: "crm", input: { role: "harbour master", city: "Brest" } },
-          { type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: false, content: [{ type: "text", text: "Yann Le Gall — +33 2 98 00 00 00" }] },
-          ...m.content.slice(2),
-        ],
-      }
-    : m,
-);
+export const CONTENT_HISTORY_EXTRA = CONTENT_HISTORY.map((m, i): HistoryMessage => {
+  if (!Array.isArray(m.content)) return m;
+  if (i === 4) {
+    return {
+      ...m,
+      content: [
+        ...m.content.slice(0, 2),
+        { type: "mcp_tool_use", id: "mcptoolu_1", name: "find_contact", server_name: "crm", input: { role: "harbour master", city: "Brest" } },
+        { type: "mcp_tool_result", tool_use_id: "mcptoolu_1", is_error: false, content: [{ type: "text", text: "Yann Le Gall — +33 2 98 00 00 00" }] },
+        ...m.content.slice(2),
+      ],
+    };
+  }
+  if (i === 6) return { ...m, content: [...m.content, { type: "future_widget", payload: { kind: "tide-dial", value: 0.62 } }] };
+  return m;
+});

@@ -4,19 +4,21 @@
 // stored through the drop-in (a resent history), as an integration would.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { CONTENT_HISTORY } from "./content-blocks-data";
+import { CONTENT_HISTORY, CONTENT_HISTORY_EXTRA } from "./content-blocks-data";
 import { enqueueFake, putSessionSettings, resetFake, seedSession, sendAndWait } from "./support";
 
 test.beforeEach(async ({ request }) => {
   await resetFake(request);
 });
 
-async function seedContentSession(request: APIRequestContext): Promise<string> {
+/** Stores a history through the drop-in; `refused`: Claude (the fake) refuses it, after it is stored. */
+async function seedContentSession(request: APIRequestContext, messages = CONTENT_HISTORY, refused = false): Promise<string> {
   const res = await request.post("/api/anthropic/v1/messages", {
     headers: { "anthropic-version": "2023-06-01" },
-    data: { model: "claude-haiku-4-5", max_tokens: 1024, messages: CONTENT_HISTORY },
+    data: { model: "claude-haiku-4-5", max_tokens: 1024, messages },
   });
-  expect(res.ok(), await res.text()).toBeTruthy();
+  if (refused) expect(res.status(), await res.text()).toBe(400);
+  else expect(res.ok(), await res.text()).toBeTruthy();
   const id = res.headers()["threadkeeper-session-id"];
   expect(id).toMatch(/^[0-9a-f-]{36}$/);
   return id;
@@ -31,14 +33,14 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 const reply = (page: Page, n: number) => page.locator('[data-testid="message"][data-role="assistant"]').nth(n);
 
-test("a conversation with thinking, documents, server tools, citations and unknown blocks renders readably", async ({ page, request }) => {
+test("a conversation with thinking, documents, server tools and citations renders readably", async ({ page, request }) => {
   const id = await seedContentSession(request);
 
   // The REST API hands the blocks back as stored.
   const listed = await request.get(`/api/session/${id}/messages?limit=50`);
   const { messages } = (await listed.json()) as { messages: { content: { type: string }[] }[] };
   const kinds = new Set(messages.flatMap((m) => m.content.map((b) => b.type)));
-  for (const k of ["document", "thinking", "redacted_thinking", "server_tool_use", "web_search_tool_result", "system_message", "opaque"]) {
+  for (const k of ["document", "thinking", "redacted_thinking", "server_tool_use", "web_search_tool_result", "code_execution_tool_result", "system_message"]) {
     expect(kinds, k).toContain(k);
   }
 
@@ -113,11 +115,6 @@ test("a conversation with thinking, documents, server tools, citations and unkno
   await expect(thumb).toBeVisible();
   await expect(thumb.locator("img")).toHaveAttribute("src", /^data:image\/png;base64,/);
 
-  // A block of a kind we do not know: named, its JSON on request.
-  const third = reply(page, 2);
-  const unknown = third.getByTestId("unsupported-block").getByRole("button", { name: "Unsupported block: future_widget" });
-  await unknown.click();
-  await expect(third.getByTestId("unsupported-block")).toContainText('"tide-dial"');
 
   // Everything open, in both themes: no serious accessibility problem.
   for (const scheme of ["light", "dark"] as const) {
@@ -142,4 +139,17 @@ test("a reply's thinking streams in its block events and keeps the time it took"
   // Loaded again from the server, the time is not known: the row just says it thought.
   await page.reload();
   await expect(reply(page, 0).getByTestId("thinking-block").getByRole("button")).toHaveText("Thought");
+});
+
+test("an MCP server's tool and a block of an unknown kind show, named, with their details on request", async ({ page, request }) => {
+  const id = await seedContentSession(request, CONTENT_HISTORY_EXTRA, true);
+  await page.goto(`/?session=${id}`);
+  const second = reply(page, 1);
+  await second.getByTestId("mcp-tool").getByRole("button", { name: "Used find_contact on crm" }).click();
+  await expect(second.getByTestId("mcp-tool")).toContainText("Yann Le Gall — +33 2 98 00 00 00");
+  await expect(second.getByTestId("mcp-tool")).toContainText('"harbour master"');
+  const third = reply(page, 2);
+  await third.getByTestId("unsupported-block").getByRole("button", { name: "Unsupported block: future_widget" }).click();
+  await expect(third.getByTestId("unsupported-block")).toContainText('"tide-dial"');
+  expect(await seriousViolations(page)).toEqual([]);
 });
