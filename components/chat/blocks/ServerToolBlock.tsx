@@ -122,8 +122,18 @@ function Output({ content }: { content: Loose }) {
   const stderr = str(content.stderr) ?? "";
   return (
     <>
-      {stdout !== "" && <Pre testId="code-stdout" label="Output" text={stdout.replace(/\n$/, "")} />}
-      {stderr !== "" && <Pre testId="code-stderr" label="Errors" tone="error" text={stderr.replace(/\n$/, "")} />}
+      {stdout !== "" && (
+        <div>
+          <p aria-hidden className="mb-1 text-[11px] font-medium text-zinc-600 dark:text-zinc-400">Output</p>
+          <Pre testId="code-stdout" label="Output" text={stdout.replace(/\n$/, "")} />
+        </div>
+      )}
+      {stderr !== "" && (
+        <div>
+          <p aria-hidden className="mb-1 text-[11px] font-medium text-red-800 dark:text-red-300">Errors</p>
+          <Pre testId="code-stderr" label="Errors" tone="error" text={stderr.replace(/\n$/, "")} />
+        </div>
+      )}
       {stdout === "" && stderr === "" && <p className="text-xs italic text-zinc-600 dark:text-zinc-400">No output.</p>}
     </>
   );
