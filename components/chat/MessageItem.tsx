@@ -5,7 +5,7 @@
 //
 // Memoized: while a reply streams the list re-renders on every delta, and saved messages
 // must not (their markdown would be parsed again each time).
-import { memo, useState, type ReactNode } from "react";
+import { memo, useMemo, useState, type ReactNode } from "react";
 import { ChevronLeft, ChevronRight, History, Pencil, RefreshCw, TriangleAlert } from "lucide-react";
 import type { MessageJson } from "@/lib/contract";
 import type { VersionSwitcher } from "@/lib/client/versions";
@@ -16,6 +16,8 @@ import { CollapsibleText } from "@/components/chat/CollapsibleText";
 import { CopyButton } from "@/components/ui/CopyButton";
 import { EditMessageForm } from "@/components/chat/EditMessageForm";
 import { ProtectToggle } from "@/components/context/ProtectToggle";
+import { groupBlocks, needsBlockView, splitUserItems } from "@/lib/client/content-blocks";
+import { BlockItems } from "@/components/chat/blocks/BlockItems";
 
 export interface MessagePlacement {
   /** Part of the first turn, which the window never drops. */
@@ -50,6 +52,8 @@ export interface MessageItemProps {
   switcher?: VersionSwitcher | null;
   /** Shows another version of a slot; one stable function serves every item. */
   onPickVersion?(slot: string, index: number, count: number): void;
+  /** How long each thinking block of this reply took, when this client timed it while it streamed. */
+  thinkingMs?: readonly (number | null)[];
 }
 
 /**
@@ -73,7 +77,8 @@ export function sameMessageItemProps(a: MessageItemProps, b: MessageItemProps): 
     a.switcher?.slot === b.switcher?.slot &&
     a.switcher?.index === b.switcher?.index &&
     a.switcher?.count === b.switcher?.count &&
-    a.onPickVersion === b.onPickVersion
+    a.onPickVersion === b.onPickVersion &&
+    a.thinkingMs === b.thinkingMs
   );
 }
 
@@ -115,8 +120,12 @@ export const MessageItem = memo(function MessageItem({
   versions,
   switcher,
   onPickVersion,
+  thinkingMs,
 }: MessageItemProps) {
   const [editing, setEditing] = useState(false);
+  // Thinking, documents, server tools, citations, notes: drawn block by block; plain text as before.
+  const items = useMemo(() => groupBlocks(message.content), [message.content]);
+  const blockView = needsBlockView(items);
   const isUser = message.role === "user";
   const outOfView = !message.in_window || Boolean(placement.replaced);
   const interrupted = message.status === "interrupted";
@@ -126,6 +135,9 @@ export const MessageItem = memo(function MessageItem({
   const shown = hasText ? words : toolSummary(message);
   // Only canvas calls and no words: the call lines below say it all, an empty bubble would not.
   const onlyCanvasCalls = !shown && message.content.some((b) => b.type === "tool_use" && isCanvasTool(b.name));
+  const bubble = `max-w-[min(100%,46rem)] rounded-2xl px-4 py-2.5 shadow-sm ${
+    isUser ? "bg-zinc-800 text-zinc-50" : "border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 text-zinc-900 dark:text-zinc-100"
+  } ${message.protected ? "ring-2 ring-sky-300 dark:ring-sky-700" : ""}`;
   return (
     <article
       data-testid="message"
@@ -189,12 +201,16 @@ export const MessageItem = memo(function MessageItem({
             versions.onEdit?.(message.id, text);
           }}
         />
+      ) : blockView ? (
+        isUser ? (
+          <UserBlocks items={items} anchor={message.id} bubble={bubble} />
+        ) : (
+          <div className={`${bubble} w-full`} data-testid="block-view">
+            <BlockItems items={items} anchor={message.id} timing={{ thinkingMs }} />
+          </div>
+        )
       ) : onlyCanvasCalls ? null : (
-      <div
-        className={`max-w-[min(100%,46rem)] rounded-2xl px-4 py-2.5 shadow-sm ${
-          isUser ? "bg-zinc-800 text-zinc-50" : "border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 text-zinc-900 dark:text-zinc-100"
-        } ${message.protected ? "ring-2 ring-sky-300 dark:ring-sky-700" : ""}`}
-      >
+      <div className={bubble}>
         {shown ? (
           <CollapsibleText text={shown} format={isUser || !hasText ? "plain" : "markdown"} />
         ) : (
@@ -256,5 +272,22 @@ function VersionSwitch({ switcher: { slot, index, count }, onPick }: { switcher:
         <ChevronRight aria-hidden className="h-3.5 w-3.5" />
       </button>
     </span>
+  );
+}
+
+/** A user message with attachments or notes: files above the bubble, the typed text in it, the rest below. */
+function UserBlocks({ items, anchor, bubble }: { items: ReturnType<typeof groupBlocks>; anchor: string; bubble: string }) {
+  const { before, attachments, text, after } = splitUserItems(items);
+  return (
+    <div className="flex w-full max-w-[min(100%,46rem)] flex-col items-end gap-2" data-testid="block-view">
+      <BlockItems items={before} anchor={anchor} className="flex min-w-0 flex-col items-end gap-1" />
+      <BlockItems items={attachments} anchor={anchor} className="flex w-full flex-wrap justify-end gap-2" />
+      {text.length > 0 && (
+        <div className={bubble}>
+          <BlockItems items={text} anchor={anchor} plain />
+        </div>
+      )}
+      <BlockItems items={after} anchor={anchor} className="flex min-w-0 flex-col items-end gap-1" />
+    </div>
   );
 }

@@ -100,6 +100,8 @@ export function MessageList() {
   const phase = useConversationStore((s) => s.phase);
   const pendingText = useConversationStore((s) => s.pendingText);
   const streamingText = useConversationStore((s) => s.streamingText);
+  const streamingBlocks = useConversationStore((s) => s.streamingBlocks);
+  const thinkingTimes = useConversationStore((s) => s.thinkingTimes);
   const notices = useConversationStore((s) => s.notices);
   const sendError = useConversationStore((s) => s.sendError);
   const protecting = useConversationStore((s) => s.protecting);
@@ -169,7 +171,7 @@ export function MessageList() {
       return;
     }
     if (stickToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [firstSeq, messages, streamingText, pendingText, notices, sendError, loadingOlder, loading, compactions, compacting]);
+  }, [firstSeq, messages, streamingText, streamingBlocks, pendingText, notices, sendError, loadingOlder, loading, compactions, compacting]);
 
   // Dividers name the saved template a summary used; the names come with the template list.
   const needsTemplateNames = compactions.some((c) => UUID_RE.test(c.template));
@@ -258,6 +260,7 @@ export function MessageList() {
                 }
                 switcher={view.switchers.get(m.id) ?? null}
                 onPickVersion={pickVersion}
+                thinkingMs={thinkingTimes[m.id]}
               />
             )}
             {m.id === firstUserId && sessionId && <LoadedMemoriesLine sessionId={sessionId} />}
@@ -276,7 +279,7 @@ export function MessageList() {
         )}
         {pendingText !== null && <PendingUserMessage text={pendingText} />}
         <SendNotices notices={notices} />
-        {(phase === "sending" || phase === "streaming") && <StreamingReply text={streamingText} />}
+        {(phase === "sending" || phase === "streaming") && <StreamingReply text={streamingText} blocks={streamingBlocks} />}
         {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={onRetry} />}
         {compacting ? <CompactionProgress kind="manual" /> : autoCompacting && <CompactionProgress kind="auto" />}
       </div>

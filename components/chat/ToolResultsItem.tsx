@@ -6,10 +6,11 @@ import { History, TriangleAlert, Wrench } from "lucide-react";
 import type { MessageJson } from "@/lib/contract";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import { parseRecall, RECALL_TOOL_NAME, type ParsedExcerpt } from "@/lib/context/recall";
-import { toolResultText } from "@/lib/context/text";
+import { toolResultText, typedText } from "@/lib/context/text";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { PlainText } from "@/components/chat/PlainText";
 import { CanvasCallLine } from "@/components/canvas/CanvasCallLine";
+import { ToolResultContent } from "@/components/chat/blocks/MiscBlocks";
 
 /** "“Trip planning” and this conversation": where the excerpts came from, each place once. */
 export function recalledFrom(excerpts: readonly ParsedExcerpt[]): string {
@@ -73,16 +74,26 @@ function RecallResult({ result, use }: { result: ToolResultBlock; use: ToolUseBl
 }
 
 function GenericResult({ result, use }: { result: ToolResultBlock; use: ToolUseBlock | undefined }) {
+  // Images, documents and search results show beneath the row, seen without opening it.
+  const media = typeof result.content === "string" ? [] : result.content.filter((p) => p.type !== "text");
+  const text = typeof result.content === "string" ? result.content : typedText(result.content);
   return (
-    <details data-testid="tool-result" className="w-full max-w-[min(100%,46rem)] rounded-xl border border-zinc-200 bg-zinc-50 text-sm dark:border-zinc-800 dark:bg-zinc-900/60">
-      <summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-2 text-zinc-700 dark:text-zinc-300">
-        <Wrench aria-hidden className="h-4 w-4 shrink-0" />
-        <span className="font-medium">{result.is_error ? "Tool failed" : "Tool result"}{use ? `: ${use.name}` : ""}</span>
-      </summary>
-      <div className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
-        <PlainText text={toolResultText(result)} />
-      </div>
-    </details>
+    <div data-testid="tool-result" className="w-full max-w-[min(100%,46rem)] rounded-xl border border-zinc-200 bg-zinc-50 text-sm dark:border-zinc-800 dark:bg-zinc-900/60">
+      <details>
+        <summary className="flex cursor-pointer list-none items-center gap-2 rounded-xl px-3 py-2 text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800/60">
+          {result.is_error ? <TriangleAlert aria-hidden className="h-4 w-4 shrink-0 text-amber-600" /> : <Wrench aria-hidden className="h-4 w-4 shrink-0" />}
+          <span className="font-medium">{result.is_error ? "Tool failed" : "Tool result"}{use ? `: ${use.name}` : ""}</span>
+        </summary>
+        <div className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
+          {text.trim() ? <PlainText text={text} /> : <p className="text-xs italic text-zinc-600 dark:text-zinc-400">No text.</p>}
+        </div>
+      </details>
+      {media.length > 0 && (
+        <div className="px-3 pb-3">
+          <ToolResultContent content={media} />
+        </div>
+      )}
+    </div>
   );
 }
 

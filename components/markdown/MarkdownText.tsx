@@ -8,7 +8,7 @@
 // Memoized on the text: a saved message parses once, so a streaming token re-renders only
 // the reply that is streaming, never the whole history.
 import { memo } from "react";
-import Markdown, { defaultUrlTransform, type Options } from "react-markdown";
+import Markdown, { defaultUrlTransform, type Components, type Options } from "react-markdown";
 import rehypeHighlight, { type Options as HighlightOptions } from "rehype-highlight";
 import remarkGfm from "remark-gfm";
 import { markdownElements } from "@/components/markdown/elements";
@@ -23,13 +23,22 @@ const HIGHLIGHT: HighlightOptions = { detect: false };
 const REHYPE_PLUGINS: Plugins = [[rehypeHighlight, HIGHLIGHT]];
 const REHYPE_STREAMING: Plugins = [...REHYPE_PLUGINS, rehypeStreamingCaret];
 
-export const MarkdownText = memo(function MarkdownText({ text, streaming = false }: { text: string; streaming?: boolean }) {
+/** `components`: the elements to use instead of the defaults (citation markers); keep it stable across renders. */
+export const MarkdownText = memo(function MarkdownText({
+  text,
+  streaming = false,
+  components = markdownElements,
+}: {
+  text: string;
+  streaming?: boolean;
+  components?: Components;
+}) {
   return (
     <div className="tk-markdown min-w-0 break-words text-sm leading-relaxed" data-testid="markdown">
       <Markdown
         remarkPlugins={REMARK_PLUGINS}
         rehypePlugins={streaming ? REHYPE_STREAMING : REHYPE_PLUGINS}
-        components={markdownElements}
+        components={components}
         urlTransform={defaultUrlTransform}
       >
         {text}

@@ -3,6 +3,7 @@
 import type { ApiErrorJson, CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
 import type * as contextApi from "@/lib/client/api/context";
 import type { CommandFeedback } from "@/lib/client/conversation-helpers";
+import type { StreamBlock } from "@/lib/client/stream-blocks";
 
 /** "finishing": the reply is saved; the turn's status is still to come. */
 export type SendPhase = "idle" | "sending" | "streaming" | "finishing";
@@ -50,6 +51,13 @@ export interface ConversationState {
   pendingText: string | null;
   /** Reply text streamed so far, until the saved assistant message replaces it. */
   streamingText: string;
+  /** The reply's blocks so far (thinking, text, tool calls), from the stream's block events. */
+  streamingBlocks: readonly StreamBlock[];
+  /**
+   * How long each thinking block of a reply took (ms, in order), by message id: timed on this
+   * client while the reply streamed; a reply loaded from the server has none.
+   */
+  thinkingTimes: Readonly<Record<string, readonly (number | null)[]>>;
   notices: Notice[];
   sendError: SendFailure | null;
 
@@ -101,6 +109,7 @@ export const SESSION_START = {
   phase: "idle",
   pendingText: null,
   streamingText: "",
+  streamingBlocks: [],
   notices: [],
   sendError: null,
   protectError: null,

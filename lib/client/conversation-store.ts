@@ -67,6 +67,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     sessionId: null,
     loading: false,
     protecting: {},
+    thinkingTimes: {},
 
     async open(sessionId) {
       if (sessionId === get().sessionId) return;
@@ -113,7 +114,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     async send(rawText) {
       const text = rawText.trim();
       if (!text || get().phase !== "idle" || get().compacting) return;
-      set({ phase: "sending", pendingText: text, streamingText: "", notices: [], sendError: null, commandFeedback: null });
+      set({ phase: "sending", pendingText: text, streamingText: "", streamingBlocks: [], notices: [], sendError: null, commandFeedback: null });
 
       let sessionId = get().sessionId;
       if (!sessionId) {
@@ -142,7 +143,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       }
       const text = sendError?.text || lastTypedUserText(messages);
       if (!sessionId || !text) return;
-      set({ phase: "sending", pendingText: null, streamingText: "", notices: [], sendError: null });
+      set({ phase: "sending", pendingText: null, streamingText: "", streamingBlocks: [], notices: [], sendError: null });
       await stream.run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { retry: true });
     },
 
@@ -162,7 +163,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       const { messages, sessionId, phase } = get();
       const text = lastTypedUserText(messages);
       if (!sessionId || !text || phase !== "idle" || get().compacting) return;
-      set({ phase: "sending", pendingText: null, streamingText: "", notices: [], sendError: null, commandFeedback: null });
+      set({ phase: "sending", pendingText: null, streamingText: "", streamingBlocks: [], notices: [], sendError: null, commandFeedback: null });
       await stream.run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { regenerate: true });
     },
 
@@ -170,7 +171,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       const text = rawText.trim();
       const { sessionId, phase } = get();
       if (!sessionId || !text || phase !== "idle" || get().compacting) return;
-      set({ phase: "sending", pendingText: text, streamingText: "", notices: [], sendError: null, commandFeedback: null });
+      set({ phase: "sending", pendingText: text, streamingText: "", streamingBlocks: [], notices: [], sendError: null, commandFeedback: null });
       await stream.run({ sessionId, text, saved: false, finished: false, released: false, background: false }, { content: text, edit_of: messageId });
     },
 

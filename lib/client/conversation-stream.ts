@@ -14,6 +14,7 @@ import { useMemoryStore } from "@/lib/client/memory-store";
 import { followReply } from "@/lib/client/reply-follower";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
+import { applyBlockEvent, thinkingDurations, type TimedBlockEvent } from "@/lib/client/stream-blocks";
 
 type ApiErrorInfo = ApiErrorJson["error"];
 
@@ -61,11 +62,35 @@ export function createReplyStream(
       if (chunk && owns(a)) set((s) => ({ streamingText: s.streamingText + chunk, phase: "streaming" }));
     }, DELTA_FLUSH_MS);
   }
+  // Block events (thinking, text, tool input) are batched the same way, each with the time it
+  // arrived: a thinking block's duration is from its start to its stop as this client saw them.
+  let blockBuffer: TimedBlockEvent[] = [];
+  let blockTimer: ReturnType<typeof setTimeout> | null = null;
+  function queueBlock(a: Attempt, data: TimedBlockEvent["data"]): void {
+    blockBuffer.push({ data, at: Date.now() });
+    if (blockTimer !== null) return;
+    blockTimer = setTimeout(() => {
+      blockTimer = null;
+      flushBlocks(a);
+    }, DELTA_FLUSH_MS);
+  }
+  function flushBlocks(a: Attempt): void {
+    const events = blockBuffer;
+    blockBuffer = [];
+    if (events.length === 0 || !owns(a)) return;
+    set((s) => ({
+      streamingBlocks: events.reduce((blocks, e) => applyBlockEvent(blocks, e.data, e.at), s.streamingBlocks),
+      phase: "streaming",
+    }));
+  }
   /** The saved message (or the end of the send) replaces whatever was still buffered. */
   function dropDeltas(): void {
     if (deltaTimer !== null) clearTimeout(deltaTimer);
     deltaTimer = null;
     deltaBuffer = "";
+    if (blockTimer !== null) clearTimeout(blockTimer);
+    blockTimer = null;
+    blockBuffer = [];
   }
 
   function fail(a: Attempt, error: ApiErrorInfo): void {
@@ -81,7 +106,7 @@ export function createReplyStream(
     a.released = true;
     if (owns(a)) {
       dropDeltas();
-      set({ phase: "idle", pendingText: null, streamingText: "" });
+      set({ phase: "idle", pendingText: null, streamingText: "", streamingBlocks: [] });
     }
     if (active === a) active = null;
   }
@@ -117,13 +142,24 @@ export function createReplyStream(
       case "delta":
         if (owns(a)) queueDelta(a, event.data.text);
         break;
-      case "assistant_message":
-        if (owns(a)) dropDeltas();
+      case "block":
+        if (owns(a)) queueBlock(a, event.data);
+        break;
+      case "assistant_message": {
+        const mine = owns(a);
+        // The reply's thinking was timed as it streamed: the saved message keeps the times.
+        if (mine) flushBlocks(a);
+        const times = mine ? thinkingDurations(get().streamingBlocks) : [];
+        if (mine) dropDeltas();
+        const id = event.data.id;
         set((s) => ({
           messages: merge(s.messages, [event.data], null),
-          ...(owns(a) ? { streamingText: "", phase: "finishing" as const } : {}),
+          ...(times.length > 0 ? { thinkingTimes: { ...s.thinkingTimes, [id]: times } } : {}),
+          // A tool round's next reply numbers its blocks from 0 again.
+          ...(mine ? { streamingText: "", streamingBlocks: [], phase: "finishing" as const } : {}),
         }));
         break;
+      }
       case "compaction":
         void afterCompaction(sessionId, event.data);
         break;

@@ -57,23 +57,26 @@ function parseFrame(text: string): SseFrame | null {
   return { event, data: data.join("\n") };
 }
 
-const SEND_EVENTS = new Set<SendEvent["event"]>([
-  "user_message",
-  "notice",
-  "delta",
-  "assistant_message",
-  "status",
-  "memories",
-  "compaction",
-  "checkpoint",
-  "canvas",
-  "error",
-  "done",
-]);
+// Every event of the contract, as a record so a new one cannot be forgotten here (tsc says so).
+const KNOWN: Record<SendEvent["event"], true> = {
+  user_message: true,
+  notice: true,
+  delta: true,
+  block: true,
+  assistant_message: true,
+  status: true,
+  memories: true,
+  compaction: true,
+  checkpoint: true,
+  canvas: true,
+  error: true,
+  done: true,
+};
+const SEND_EVENTS = new Set(Object.keys(KNOWN));
 
 /** Narrows a raw frame to a SendEvent; unknown events are skipped so the server can add new ones. */
 export function toSendEvent(frame: SseFrame): SendEvent | null {
-  if (!SEND_EVENTS.has(frame.event as SendEvent["event"])) return null;
+  if (!SEND_EVENTS.has(frame.event)) return null;
   let data: unknown = {};
   if (frame.data.trim() !== "") {
     try {
