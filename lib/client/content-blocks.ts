@@ -146,7 +146,10 @@ export function thinkingLabel(block: Loose, ms: number | null, live = false): st
   if (str(block.type) === "redacted_thinking") return "Reasoning redacted";
   if (live) return ms === null ? "Thinking…" : `Thinking… ${Math.floor(ms / 1000)} s`;
   const hidden = (str(block.thinking) ?? "").trim() === "";
-  const base = ms === null ? "Thought" : `Thought for ${formatDuration(ms)}`;
+  // Timed in this browser while it streamed, else as the server timed it when it was saved.
+  const stored = (block.threadkeeper as { ms?: unknown } | undefined)?.ms;
+  const took = ms ?? (typeof stored === "number" && stored > 0 ? stored : null);
+  const base = took === null ? "Thought" : `Thought for ${formatDuration(took)}`;
   return hidden ? `${base} (hidden)` : base;
 }
 

@@ -59,9 +59,17 @@ export function requestDigest(system: unknown, tools: unknown, messages: readonl
   return d.current();
 }
 
-/** A reply's thinking blocks, marked with the digest of the request that produced them. */
-export function markThinking(content: readonly ContentBlock[], digest: string): ContentBlock[] {
-  return content.map((b) => (isThinking(b) ? { ...b, threadkeeper: { prefix: digest } } : b));
+/**
+ * A reply's thinking blocks, marked with the digest of the request that produced them and, when
+ * it was timed while streaming, how long each took (the app's "Thought for 12 s").
+ */
+export function markThinking(content: readonly ContentBlock[], digest: string, ms: readonly number[] = []): ContentBlock[] {
+  let i = 0;
+  return content.map((b) => {
+    if (!isThinking(b)) return b;
+    const took = ms[i++];
+    return { ...b, threadkeeper: { prefix: digest, ...(took !== undefined ? { ms: Math.round(took) } : {}) } };
+  });
 }
 
 function prefixOf(b: ContentBlock): string | undefined {

@@ -205,8 +205,13 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
       if (!replyId) throw new Error("unreachable: planning a request that fits opens its reply's row");
       // Where the session stood before this turn's message, for the threshold event.
       usageBefore ??= ((win.selection.calibratedTokens - calibrate(h.userMessage.token_count, ctx.calibration.factor)) / ctx.capacity.capacity) * 100;
+      // When each thinking block of the reply started, and how long each took.
+      const thinkingStarts = new Map<number, number>();
+      const thinkingMs: number[] = [];
       const onBlock = (e: BlockEvent) => {
         emit({ event: "block", data: e });
+        if (e.type === "content_block_start" && (e.content_block.type === "thinking" || e.content_block.type === "redacted_thinking")) thinkingStarts.set(e.index, performance.now());
+        if (e.type === "content_block_stop" && thinkingStarts.has(e.index)) thinkingMs.push(performance.now() - (thinkingStarts.get(e.index) ?? 0));
         if (e.type !== "content_block_delta" || e.delta.type !== "text_delta" || typeof e.delta.text !== "string") return;
         stream.text += e.delta.text;
         stream.dirty = true;
@@ -228,7 +233,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
       await flusher.settle();
       const sent = built?.request;
       // The thinking remembers the request it answered, so a later request knows whether it may be sent back (lib/context/thinking.ts).
-      const final = sent && hasThinking(reply.content) ? { ...reply, content: markThinking(reply.content, requestDigest(sent.system, sent.tools, sent.messages)) } : reply;
+      const final = sent && hasThinking(reply.content) ? { ...reply, content: markThinking(reply.content, requestDigest(sent.system, sent.tools, sent.messages), thinkingMs) } : reply;
       const lastRound = final.stopReason !== "tool_use" || callsCallerTool(final.content, h.caller);
       // What later requests will send of it: a model that drops earlier thinking never reads it again.
       const replyTokens = await countMessageOffThread("assistant", ctx.model.thinking.keepsEarlier ? final.content : withoutThinking(final.content));

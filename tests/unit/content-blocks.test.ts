@@ -79,6 +79,7 @@ describe("formatting", () => {
   it("labels thinking by what is known of it", () => {
     expect(thinkingLabel({ type: "thinking", thinking: "x" }, 12_000)).toBe("Thought for 12 s");
     expect(thinkingLabel({ type: "thinking", thinking: "x" }, null)).toBe("Thought");
+    expect(thinkingLabel({ type: "thinking", thinking: "x", threadkeeper: { ms: 4_200 } }, null)).toBe("Thought for 4 s");
     expect(thinkingLabel({ type: "thinking", thinking: "" }, null)).toBe("Thought (hidden)");
     expect(thinkingLabel({ type: "thinking", thinking: " " }, 3_000)).toBe("Thought for 3 s (hidden)");
     expect(thinkingLabel({ type: "redacted_thinking", data: "x" }, 5_000)).toBe("Reasoning redacted");
