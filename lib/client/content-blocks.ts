@@ -148,7 +148,7 @@ export function thinkingLabel(block: Loose, ms: number | null, live = false): st
   const hidden = (str(block.thinking) ?? "").trim() === "";
   // Timed in this browser while it streamed, else as the server timed it when it was saved.
   const stored = (block.threadkeeper as { ms?: unknown } | undefined)?.ms;
-  const took = ms ?? (typeof stored === "number" && stored > 0 ? stored : null);
+  const took = ms ?? (typeof stored === "number" && stored >= 0 ? stored : null);
   const base = took === null ? "Thought" : `Thought for ${formatDuration(took)}`;
   return hidden ? `${base} (hidden)` : base;
 }
