@@ -14,15 +14,14 @@ import { assembleWindow, sessionContext } from "@/lib/operations/session-context
 import { calibrate } from "@/lib/tokens/calibration";
 import { countMessageOffThread, countMessagesOffThread } from "@/lib/tokens/off-thread";
 import { estimateSystemTokens, estimateToolsTokens } from "@/lib/tokens/tokenizer";
-import { betaList, callerParams, checkRequest, isSessionId, systemText, toolDefs } from "./drop-in";
-import { readMedia } from "./media";
+import { betaList, callerParams, isSessionId, readRequest, systemText, toolDefs, type DropInHeaders } from "./drop-in";
 import { buildRequest, withCallerTools } from "./request";
 
-export async function countDropIn(userId: string, headers: { session: string | null; betas: string | null }, body: AnthropicCountRequest): Promise<number> {
+export async function countDropIn(userId: string, headers: DropInHeaders, body: AnthropicCountRequest): Promise<number> {
   const sessionHeader = headers.session;
   const params = callerParams(body);
   const betas = betaList(headers.betas);
-  const { model, messages } = checkRequest({ ...body, messages: await readMedia(body.messages) });
+  const { model, messages } = await readRequest(body);
   const tools = toolDefs(body.tools);
   const last = messages[messages.length - 1];
   const client = anthropicClient();

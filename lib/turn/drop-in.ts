@@ -79,8 +79,17 @@ export function toolDefs(tools: AnthropicCreateRequest["tools"]): ToolDef[] {
   });
 }
 
-/** The request's checks that need no database: a known model, a user message to answer, sizes. */
-export function checkRequest(body: Pick<AnthropicCreateRequest, "model" | "messages"> & { max_tokens?: number }) {
+/** The request's headers a drop-in reads: the session it continues and the caller's betas. */
+export interface DropInHeaders {
+  session: string | null;
+  betas: string | null;
+}
+
+/**
+ * The request's checks that need no database (a known model, a user message to answer, sizes),
+ * with its images and PDFs read (lib/turn/media.ts): its messages as they will be stored.
+ */
+export async function readRequest(body: Pick<AnthropicCreateRequest, "model" | "messages"> & { max_tokens?: number }) {
   const model = getModel(body.model);
   if (!model) throw badRequest(`model: unknown model '${body.model}'. Known models: ${MODELS.map((m) => m.id).join(", ")}`);
   if (body.max_tokens !== undefined && body.max_tokens > model.maxOutput) {
@@ -92,7 +101,7 @@ export function checkRequest(body: Pick<AnthropicCreateRequest, "model" | "messa
       max_messages: MAX_DROP_IN_MESSAGES,
     });
   }
-  const messages = mergeConsecutive(incomingMessages(body.messages));
+  const messages = mergeConsecutive(incomingMessages(await readMedia(body.messages)));
   const last = messages[messages.length - 1];
   if (!last || last.role !== "user") throw badRequest("messages: the last message must be a user message (assistant prefill is not supported)");
   if (messages.some((m) => m.content.length === 0)) throw badRequest("messages: all messages must have non-empty content");
@@ -138,12 +147,12 @@ export function betaList(header: string | null): string[] {
  */
 export async function startDropIn(
   userId: string,
-  headers: { session: string | null; betas: string | null },
+  headers: DropInHeaders,
   body: AnthropicCreateRequest,
   onReply: TurnCaller["onReply"],
 ): Promise<DropIn> {
   const sessionHeader = headers.session;
-  const { model, messages } = checkRequest({ ...body, messages: await readMedia(body.messages) });
+  const { model, messages } = await readRequest(body);
   // A dated alias is stored as its model's id, so costs and the picker know it.
   const sessionId = await dropInSession(userId, sessionHeader, body, model.id);
   const caller: TurnCaller = {

@@ -21,7 +21,7 @@ import type { BlockEvent, LlmReply } from "@/lib/llm/client";
 import { wireMessages } from "@/lib/context/api-messages";
 import type { KeyBlock } from "@/lib/context/client-history";
 import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
-import { startDropIn, type DropIn } from "@/lib/turn/drop-in";
+import { startDropIn, type DropIn, type DropInHeaders } from "@/lib/turn/drop-in";
 import { turnFailureStatus } from "@/lib/turn/errors";
 import { eventStream } from "../sse";
 import { anthropicError, anthropicErrorFrame } from "./errors";
@@ -116,12 +116,6 @@ function contextHeaders(status: ContextStatusJson | null): Record<string, string
     [CONTEXT_CAPACITY_HEADER]: String(status.capacity_tokens),
     [CONTEXT_PERCENT_HEADER]: status.usage_percent.toFixed(1),
   };
-}
-
-/** The request's headers a drop-in reads: the session it continues and the caller's betas. */
-export interface DropInHeaders {
-  session: string | null;
-  betas: string | null;
 }
 
 /** Runs a drop-in request and answers it as the Messages API would. */
