@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { AnthropicMessageIn } from "@/lib/contract/anthropic";
 import { decodeBase64 } from "@/lib/files/base64";
 import { imageSize } from "@/lib/files/image-size";
-import { PdfError, readPdf } from "@/lib/files/pdf";
+import { PDF_TIME_BUDGET_MS, PdfError, readPdf } from "@/lib/files/pdf";
 import { AppError, badRequest } from "@/lib/errors";
 import { documentTokens } from "@/lib/tokens/media";
 import { pdfFactsOffThread } from "@/lib/tokens/off-thread";
@@ -27,13 +27,19 @@ function remember(key: string, notes: Notes): Notes {
   return notes;
 }
 
+/**
+ * All the PDFs of one request are read within this: a request of many slow PDFs (each may take
+ * up to PDF_TIME_BUDGET_MS) must not hold a worker for minutes.
+ */
+const REQUEST_PDF_BUDGET_MS = 30_000;
+
 const PDF_PROBLEMS: Record<PdfError["problem"], string> = {
   not_pdf: "the document is not a PDF",
   too_large: "the PDF is too large to read",
   too_many_pages: "the PDF has more pages than the API accepts",
   encrypted: "the PDF is encrypted",
   unreadable: "the PDF could not be read",
-  too_slow: "the PDF took too long to read",
+  too_slow: "the request's PDFs took too long to read",
   unavailable: "PDFs cannot be read on this server",
 };
 
@@ -45,11 +51,13 @@ async function imageNotes(data: string, mediaType: string, at: string): Promise<
   return { width: size.width, height: size.height };
 }
 
-async function pdfNotes(data: string, at: string): Promise<Notes> {
+async function pdfNotes(data: string, at: string, deadline: number): Promise<Notes> {
   const bytes = decodeBase64(data);
   if (!bytes) throw badRequest(`${at}.source.data: the document's data is not valid base64`);
   try {
-    const { pageTexts } = await readPdf(bytes);
+    const left = deadline - performance.now();
+    if (left <= 0) throw new PdfError("too_slow", "no time left in the request's budget");
+    const { pageTexts } = await readPdf(bytes, { timeoutMs: Math.min(PDF_TIME_BUDGET_MS, Math.ceil(left)) });
     const facts = await pdfFactsOffThread(pageTexts);
     return { pages: facts.pages, text: pageTexts.join("\n\n").trim(), tokens: documentTokens(facts) };
   } catch (err) {
@@ -60,7 +68,7 @@ async function pdfNotes(data: string, at: string): Promise<Notes> {
 }
 
 /** The block with its notes, or as it came when there is nothing to read. */
-async function read(b: Block, at: string): Promise<Block> {
+async function read(b: Block, at: string, deadline: number): Promise<Block> {
   const source = b.source as { type?: unknown; media_type?: unknown; data?: unknown } | undefined;
   if ((b.type !== "image" && b.type !== "document") || source?.type !== "base64" || typeof source.data !== "string") return b;
   const mediaType = String(source.media_type);
@@ -68,13 +76,14 @@ async function read(b: Block, at: string): Promise<Block> {
     throw badRequest(`${at}.source.media_type: base64 documents are PDFs (application/pdf); send text as a text source`);
   }
   const key = createHash("sha256").update(mediaType).update(source.data).digest("base64url");
-  const notes = remembered.get(key) ?? remember(key, b.type === "image" ? await imageNotes(source.data, mediaType, at) : await pdfNotes(source.data, at));
+  const notes = remembered.get(key) ?? remember(key, b.type === "image" ? await imageNotes(source.data, mediaType, at) : await pdfNotes(source.data, at, deadline));
   return { ...b, threadkeeper: notes };
 }
 
 /** The request's messages with their images and PDFs read; a block that cannot be read is a 400 naming it. */
 export async function readMedia(messages: readonly AnthropicMessageIn[]): Promise<AnthropicMessageIn[]> {
   const out: AnthropicMessageIn[] = [];
+  const deadline = performance.now() + REQUEST_PDF_BUDGET_MS;
   for (const [i, m] of messages.entries()) {
     if (typeof m.content === "string" || m.role === "system") {
       out.push(m);
@@ -85,9 +94,9 @@ export async function readMedia(messages: readonly AnthropicMessageIn[]): Promis
       const at = `messages.${i}.content.${j}`;
       if (b.type === "tool_result" && Array.isArray(b.content)) {
         const parts: Block[] = [];
-        for (const [k, p] of (b.content as Block[]).entries()) parts.push(await read(p, `${at}.content.${k}`));
+        for (const [k, p] of (b.content as Block[]).entries()) parts.push(await read(p, `${at}.content.${k}`, deadline));
         content.push({ ...b, content: parts });
-      } else content.push(await read(b, at));
+      } else content.push(await read(b, at, deadline));
     }
     out.push({ ...m, content: content as AnthropicMessageIn["content"] });
   }
