@@ -176,6 +176,11 @@ export const historySearchQuery = z
     from: z.coerce.date().optional(),
     to: z.coerce.date().optional(),
     limit: z.coerce.number().int().min(1).max(50).default(10),
+    include_thinking: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((v) => v === "true")
+      .describe("Also find Claude's replies by words in its thinking, which search otherwise leaves out (read without an index: slower on a long history)."),
   })
   .strict();
 

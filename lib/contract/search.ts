@@ -14,6 +14,10 @@ export const historyHit = named(
     text: described(z.string(), "The message's text, secrets redacted, cut to about 2,000 characters around the match."),
     score: described(z.number(), "Fused keyword and similarity rank in (0, 1]; halved for a version an edit or a regenerated reply replaced."),
     created_at: timestamp(),
+    in_thinking: described(
+      z.literal(true).optional(),
+      "Present when the reply was found only by words in Claude's thinking (with include_thinking); the snippet is from the thinking.",
+    ),
   }),
   "A message found by history search.",
 );

@@ -185,6 +185,33 @@ export interface HitRow {
   replaced: boolean;
 }
 
+/** A message whose thinking holds every word of a query, with that thinking's text. */
+export interface ThinkingMatch {
+  message_id: string;
+  thinking: string;
+}
+
+/**
+ * Claude's replies in the scope whose thinking holds every one of `words` (case-insensitive
+ * substrings), newest first, at most `limit`. Thinking is not indexed (search leaves it out
+ * unless asked), so this reads the scope's replies: for the occasional explicit request only.
+ */
+export async function thinkingMatches(tx: Tx, userId: string, scope: HistoryScope, words: readonly string[], limit: number): Promise<ThinkingMatch[]> {
+  if (words.length === 0) return [];
+  // ILIKE's own wildcards and escape in a word are matched as themselves.
+  const patterns = words.map((w) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return tx.query<ThinkingMatch>(
+    `select t.id as message_id, t.thinking from (
+       select m.id, m.created_at,
+         (select string_agg(b->>'thinking', E'\n\n') from jsonb_array_elements(m.content) b where b->>'type' = 'thinking') as thinking
+       from ${scoped(scope)} and m.role = 'assistant' and m.content @> '[{"type": "thinking"}]'::jsonb
+     ) t
+     where t.thinking ilike all ($7::text[])
+     order by t.created_at desc limit $8`,
+    [...scopeParams(userId, scope), patterns, limit],
+  );
+}
+
 /**
  * What a hit shows, for the few candidates that made the cut: attributed to the searched
  * session (a fork's view), else to the session of the project that sees it, else its owner.

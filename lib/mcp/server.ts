@@ -79,6 +79,7 @@ function mcpServer(caller: Caller): McpServer {
       from: date().optional(),
       to: date().optional(),
       limit: H.limit,
+      include_thinking: z.boolean().optional().describe("Also search Claude's thinking, which is left out otherwise"),
     },
     async (a) => ({
       hits: await searchHistoryFor(userId, {
@@ -88,6 +89,7 @@ function mcpServer(caller: Caller): McpServer {
         from: a.from ? new Date(a.from) : undefined,
         to: a.to ? new Date(a.to) : undefined,
         limit: a.limit,
+        include_thinking: a.include_thinking ?? false,
       }),
     }),
   );

@@ -19,7 +19,7 @@ export async function searchHistoryFor(userId: string, q: z.infer<typeof history
     return searchHistory(
       tx,
       userId,
-      { q: q.q, sessionId: q.session_id, projectId: q.project_id, from: q.from, to: q.to, limit: q.limit },
+      { q: q.q, sessionId: q.session_id, projectId: q.project_id, from: q.from, to: q.to, limit: q.limit, includeThinking: q.include_thinking },
       embedded,
     );
   });

@@ -5,7 +5,7 @@ import "server-only";
 import type { HistoryHitJson } from "@/lib/contract";
 import { redactSecrets } from "@/lib/redact";
 import type { Tx } from "@/lib/db";
-import { hitDetails, vectorCandidates } from "@/lib/db/history-search";
+import { hitDetails, thinkingMatches, vectorCandidates } from "@/lib/db/history-search";
 import { keywordCandidates } from "./keywords";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 import { fusedRank, vectorWeight } from "@/lib/memory/rank";
@@ -44,7 +44,12 @@ export interface HistoryQuery {
   to?: Date;
   limit: number;
   excludeSessionId?: string;
+  /** Also find replies by words in Claude's thinking, which search otherwise leaves out. */
+  includeThinking?: boolean;
 }
+
+/** At most this many of a query's words must all be in a reply's thinking for it to match. */
+const THINKING_WORDS = 8;
 
 export type HistoryHit = HistoryHitJson;
 
@@ -85,6 +90,16 @@ export async function searchHistory(tx: Tx, userId: string, q: HistoryQuery, emb
     if (r) r.vector = h.rank;
     else if (h.similarity >= bar) ranks.set(h.message_id, { text: null, vector: h.rank });
   }
+  // Asked to, replies whose thinking holds the query's words rank after what the text found.
+  const thinking = new Map<string, string>();
+  if (q.includeThinking) {
+    const found = await thinkingMatches(tx, userId, q, queryTerms(text).slice(0, THINKING_WORDS), perList);
+    for (const [i, m] of found.entries()) {
+      if (ranks.has(m.message_id)) continue;
+      thinking.set(m.message_id, m.thinking);
+      ranks.set(m.message_id, { text: byText.length + i + 1, vector: null });
+    }
+  }
   // Replaced versions count half, so a few more than asked are detailed before cutting.
   const weight = vectorWeight(qv.model);
   const fused = [...ranks].map(([id, r]) => ({ id, fused: fusedRank(r.vector, r.text, weight) })).sort((a, b) => b.fused - a.fused);
@@ -102,6 +117,7 @@ export async function searchHistory(tx: Tx, userId: string, q: HistoryQuery, emb
     .map(({ r, score }) => {
       // Redacted before anything is cut from it, so a key is never half-shown.
       const clean = redactSecrets(r.text);
+      const thought = thinking.get(r.message_id);
       return {
         session_id: r.session_id,
         session_title: r.session_title,
@@ -109,10 +125,11 @@ export async function searchHistory(tx: Tx, userId: string, q: HistoryQuery, emb
         seq: r.seq,
         turn_seq: r.turn_seq,
         role: r.role,
-        snippet: snippetOf(clean, terms),
+        snippet: snippetOf(thought === undefined ? clean : redactSecrets(thought), terms),
         text: truncateAround(clean, terms, MAX_TEXT_CHARS),
         score,
         created_at: r.created_at.toISOString(),
+        ...(thought === undefined ? {} : { in_thinking: true }),
       };
     });
 }

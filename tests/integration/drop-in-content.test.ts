@@ -95,6 +95,21 @@ describe("the drop-in keeps every block whole", () => {
     expect(resent).toEqual({ type: "thinking", thinking: block.thinking, signature: block.signature });
   });
 
+  it("history search leaves thinking out unless asked", async () => {
+    h.fake.enqueue({ forModel: "claude-sonnet-5-5", kind: "reply", text: "Sure, retry it.", thinking: "The zyxquartz handshake needs one more retry." });
+    const { response } = await sdk()
+      .messages.create({ model: "claude-sonnet-5-5", max_tokens: 2048, thinking: { type: "adaptive", display: "summarized" }, messages: [{ role: "user", content: "Should I retry?" }] })
+      .withResponse();
+    const session = response.headers.get("threadkeeper-session-id") ?? "";
+    const search = async (query: string) =>
+      ((await (await searchRoute.GET(req("GET", `/api/search?${query}`), undefined)).json()) as { hits: { session_id: string; snippet: string; in_thinking?: true }[] }).hits;
+    expect(await search("q=zyxquartz")).toEqual([]);
+    const asked = await search("q=zyxquartz%20handshake&include_thinking=true");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ session_id: session, in_thinking: true });
+    expect(asked[0].snippet).toContain("zyxquartz");
+  });
+
   it("a changed signature comes back as Claude's own 400", async () => {
     // A model without the prefix check: a client's thinking is sent back as it came (on one with the
     // check, thinking Threadkeeper did not see produced cannot pass it, and is left out).
