@@ -5,6 +5,9 @@ import type { TemplateJson } from "@/lib/contract";
 import { MODELS } from "@/lib/models";
 import { PERCENT_FIELDS, type PercentKey, type ThinkingChoice } from "@/lib/client/settings-draft";
 
+const SELECT =
+  "rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1.5 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800";
+
 export function PercentField({ name, value, onChange }: { name: PercentKey; value: string; onChange(value: string): void }) {
   const id = useId();
   const { label, hint, min, max } = PERCENT_FIELDS[name];
@@ -60,7 +63,7 @@ export function ModelField({
         data-testid={testId}
         value={value}
         onChange={(e) => onChange(e.target.value)}
-        className="rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1.5 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
+        className={SELECT}
       >
         {!known && <option value={value}>{value}</option>}
         {MODELS.map((m) => (
@@ -135,7 +138,7 @@ export function TemplateField({
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-describedby={`${id}-hint`}
-        className="rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1.5 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
+        className={SELECT}
       >
         {!known && <option value={value}>{templates.length === 0 ? value : `${value} (not found)`}</option>}
         {presets.length > 0 && (
@@ -191,7 +194,7 @@ export function ThinkingField({ value, model, onChange }: { value: ThinkingChoic
         data-testid="settings-thinking"
         value={value}
         onChange={(e) => onChange(e.target.value as ThinkingChoice)}
-        className="rounded-md border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-2 py-1.5 text-sm focus:border-zinc-500 dark:focus:border-zinc-400 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:focus:ring-sky-800"
+        className={SELECT}
       >
         {THINKING_CHOICES.map((c) => (
           <option key={c.value} value={c.value}>

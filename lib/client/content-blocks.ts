@@ -2,6 +2,7 @@
 // one run (so a reply cut into cited pieces reads as one text), each server or MCP tool call
 // with its result, and every other block on its own. Blocks are read loosely: the content
 // model keeps fields as they came and a block may miss one, so nothing here trusts a shape.
+import { SERVER_RESULT_TYPES } from "@/lib/contract/messages";
 
 /** A block as it came: an object whose fields are checked where they are read. */
 export type Loose = Record<string, unknown>;
@@ -39,14 +40,7 @@ export type RenderItem =
   /** A block of a kind the chat does not draw: `type` names it, `value` is the block itself. */
   | { kind: "opaque"; key: string; type: string; value: unknown };
 
-const SERVER_RESULTS = new Set([
-  "web_search_tool_result",
-  "web_fetch_tool_result",
-  "code_execution_tool_result",
-  "bash_code_execution_tool_result",
-  "text_editor_code_execution_tool_result",
-  "tool_search_tool_result",
-]);
+const SERVER_RESULTS: ReadonlySet<string> = new Set(SERVER_RESULT_TYPES);
 
 const SINGLE = new Set(["tool_use", "tool_result", "image", "document", "search_result", "system_message", "container_upload"]);
 

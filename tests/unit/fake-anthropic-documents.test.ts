@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { imageTokens, pngHeader } from "../fake-anthropic/images";
 import { fakeTokenCount, makePdf, startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";
 import { PDF_PAGE_IMAGE_TOKENS } from "../fake-anthropic/tokenizer";
+import { badRequest } from "./helpers/bad-request";
 
 let fake: FakeAnthropic;
 let client: Anthropic;
@@ -25,15 +26,6 @@ const pdfBlock = (data: string, extra: Partial<Anthropic.DocumentBlockParam> = {
   ...extra,
 });
 const count = (content: Anthropic.ContentBlockParam[]) => client.messages.countTokens({ model, messages: [{ role: "user", content }] }).then((r) => r.input_tokens);
-
-async function badRequest(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-  return (err as InstanceType<typeof Anthropic.BadRequestError>).message;
-}
 
 describe("makePdf", () => {
   it("writes a real multi-page PDF that unpdf reads back", async () => {

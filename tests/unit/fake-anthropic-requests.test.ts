@@ -8,6 +8,7 @@ import { fakeAnthropicControl } from "../fake-anthropic/control";
 import { valueForSchema } from "../fake-anthropic/structured";
 import { fakeTokenCount, startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";
 import { CONTENT_BLOCK_TYPES } from "../fake-anthropic/validate";
+import { badRequest } from "./helpers/bad-request";
 
 let fake: FakeAnthropic;
 let client: Anthropic;
@@ -21,15 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
-
-async function badRequest(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-  return (err as InstanceType<typeof Anthropic.BadRequestError>).message;
-}
 
 describe("web search", () => {
   for (const streaming of [false, true]) {

@@ -4,6 +4,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlock, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fakeTokenCount, startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";
+import { badRequest } from "./helpers/bad-request";
 
 let fake: FakeAnthropic;
 let client: Anthropic;
@@ -18,15 +19,6 @@ beforeEach(() => fake.reset());
 const enabled = { type: "enabled", budget_tokens: 1024 } as const;
 const tools: Anthropic.Tool[] = [{ name: "lookup", description: "Look a word up", input_schema: { type: "object", properties: { word: { type: "string" } } } }];
 const asParams = (content: ContentBlock[]): Anthropic.ContentBlockParam[] => content as unknown as Anthropic.ContentBlockParam[];
-
-async function badRequest(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-  return (err as InstanceType<typeof Anthropic.BadRequestError>).message;
-}
 
 describe("thinking blocks", () => {
   it("starts a reply with a signed thinking block derived from the user's text", async () => {
