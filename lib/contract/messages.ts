@@ -127,12 +127,12 @@ export const contentBlock = named(
   "An Anthropic Messages API content block, as stored: every kind the API has, with its fields as Claude or the client gave them. Two kinds are Threadkeeper's own: `system_message` (a mid-conversation system message, in its place) and `opaque` (a block of a kind Threadkeeper does not know, in `block`, sent back verbatim).",
 );
 
-/** The kinds of block Threadkeeper knows; any other arrives as `opaque`. */
-export const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set([
-  ...["text", "image", "document", "search_result", "thinking", "redacted_thinking", "tool_use", "tool_result", "server_tool_use"],
-  ...SERVER_RESULT_TYPES,
-  ...["mcp_tool_use", "mcp_tool_result", "container_upload"],
-]);
+/** The kinds of block Threadkeeper knows (the API's, read off the union above); any other arrives as `opaque`. */
+export const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set(
+  contentBlock.options
+    .flatMap((o): string[] => ("options" in o.shape.type ? [...o.shape.type.options] : [...o.shape.type.values]))
+    .filter((t) => t !== "system_message" && t !== "opaque"),
+);
 export const role = z.enum(["user", "assistant"]);
 
 export const message = named(
