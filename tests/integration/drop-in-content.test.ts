@@ -189,6 +189,30 @@ describe("the drop-in keeps every block whole", () => {
     }
   });
 
+  it("hostile blocks: deep nesting and NUL bytes are 400s; a megabyte without a space in a text document is taken and counted", async () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 100; i++) deep = { next: deep };
+    const hostile: [string, Anthropic.MessageParam[]][] = [
+      ["deep", [{ role: "user", content: [{ type: "future_block", deep } as unknown as Anthropic.TextBlockParam, { type: "text", text: "hi" }] }]],
+      ["nul", [{ role: "user", content: [{ type: "document", source: { type: "text", media_type: "text/plain", data: "a\u0000b" }, title: "x" }] }]],
+    ];
+    for (const [name, messages] of hostile) {
+      const before = h.fake.requests.length;
+      const err = await sdk().messages.create({ model: "claude-haiku-4-5", max_tokens: 64, messages }).catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(h.fake.requests.length, name).toBe(before);
+    }
+    const blob = "x".repeat(1024 * 1024);
+    const messages: Anthropic.MessageParam[] = [{ role: "user", content: [{ type: "document", source: { type: "text", media_type: "text/plain", data: blob } }, { type: "text", text: "How long is it?" }] }];
+    // A model with a million-token window: on a 200K one the megabyte is refused as too large for it.
+    const model = "claude-sonnet-4-6";
+    const counted = await sdk().messages.countTokens({ model, messages });
+    expect(counted.input_tokens).toBeGreaterThan(1000);
+    h.fake.enqueue({ forModel: model, kind: "reply", text: "Long." });
+    const reply = await sdk().messages.create({ model, max_tokens: 64, messages });
+    expect(reply.content.some((b) => b.type === "text" && b.text === "Long.")).toBe(true);
+  });
+
   it("passes output_config, unknown fields, betas and system messages through; server tool blocks round-trip", async () => {
     const schema = { type: "object", properties: { city: { type: "string" }, celsius: { type: "number" } }, required: ["city", "celsius"], additionalProperties: false };
     const body = {
