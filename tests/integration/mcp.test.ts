@@ -69,6 +69,10 @@ describe("the MCP server", () => {
     const client = await connect(readKey);
     const hits = json(await client.callTool({ name: "search_history", arguments: { query: "quokka database" } })).hits as { session_id: string; role: string }[];
     expect(hits.some((h) => h.session_id === sessionId && h.role === "user")).toBe(true);
+    // Asking to search Claude's thinking too is an argument the MCP client's schema offers and the tool accepts.
+    expect((await client.listTools()).tools.find((t) => t.name === "search_history")?.inputSchema.properties).toHaveProperty("include_thinking");
+    const withThinking = json(await client.callTool({ name: "search_history", arguments: { query: "quokka database", include_thinking: true } })).hits as { session_id: string }[];
+    expect(withThinking.some((h) => h.session_id === sessionId)).toBe(true);
     const sessions = json(await client.callTool({ name: "list_sessions", arguments: { query: "quokka" } })).sessions as { id: string }[];
     expect(sessions.map((s) => s.id)).toContain(sessionId);
     const context = json(await client.callTool({ name: "get_session_context", arguments: { session_id: sessionId } }));
