@@ -55,7 +55,7 @@ function round1(x: number): number {
  * goes negative.
  */
 function scaleBreakdown(raw: ContextBreakdown, rawTotal: number, used: number): ContextBreakdown {
-  const out: ContextBreakdown = { system: 0, tools: 0, summary: 0, memory: 0, canvas: 0, messages: 0 };
+  const out: ContextBreakdown = { system: 0, tools: 0, summary: 0, memory: 0, canvas: 0, messages: 0, files: 0 };
   if (rawTotal <= 0) return { ...out, messages: used };
   let assigned = 0;
   for (const key of CATEGORIES_BUT_MESSAGES) {
@@ -63,6 +63,8 @@ function scaleBreakdown(raw: ContextBreakdown, rawTotal: number, used: number): 
     assigned += out[key];
   }
   out.messages = used - assigned;
+  // Files are a part of the messages, scaled alike.
+  out.files = Math.min(out.messages, Math.floor((raw.files * used) / rawTotal));
   return out;
 }
 
@@ -86,6 +88,8 @@ export interface SessionCounters {
   pinned_tokens: number;
   /** Raw tokens of the canvas's system-prompt section at the session's canvas budget (0: empty canvas). */
   canvas_tokens: number;
+  /** Raw tokens of the attached files in the window (part of tail and pinned); absent: not read. */
+  files_tokens?: number;
   measured_tokens: number | null;
   measured_raw_tokens: number | null;
   measured_at: Date | null;
@@ -103,6 +107,7 @@ export function breakdownOf(s: SessionCounters, tools: number): ContextBreakdown
     memory: s.memory_tokens,
     canvas: s.canvas_tokens,
     messages: s.tail_tokens + s.pinned_tokens,
+    files: Math.min(s.files_tokens ?? 0, s.tail_tokens + s.pinned_tokens),
   };
 }
 

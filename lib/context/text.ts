@@ -64,7 +64,9 @@ export function blocksToText(blocks: readonly ContentBlock[]): string {
         case "tool_result":
           return toolResultText(b);
         case "image":
-          return "[image]";
+          return b.threadkeeper?.name ? `[image: ${b.threadkeeper.name}]` : "[image]";
+        case "file_reference":
+          return `[file: ${b.name}]`;
         case "document":
           return documentText(b);
         case "search_result":

@@ -4,7 +4,15 @@ import { contextSettings, settingsOverrides } from "./settings";
 
 export const contextBreakdown = named(
   "ContextBreakdown",
-  z.object({ system: count(), tools: count(), summary: count(), memory: count(), canvas: count(), messages: count() }),
+  z.object({
+    system: count(),
+    tools: count(),
+    summary: count(),
+    memory: count(),
+    canvas: count(),
+    messages: count(),
+    files: described(count(), "Of `messages`: what the attached files in the window take."),
+  }),
   "Tokens of the next request by category.",
 );
 

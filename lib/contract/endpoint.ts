@@ -19,6 +19,16 @@ export interface SuccessResponse {
   csv?: string;
   /** Answers text/plain: what the text is. */
   text?: string;
+  /** Answers a file's own bytes (application/octet-stream or the file's strict type): what they are. */
+  binary?: string;
+}
+
+/** A multipart/form-data upload: one file in `field`, read against `maxBytes` before anything is kept. */
+export interface UploadSpec {
+  field: string;
+  description: string;
+  /** Bytes of the whole multipart body (the file plus its envelope). */
+  maxBytes: number;
 }
 
 export interface HeaderParameter {
@@ -49,6 +59,8 @@ export interface EndpointSpec {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** A multipart file upload instead of a JSON body: the handler gets `upload`. */
+  upload?: UploadSpec;
   /** Bytes; a function when the limit is configured at run time. */
   bodyLimit?: number | (() => number);
   headers?: HeaderParameter[];
@@ -94,4 +106,12 @@ export interface Inputs<E extends EndpointSpec> {
   params: Parsed<E, "params">;
   query: Parsed<E, "query">;
   body: Parsed<E, "body">;
+  upload: E extends { upload: UploadSpec } ? UploadedFile : undefined;
+}
+
+/** The file of a multipart upload, as the client named and typed it (neither is trusted). */
+export interface UploadedFile {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
 }

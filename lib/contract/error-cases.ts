@@ -80,6 +80,11 @@ export const E = {
     RETRY_AFTER,
   ),
   budgetExhausted: error(429, "budget_exhausted", "Today's token budget (THREADKEEPER_DAILY_TOKEN_BUDGET) is used up; sends resume at the next UTC day.", RETRY_AFTER),
+  fileTooLarge: error(413, "file_too_large", "The file exceeds its kind's limit: images 5 MB, PDFs 32 MB (600 pages), text files 5 MB (`details.max_bytes`)."),
+  quotaExceeded: error(413, "quota_exceeded", "The file would take your stored files past this server's quota (`details.used_bytes`, `details.quota_bytes`); delete files or sessions you no longer need."),
+  unsupportedFileType: error(415, "unsupported_media_type", "Not a type Claude can read: images (PNG, JPEG, GIF, WebP), PDFs and text files work."),
+  invalidFile: error(400, "invalid_file", "The file is not what it says (an image whose bytes are not that image), or a PDF that is corrupt or encrypted; the message says which."),
+  fileNotAttachable: error(400, "invalid_request", "An attachment names a file that is not this session's (or no longer exists)."),
   upstreamFailed: error(
     502,
     "upstream_error",

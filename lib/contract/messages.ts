@@ -11,7 +11,23 @@ const citations = z.array(z.looseObject({ type: z.string() })).nullish();
 
 const textBlock = z.looseObject({ type: z.literal("text"), text: z.string(), citations });
 
+/**
+ * Threadkeeper's own source: the bytes are a stored file (lib/contract/files.ts), read from the
+ * file store when the block is sent and sent as the API's base64 (or text) source. Only
+ * Threadkeeper writes it; a client cannot send it.
+ */
+const storedFileSource = z.object({ type: z.literal("threadkeeper_file"), file_id: uuidString(), media_type: z.string() });
+
+/** Threadkeeper's own notes on a block that holds a stored file. */
+const fileNote = {
+  file_id: uuidString().optional(),
+  /** Hex sha256 of the bytes: the same file resent by a client is recognised by it. */
+  sha256: z.string().optional(),
+  name: z.string().optional(),
+};
+
 const mediaSource = z.discriminatedUnion("type", [
+  storedFileSource,
   z.looseObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
   z.looseObject({ type: z.literal("url"), url: z.string() }),
   z.looseObject({ type: z.literal("file"), file_id: z.string() }),
@@ -21,21 +37,26 @@ const imageBlock = z.looseObject({
   type: z.literal("image"),
   source: mediaSource,
   threadkeeper: described(
-    z.object({ width: count(), height: count() }).optional(),
-    "Threadkeeper's own: the image's size, read when it was stored, for its token count. Removed before the block is sent to Claude.",
+    z.object({ width: count(), height: count(), ...fileNote }).optional(),
+    "Threadkeeper's own: the image's size, read when it was stored, for its token count, and the stored file it is. Removed before the block is sent to Claude.",
   ),
 });
 
 /** What Threadkeeper learned from a document when it was stored: read for counting and search, never sent. */
 export const documentFacts = z.object({
   pages: count(),
-  /** The document's text (a PDF's extracted text), for search and the transcript a summary reads. */
-  text: z.string(),
+  /**
+   * The document's text (a PDF's extracted text), for search and the transcript a summary reads.
+   * A stored file's text is kept with the file (per page, for open_file and search), not here.
+   */
+  text: z.string().optional(),
   /** Raw token estimate of the whole document as Claude reads it (text and page images). */
   tokens: count(),
+  ...fileNote,
 });
 
 const documentSource = z.discriminatedUnion("type", [
+  storedFileSource,
   z.looseObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
   z.looseObject({ type: z.literal("text"), media_type: z.string(), data: z.string() }),
   z.looseObject({ type: z.literal("url"), url: z.string() }),
@@ -102,6 +123,20 @@ const systemMessageBlock = z.object({
   content: z.union([z.string(), z.array(textBlock)]),
 });
 
+/**
+ * A file attached by reference: Claude is sent one line naming it (lib/context/files.ts) and
+ * reads what it needs with the open_file tool, so a large file costs nothing until it is read.
+ */
+const fileReferenceBlock = z.object({
+  type: z.literal("file_reference"),
+  file_id: uuidString(),
+  name: z.string(),
+  media_type: z.string(),
+  pages: count().nullish(),
+  /** What the whole file would cost if attached. */
+  tokens: count(),
+});
+
 /** A block of a kind Threadkeeper does not know (yet): kept verbatim and sent back as it came. */
 const opaqueBlock = z.object({ type: z.literal("opaque"), block: z.looseObject({ type: z.string() }) });
 
@@ -122,16 +157,20 @@ export const contentBlock = named(
     mcpToolResultBlock,
     containerUploadBlock,
     systemMessageBlock,
+    fileReferenceBlock,
     opaqueBlock,
   ]),
-  "An Anthropic Messages API content block, as stored: every kind the API has, with its fields as Claude or the client gave them. Two kinds are Threadkeeper's own: `system_message` (a mid-conversation system message, in its place) and `opaque` (a block of a kind Threadkeeper does not know, in `block`, sent back verbatim).",
+  "An Anthropic Messages API content block, as stored: every kind the API has, with its fields as Claude or the client gave them. Three kinds are Threadkeeper's own: `system_message` (a mid-conversation system message, in its place), `file_reference` (a file attached by reference: Claude sees one line and reads it with open_file) and `opaque` (a block of a kind Threadkeeper does not know, in `block`, sent back verbatim). An image or document whose `source.type` is `threadkeeper_file` is a stored file (its bytes at `GET /api/files/{file_id}`).",
 );
+
+/** Block kinds that are Threadkeeper's own, never the API's. */
+export const OWN_BLOCK_TYPES: ReadonlySet<string> = new Set(["system_message", "file_reference", "opaque"]);
 
 /** The kinds of block Threadkeeper knows (the API's, read off the union above); any other arrives as `opaque`. */
 export const KNOWN_BLOCK_TYPES: ReadonlySet<string> = new Set(
   contentBlock.options
     .flatMap((o): string[] => ("options" in o.shape.type ? [...o.shape.type.options] : [...o.shape.type.values]))
-    .filter((t) => t !== "system_message" && t !== "opaque"),
+    .filter((t) => !OWN_BLOCK_TYPES.has(t)),
 );
 export const role = z.enum(["user", "assistant"]);
 
@@ -181,6 +220,7 @@ export type DocumentBlock = Extract<ContentBlock, { type: "document" }>;
 export type ThinkingBlock = Extract<ContentBlock, { type: "thinking" | "redacted_thinking" }>;
 export type SystemMessageBlock = Extract<ContentBlock, { type: "system_message" }>;
 export type OpaqueBlock = Extract<ContentBlock, { type: "opaque" }>;
+export type FileReferenceBlock = Extract<ContentBlock, { type: "file_reference" }>;
 export type DocumentFacts = z.infer<typeof documentFacts>;
 export type Role = z.infer<typeof role>;
 export type MessageJson = z.infer<typeof message>;

@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { elementId } from "./canvas-elements";
 import { PRESET_NAMES } from "./context";
 import { SCOPES, WEBHOOK_EVENTS } from "./integrations";
+import { attachment, MAX_ATTACHMENTS } from "./files";
 import { uuid } from "./meta";
 import { modelId, settingsSchema } from "./settings";
 
@@ -156,10 +157,12 @@ export const sendSchema = z
     /** With `content`: an edit of this message (the last user message), which it replaces. */
     edit_of: z.string().uuid().optional(),
     idempotency_key: z.string().min(1).max(200).optional(),
+    /** Files uploaded with POST /api/session/{id}/files, sent with this message (content may then be left out). */
+    attachments: z.array(attachment).min(1).max(MAX_ATTACHMENTS).optional(),
   })
   .strict()
-  .refine((b) => [b.content, b.retry, b.regenerate].filter((x) => x !== undefined).length === 1, {
-    message: "Send exactly one of 'content', 'retry: true' or 'regenerate: true'",
+  .refine((b) => [b.content ?? b.attachments, b.retry, b.regenerate].filter((x) => x !== undefined).length === 1, {
+    message: "Send exactly one of 'content' (and/or 'attachments'), 'retry: true' or 'regenerate: true'",
     path: ["content"],
   })
   .refine((b) => b.edit_of === undefined || b.content !== undefined, {

@@ -8,7 +8,7 @@ const NOW = new Date("2026-03-01T12:00:00.000Z");
 const MEASURED_AT = new Date("2026-03-01T11:59:00.000Z");
 
 function breakdown(parts: Partial<ContextBreakdown>): ContextBreakdown {
-  return { system: 0, tools: 0, summary: 0, memory: 0, canvas: 0, messages: 0, ...parts };
+  return { system: 0, tools: 0, summary: 0, memory: 0, canvas: 0, messages: 0, files: 0, ...parts };
 }
 
 // claude-sonnet-4-5 with defaults: W 200,000, R 40,000, S 20,000, C 140,000.

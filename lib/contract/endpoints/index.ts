@@ -8,6 +8,7 @@ import { context } from "./context";
 import { anthropicApi } from "./anthropic";
 import { audit, keys, webhooks } from "./integrations";
 import { memories } from "./memory";
+import { files } from "./files";
 import { messages } from "./messages";
 import { mcp } from "./mcp";
 import { meta } from "./meta";
@@ -17,12 +18,13 @@ import { search } from "./search";
 import { sessions } from "./sessions";
 import { usage } from "./usage";
 
-export const GROUPS: EndpointGroup[] = [sessions, messages, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, anthropicApi, operations, meta];
+export const GROUPS: EndpointGroup[] = [sessions, messages, files, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, anthropicApi, operations, meta];
 
 /** Every endpoint by its operationId: what a route file binds its handler to. */
 export const api = {
   ...sessions.endpoints,
   ...messages.endpoints,
+  ...files.endpoints,
   ...canvasOperations.endpoints,
   ...context.endpoints,
   ...checkpoints.endpoints,
