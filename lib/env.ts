@@ -17,6 +17,10 @@ const schema = z.object({
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   THREADKEEPER_MODEL: z.string().optional(),
   THREADKEEPER_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().optional(),
+  // Bytes of files one user may store (default 1024 MB; the same bytes count once).
+  THREADKEEPER_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).optional(),
+  // Breakpoints after attached files unless "off" (the files benchmark's baseline).
+  THREADKEEPER_FILE_BREAKPOINTS: z.enum(["on", "off"]).optional(),
   THREADKEEPER_SYSTEM_PROMPT: z.string().optional(),
   THREADKEEPER_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   THREADKEEPER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).optional(),
