@@ -67,7 +67,8 @@ export class LocalFileStore implements FileStore {
       const buf = await readFile(objectPath(this.root, userId, sha256));
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     } catch (err) {
-      if (isMissing(err)) return null;
+      // A folder under an object's name (put never makes one) holds no object either.
+      if (isMissing(err) || errnoOf(err) === "EISDIR") return null;
       throw err;
     }
   }

@@ -25,6 +25,20 @@ type Bucket = ReturnType<Awaited<ReturnType<typeof createStorage>>["from"]>;
 /** storage-js's error (named through supabase-js, which does not re-export the class itself). */
 type StorageError = NonNullable<Awaited<ReturnType<Bucket["upload"]>>["error"]>;
 
+type ClientOptions = NonNullable<Parameters<typeof import("@supabase/supabase-js").createClient>[2]>;
+type RealtimeTransport = NonNullable<NonNullable<ClientOptions["realtime"]>["transport"]>;
+
+/**
+ * supabase-js builds a realtime client inside createClient, and on Node 20 (the image's Node) that
+ * throws for want of a global WebSocket. The store never subscribes to anything, so a transport
+ * that refuses to be constructed is all it needs.
+ */
+class NoRealtime {
+  constructor() {
+    throw new Error("the file store does not use Supabase Realtime");
+  }
+}
+
 async function createStorage(config: SupabaseStoreConfig) {
   // Loaded on first use: local mode never pays for the client.
   const { createClient } = await import("@supabase/supabase-js");
@@ -32,6 +46,7 @@ async function createStorage(config: SupabaseStoreConfig) {
   const client = createClient(config.url, config.serviceKey, {
     // A server-side client acting as the service: no user session to keep, refresh or find in a URL.
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: NoRealtime as unknown as RealtimeTransport },
     global: {
       fetch: (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
     },
