@@ -1,6 +1,10 @@
 // Shared set-up for route-level integration tests: an in-memory PGlite (the real database)
 // and the fake Anthropic HTTP server (the real SDK talks to it). Nothing of ours is mocked.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import { LocalFileStore, setFileStore } from "@/lib/storage";
 import type { SendEvent } from "@/lib/contract";
 import { openEmbedded, setDb, type Database } from "@/lib/db";
 import { startFakeAnthropic, type FakeAnthropic } from "../fake-anthropic/server";
@@ -12,6 +16,8 @@ import type { ContextStatusJson, MessagesPageJson, SendResultJson, SessionJson }
 export interface Harness {
   db: Database;
   fake: FakeAnthropic;
+  /** Where this file's test run keeps attached files (the embedded file store). */
+  filesDir: string;
 }
 
 export function useHarness(opts: { online?: boolean; model?: string } = {}): Harness {
@@ -20,6 +26,8 @@ export function useHarness(opts: { online?: boolean; model?: string } = {}): Har
     h.fake = await startFakeAnthropic();
     h.db = await openEmbedded("memory://");
     setDb(h.db);
+    h.filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tk-files-"));
+    setFileStore(new LocalFileStore(h.filesDir));
   });
   beforeEach(() => {
     h.fake.reset();
@@ -32,8 +40,10 @@ export function useHarness(opts: { online?: boolean; model?: string } = {}): Har
   });
   afterAll(async () => {
     setDb(undefined);
+    setFileStore(undefined);
     await h.db.close();
     await h.fake.close();
+    fs.rmSync(h.filesDir, { recursive: true, force: true });
   });
   return h;
 }
