@@ -29,6 +29,7 @@ interface Ids {
   template: string;
   webhook: string;
   key: string;
+  file: string;
   bSession: string;
 }
 
@@ -49,7 +50,15 @@ interface Attempt {
   query?: (ids: Ids) => string;
   body?: (ids: Ids) => unknown;
   headers?: Record<string, string> | ((ids: Ids) => Record<string, string>);
+  /** A multipart body (an upload) instead of JSON. */
+  form?: (ids: Ids) => FormData;
 }
+
+const fileForm = (name: string) => () => {
+  const form = new FormData();
+  form.set("file", new File([`${name} text`], name, { type: "text/plain" }));
+  return form;
+};
 
 const sid = (ids: Ids) => ({ id: ids.session });
 const MCP = { accept: "application/json, text/event-stream" };
@@ -78,6 +87,11 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: () => ({ regenerate: true }) },
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: (i) => ({ content: "edit", edit_of: i.message }) },
   { route: "/api/session/[id]/stop", method: "POST", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/files", method: "POST", expect: "not_found", params: sid, form: fileForm("planted.txt") },
+  { route: "/api/session/[id]/files", method: "GET", expect: "not_found", params: sid },
+  { route: "/api/files/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.file }) },
+  { route: "/api/files/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.file }) },
+  { route: "/api/files", method: "GET", expect: "own" },
   { route: "/api/session/[id]/canvas", method: "GET", expect: "not_found", params: sid },
   { route: "/api/session/[id]/canvas", method: "GET", expect: "not_found", params: (i) => ({ id: i.bSession }), query: (i) => `?checkpoint_id=${i.checkpoint}` },
   { route: "/api/session/[id]/canvas", method: "DELETE", expect: "not_found", params: sid },
@@ -194,17 +208,18 @@ function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Re
   const params = a.params?.(ids) ?? {};
   const url = a.route.replace(/\[(?:\.\.\.)?(\w+)\]/g, (_, name: string) => [params[name]].flat().join("/")) + (a.query?.(ids) ?? "");
   const body = a.body?.(ids);
+  const form = a.form?.(ids);
   const req = new Request(`http://127.0.0.1:3000${url}`, {
     method: a.method,
-    headers: { "content-type": "application/json", accept: "application/json", ...(typeof a.headers === "function" ? a.headers(ids) : a.headers), ...headers },
-    body: body === undefined || a.method === "GET" ? undefined : JSON.stringify(body),
+    headers: { ...(form ? {} : { "content-type": "application/json" }), accept: "application/json", ...(typeof a.headers === "function" ? a.headers(ids) : a.headers), ...headers },
+    body: form ?? (body === undefined || a.method === "GET" ? undefined : JSON.stringify(body)),
   });
   return handler(req, { params: Promise.resolve(params) });
 }
 
 /** Ids that name nothing: for requests that must fail before reaching any object. */
 const NO_IDS = Object.fromEntries(
-  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "webhook", "key", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-00000000000${i}`]),
+  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "webhook", "key", "file", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-0000000000${String(i).padStart(2, "0")}`]),
 ) as unknown as Ids;
 
 const label = (a: Attempt) => `${a.method} ${a.route}${a.query ? " " + a.query(NO_IDS).split("=")[0] : ""}`;
@@ -257,7 +272,9 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
     }),
   );
   const key = ((await as(a, "POST", "/api/keys", { body: () => ({ name: `${MARK} key`, scopes: ["read", "write"] }) })).key as { id: string }).id;
-  return { session, message, checkpoint, compaction, memory, project, template, webhook, key };
+  const file = ((await as(a, "POST", "/api/session/[id]/files", { params: sid, form: fileForm(`${MARK}.txt`) }, ids)).file as { id: string }).id;
+  await as(a, "POST", "/api/session/[id]/messages", { params: sid, body: () => ({ content: "with a file", attachments: [file] }) }, ids);
+  return { session, message, checkpoint, compaction, memory, project, template, webhook, key, file };
 }
 
 /** Every row of A's in every table with a user_id, as text: any change B causes shows. */

@@ -3,6 +3,7 @@
 // same bytes stored once, a quota, deletion, and open_file bringing back a page once the file's
 // turn has been condensed. The real SDK talks to the fake Anthropic server; files live in a
 // real folder (the embedded store).
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -127,7 +128,7 @@ describe("uploads", () => {
 });
 
 function createSha(bytes: Uint8Array): string {
-  return require("node:crypto").createHash("sha256").update(bytes).digest("hex") as string;
+  return createHash("sha256").update(bytes).digest("hex");
 }
 
 describe("files in a conversation", () => {

@@ -49,6 +49,8 @@ interface Call {
   /** A string is sent as it is (malformed JSON); anything else as JSON. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** A multipart body (an upload) instead. */
+  form?: FormData;
 }
 
 /** Operation and status of every validated answer: `POST /api/session 201`. */
@@ -67,11 +69,16 @@ async function api<T = Record<string, unknown>>(method: Method, template: string
   const handler = routes.get(template)?.[method];
   if (!handler) throw new Error(`no route ${method} ${template}`);
   const url = template.replace(/\{(\w+)\}/g, (_, name: string) => call.params?.[name] ?? "") + (call.query ?? "");
-  const res = await handler(req(method, url, call.body, call.headers), { params: Promise.resolve(call.params ?? {}) });
-  const type = res.headers.get("content-type") ?? "";
+  const request = call.form ? new Request(`http://127.0.0.1:3000${url}`, { method, body: call.form, headers: call.headers }) : req(method, url, call.body, call.headers);
+  const res = await handler(request, { params: Promise.resolve(call.params ?? {}) });
+  // A file's own bytes are the document's application/octet-stream, whatever type they are served as.
+  const file = res.status === 200 && res.headers.has("content-disposition");
+  const type = file ? "application/octet-stream" : (res.headers.get("content-type") ?? "");
   const body: unknown =
     res.status === 204
       ? null
+      : file
+        ? await res.arrayBuffer().then(() => "")
       : type.startsWith("text/event-stream")
         ? await readSse(res)
         : type.startsWith("text/plain") || type.startsWith("text/csv")
@@ -159,6 +166,28 @@ describe("projects", () => {
     await expectStatus(200, "GET", "/api/session/recent", { query: `?project_id=${project.id}` });
     await expectStatus(204, "DELETE", "/api/projects/{id}", { params: { id: project.id } });
     await expectStatus(404, "DELETE", "/api/projects/{id}", { params: { id: project.id } }, "not_found");
+  });
+});
+
+describe("files", () => {
+  it("upload, list, read the bytes, attach to a message, usage, delete; 415, 413, 400 and 404", async () => {
+    const s = await newSession();
+    const form = (name: string, body: BlobPart, type = "text/plain") => {
+      const f = new FormData();
+      f.set("file", new File([body], name, { type }));
+      return f;
+    };
+    const { file } = await expectStatus<{ file: { id: string } }>(201, "POST", "/api/session/{id}/files", { params: { id: s.id }, form: form("notes.txt", "Ship on Friday.") });
+    await expectStatus(415, "POST", "/api/session/{id}/files", { params: { id: s.id }, form: form("tool.exe", "MZ\u0000binary", "application/octet-stream") }, "unsupported_media_type");
+    await expectStatus(413, "POST", "/api/session/{id}/files", { params: { id: s.id }, form: form("big.txt", "x".repeat(5 * 1024 * 1024 + 1)) }, "file_too_large");
+    await expectStatus(400, "POST", "/api/session/{id}/files", { params: { id: s.id }, form: form("broken.pdf", "%PDF-1.7 nothing else", "application/pdf") }, "invalid_file");
+    await expectStatus(200, "GET", "/api/session/{id}/files", { params: { id: s.id } });
+    await expectStatus(200, "GET", "/api/files/{id}", { params: { id: file.id } });
+    await expectStatus(201, "POST", "/api/session/{id}/messages", { params: { id: s.id }, body: { content: "read it", attachments: [file.id] }, headers: json });
+    await idle(h, s.id);
+    await expectStatus(200, "GET", "/api/files");
+    await expectStatus(204, "DELETE", "/api/files/{id}", { params: { id: file.id } });
+    await expectStatus(404, "GET", "/api/files/{id}", { params: { id: file.id } }, "not_found");
   });
 });
 
