@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -17,6 +18,10 @@ const schema = z.object({
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   THREADKEEPER_MODEL: z.string().optional(),
   THREADKEEPER_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().optional(),
+  // Bytes of files one user may store (default 1024 MB; the same bytes count once).
+  THREADKEEPER_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).optional(),
+  // Breakpoints after attached files unless "off" (the files benchmark's baseline).
+  THREADKEEPER_FILE_BREAKPOINTS: z.enum(["on", "off"]).optional(),
   THREADKEEPER_SYSTEM_PROMPT: z.string().optional(),
   THREADKEEPER_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   THREADKEEPER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).optional(),
@@ -34,6 +39,19 @@ const schema = z.object({
   SUPABASE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   NEXT_PUBLIC_SUPABASE_URL: z.string().url().optional(),
   NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: z.string().min(1).optional(),
+  // Server-side Supabase access (the file store's bucket): bypasses RLS, so never sent to a
+  // browser and redacted wherever text is derived (lib/redact.ts).
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
+  // Where attached files' bytes live (lib/storage): "local" (a folder) or "supabase" (Storage);
+  // unset: supabase when SUPABASE_URL is set, since SaaS instances must share one store.
+  THREADKEEPER_FILE_STORE: z.enum(["local", "supabase"]).optional(),
+  // The local store's folder (default: beside the embedded database's folder, `<data dir>-files`).
+  THREADKEEPER_FILES_DIR: z.string().optional(),
+  // The Supabase Storage bucket (private; created by migration 20261128000002_file_bucket.sql).
+  THREADKEEPER_FILES_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, "a bucket name: lowercase letters, digits, '.', '_' and '-'")
+    .optional(),
   // Extra Host names served besides loopback (comma-separated), against DNS rebinding.
   THREADKEEPER_ALLOWED_HOSTS: z.string().optional(),
   // How many reverse proxies in front append to X-Forwarded-For (the client's address is theirs to report).
@@ -97,8 +115,37 @@ const limitsSchema = schema.pick({
 /** Rate limits and the daily budget, read on every request apart from the rest of env(). */
 export const limitsEnv: () => z.infer<typeof limitsSchema> = reader(limitsSchema);
 
+const storageSchema = schema.pick({
+  THREADKEEPER_FILE_STORE: true,
+  THREADKEEPER_FILES_DIR: true,
+  THREADKEEPER_FILES_BUCKET: true,
+  THREADKEEPER_DATA_DIR: true,
+  SUPABASE_URL: true,
+  NEXT_PUBLIC_SUPABASE_URL: true,
+  SUPABASE_SERVICE_ROLE_KEY: true,
+});
+export type StorageEnv = z.infer<typeof storageSchema>;
+
+/** The file store's settings, read apart from the rest of env() like the others above. */
+export const storageEnv: () => StorageEnv = reader(storageSchema);
+
 export function dataDir(): string {
   return env().THREADKEEPER_DATA_DIR ?? path.join(process.cwd(), "data", "pglite");
+}
+
+/**
+ * The local file store's folder (lib/storage/local.ts): THREADKEEPER_FILES_DIR, else beside the
+ * embedded database's folder, `<data dir>-files`. Never inside it: PGlite's initdb wants that
+ * folder empty, and a backup of the two side by side stays one copy of one parent folder. An
+ * in-memory database (`memory://`, tests) gets a folder of this process's under the temporary
+ * folder, as short-lived as the database.
+ */
+export function filesDir(): string {
+  const e = storageEnv();
+  if (e.THREADKEEPER_FILES_DIR) return path.resolve(e.THREADKEEPER_FILES_DIR);
+  const data = dataDir();
+  if (data.startsWith("memory://")) return path.join(os.tmpdir(), `threadkeeper-files-${process.pid}`);
+  return `${path.resolve(data)}-files`;
 }
 
 export const DEFAULT_SYSTEM_PROMPT =

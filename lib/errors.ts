@@ -47,3 +47,10 @@ export const storageFull = () =>
     "storage_full",
     "The server's storage is full; nothing was saved from this request. Free some disk space on the server (or ask whoever runs it to), then retry.",
   );
+
+/**
+ * 502: the file store behind the server (Supabase Storage) failed or refused it. Not a 500: the
+ * fault is a service this server depends on, and a retry may well work once it answers again.
+ */
+export const storageUnavailable = (message: string, details?: unknown) =>
+  new AppError(502, "storage_unavailable", message, details);

@@ -12,9 +12,15 @@ function tooLarge(maxBytes: number): AppError {
 
 /** The body as text (UTF-8), or a 413 once it is known to exceed `maxBytes`. */
 export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+  // As Request.text() decodes: a leading BOM dropped, malformed bytes replaced.
+  return new TextDecoder().decode(await readBodyBytes(req, maxBytes));
+}
+
+/** The body's bytes, or a 413 once it is known to exceed `maxBytes`. */
+export async function readBodyBytes(req: Request, maxBytes: number): Promise<Buffer> {
   const declared = req.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -28,6 +34,5 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
     }
     chunks.push(value);
   }
-  // As Request.text() decodes: a leading BOM dropped, malformed bytes replaced.
-  return new TextDecoder().decode(Buffer.concat(chunks, size));
+  return Buffer.concat(chunks, size);
 }

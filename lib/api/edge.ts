@@ -60,11 +60,18 @@ const csrf = (message: string, details?: object) => new AppError(403, "csrf_reje
  * A verified bearer token or API key is proof in itself (a browser never attaches one on its
  * own) and is exempt.
  */
-export function assertSameOriginWrite(req: Request, via: AuthMethod): void {
+export function assertSameOriginWrite(req: Request, via: AuthMethod, body: "json" | "multipart" = "json"): void {
   if (SAFE_METHODS.has(req.method) || via === "bearer" || via === "key") return;
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/json") {
-    throw csrf("Requests that change data must be JSON: send 'content-type: application/json'.", { content_type: type || null });
+  // An upload is multipart, which a form on another site can send too: for it the Origin and
+  // Sec-Fetch-Site checks below are the whole defence (every current browser sends Origin with a
+  // cross-origin POST, a form's included).
+  const wanted = body === "multipart" ? "multipart/form-data" : "application/json";
+  if (type !== wanted) {
+    throw csrf(
+      body === "multipart" ? "Uploads must be multipart/form-data." : "Requests that change data must be JSON: send 'content-type: application/json'.",
+      { content_type: type || null },
+    );
   }
   const site = req.headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin") {

@@ -6,7 +6,7 @@ import { recordSignIn } from "@/lib/audit/sign-in";
 import type { Admission } from "@/lib/auth/api-keys";
 import { authMode } from "@/lib/mode";
 import { authEnv } from "@/lib/env";
-import { bodyLimitOf, scopeOf, type EndpointSpec, type Inputs } from "@/lib/contract/endpoint";
+import { bodyLimitOf, scopeOf, type EndpointSpec, type Inputs, type UploadedFile, type UploadSpec } from "@/lib/contract/endpoint";
 import { inputProblem, type InputProblem } from "@/lib/contract/input-guard";
 import { AppError, badRequest } from "@/lib/errors";
 import { requireScope } from "@/lib/keys/scopes";
@@ -15,7 +15,7 @@ import { log } from "@/lib/log";
 import { assertRoomToWrite } from "@/lib/db/storage";
 import { isShuttingDown, SHUTDOWN_RETRY_AFTER_S, trackRequest } from "@/lib/shutdown";
 import { anthropicError } from "./anthropic/errors";
-import { readBodyText } from "./body";
+import { readBodyBytes, readBodyText } from "./body";
 import { metricsTokenRequired, operatorAccess } from "./operator";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { requestContextOf, requestIdOf, runWithRequest, withRequestId, type Actor } from "@/lib/request-context";
@@ -163,7 +163,7 @@ async function callerOf(req: Request, endpoint: EndpointSpec, admission: Admissi
       throw metricsTokenRequired();
     }
   }
-  const caller = await edgeChecks(req, admission);
+  const caller = await edgeChecks(req, admission, endpoint.upload ? "multipart" : "json");
   requireScope(caller.key?.scopes ?? null, admission.scope);
   return caller;
 }
@@ -199,7 +199,8 @@ async function parseInputs<E extends EndpointSpec>(endpoint: E, req: Request, ct
   const params = endpoint.params ? parseParams(await ctx?.params, endpoint.params) : undefined;
   const query = endpoint.query ? parseQuery(req, endpoint.query) : undefined;
   const body = endpoint.body ? await parseBody(req, endpoint.body, bodyLimitOf(endpoint)) : undefined;
-  return { params, query, body } as Inputs<E>;
+  const upload = endpoint.upload ? await parseUpload(req, endpoint.upload) : undefined;
+  return { params, query, body, upload } as Inputs<E>;
 }
 
 /**
@@ -207,10 +208,10 @@ async function parseInputs<E extends EndpointSpec>(endpoint: E, req: Request, ct
  * Given the route's admission, a request by API key is also held to its scope and counted in
  * the key's lookup.
  */
-export async function edgeChecks(req: Request, admission?: Admission): Promise<Caller> {
+export async function edgeChecks(req: Request, admission?: Admission, body: "json" | "multipart" = "json"): Promise<Caller> {
   assertHost(req);
   const caller = await authenticate(req, admission);
-  assertSameOriginWrite(req, caller.via);
+  assertSameOriginWrite(req, caller.via, body);
   return caller;
 }
 
@@ -247,6 +248,27 @@ async function parseBody<S extends z.ZodType>(req: Request, schema: S, maxBytes:
     }
   }
   return schema.parse(guarded(data));
+}
+
+/**
+ * A multipart upload's one file, read against the endpoint's limit before anything is kept
+ * (the body streams into memory only up to it). No file in the field is a 400 naming it.
+ */
+async function parseUpload(req: Request, spec: UploadSpec): Promise<UploadedFile> {
+  const raw = await readBodyBytes(req, spec.maxBytes);
+  let form: FormData;
+  try {
+    form = await new Response(new Blob([new Uint8Array(raw)]), { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
+  } catch (e) {
+    throw badRequest("The body is not valid multipart/form-data", { reason: (e as Error).message });
+  }
+  const file = form.get(spec.field);
+  if (!file || typeof file === "string") {
+    throw badRequest(`Invalid '${spec.field}': send the file as the multipart field '${spec.field}'`, {
+      issues: [{ path: spec.field, message: "a file is required", code: "invalid_type" }],
+    });
+  }
+  return { name: file.name, type: file.type, bytes: new Uint8Array(await file.arrayBuffer()) };
 }
 
 function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {

@@ -9,6 +9,7 @@ import type {
   Role,
   ToolResultBlock,
 } from "@/lib/context/types";
+import { referenceText, wireFileBlock, type FileBody } from "./files";
 
 export const INTERRUPTED_TOOL_RESULT = "interrupted: no result was recorded";
 
@@ -148,12 +149,13 @@ function withoutNotes<T extends object>(b: T): T {
   return sent as T;
 }
 
-function wireBlock(b: Exclude<ContentBlock, { type: "system_message" }>): WireBlock {
+function wireBlock(b: Exclude<ContentBlock, { type: "system_message" }>, files: ReadonlyMap<string, FileBody> | undefined): WireBlock {
   if (b.type === "opaque") return b.block;
+  if (b.type === "file_reference") return { type: "text", text: referenceText(b) };
   if (b.type === "thinking" || b.type === "redacted_thinking") return withoutNotes(b);
-  if (b.type === "document" || b.type === "image") return withoutNotes(b);
+  if (b.type === "document" || b.type === "image") return withoutNotes(wireFileBlock(b, files) ?? b);
   if (b.type === "tool_result" && Array.isArray(b.content) && b.content.some((c) => "threadkeeper" in c)) {
-    return { ...b, content: b.content.map((c) => withoutNotes(c)) };
+    return { ...b, content: b.content.map((c) => withoutNotes(wireFileBlock(c, files) ?? c)) };
   }
   return b;
 }
@@ -161,9 +163,10 @@ function wireBlock(b: Exclude<ContentBlock, { type: "system_message" }>): WireBl
 /**
  * The messages as the API takes them: a stored system-message block becomes a `role: "system"`
  * message in its place (splitting the message it was kept in), an opaque block is sent as it
- * came, and Threadkeeper's notes on a document are removed.
+ * came, Threadkeeper's notes on a document are removed, and a stored file's bytes (`files`, by
+ * id) are put back in the API's own source (without them its digest reads the file's id).
  */
-export function wireMessages(messages: readonly ApiMessage[]): WireMessage[] {
+export function wireMessages(messages: readonly ApiMessage[], files?: ReadonlyMap<string, FileBody>): WireMessage[] {
   const out: WireMessage[] = [];
   for (const m of messages) {
     let run: WireBlock[] = [];
@@ -173,7 +176,7 @@ export function wireMessages(messages: readonly ApiMessage[]): WireMessage[] {
     };
     for (const b of m.content) {
       if (b.type !== "system_message") {
-        run.push(wireBlock(b));
+        run.push(wireBlock(b, files));
         continue;
       }
       flush();

@@ -26,6 +26,13 @@ export interface CachePlanInput {
   factor: number;
   /** The model's shortest cacheable prefix: a breakpoint before it would write nothing. */
   minCacheTokens: number;
+  /**
+   * Indexes of messages that carry attached files (images, PDFs, text files), ascending. The
+   * newest gets a breakpoint of its own, so the file is read from the cache even when what
+   * follows it changes (a slide, cleared tool results, dropped thinking) or a turn adds more
+   * than the lookback reaches.
+   */
+  fileMessages?: readonly number[];
 }
 
 export interface CachePlan {
@@ -44,7 +51,9 @@ export interface CachePlan {
  * 3. on the last message, so this whole request is cached for the next one;
  * 4. on the message that ended the previous request (two back: its reply and this message
  *    follow it), so the next read lands there even when a turn added more than the API's
- *    20-block lookback (long tool loops).
+ *    20-block lookback (long tool loops);
+ * 5. on the newest message carrying a file, so a resent file is read, not written again, even
+ *    when the messages after it change (taking the summary's place when all four are wanted).
  * Stable parts come first, so a compaction rewrites the summary and messages but still reads
  * tools and system from the cache.
  */
@@ -62,8 +71,17 @@ export function planCacheBreakpoints(input: CachePlanInput): CachePlan {
   }
   const last = input.messages.length - 1;
   const previous = last - 2;
-  const candidates = previous >= 0 && input.messages[previous].role === "user" ? [previous, last] : [last];
-  for (const i of candidates) if (i >= 0 && ends[i] >= min) plan.messages.push(i);
+  const file = input.fileMessages?.at(-1);
+  // By worth: the whole request, the newest file, the previous request's end; the summary's own
+  // breakpoint gives way to them (a breakpoint after it also caches it).
+  const wanted = [last, file, previous >= 0 && input.messages[previous].role === "user" ? previous : undefined];
+  const picked = new Set<number>();
+  for (const i of wanted) {
+    if (i === undefined || i < 0 || ends[i] < min) continue;
+    if (Number(plan.base) + Number(plan.summary) + picked.size >= MAX_BREAKPOINTS) plan.summary = false;
+    if (Number(plan.base) + picked.size < MAX_BREAKPOINTS) picked.add(i);
+  }
+  plan.messages = [...picked].sort((a, b) => a - b);
   return plan;
 }
 
@@ -121,6 +139,7 @@ function approxRawTokens(content: readonly ContentBlock[]): number {
     else if (b.type === "tool_use") chars += JSON.stringify(b.input ?? null).length + b.name.length;
     else if (b.type === "tool_result") chars += toolResultText(b).length;
     else if (b.type === "thinking") chars += b.thinking.length;
+    else if (b.type === "document" && b.threadkeeper) chars += b.threadkeeper.tokens * 4;
     // Images cost by pixel area; about 1,500 tokens for a typical screenshot.
     else chars += 6_000;
   }

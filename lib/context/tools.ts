@@ -27,6 +27,35 @@ export const RECALL_TOOL: ToolDef = {
   },
 };
 
+export const OPEN_FILE_TOOL_NAME = "open_file";
+
+/** Offered while the session has files: how Claude reads one whose turn has left the window. */
+export const OPEN_FILE_TOOL: ToolDef = {
+  name: OPEN_FILE_TOOL_NAME,
+  description:
+    "Open a file shared in this conversation by its file_id (the system prompt lists the files no longer shown in full). " +
+    "Give pages (\"3\" or \"2-4\"; a PDF's pages, or 200-line parts of a text file), lines (\"120-180\", text files), or search " +
+    "(words to find; answers the pages that mention them). With none, the first page. At most 10 pages at once. An image comes back whole.",
+  input_schema: {
+    type: "object",
+    properties: {
+      file_id: { type: "string", description: "The file's id, as listed." },
+      pages: { type: "string", description: "A page or a range, e.g. \"3\" or \"2-4\"." },
+      lines: { type: "string", description: "A line range of a text file, e.g. \"120-180\"." },
+      search: { type: "string", description: "Words to look for inside the file." },
+    },
+    required: ["file_id"],
+  },
+};
+
+let openFileRaw: number | undefined;
+
+/** Raw tokens of open_file's definition, counted once. */
+export function openFileToolRaw(): number {
+  openFileRaw ??= estimateToolsTokens([OPEN_FILE_TOOL]);
+  return openFileRaw;
+}
+
 type ToolSettings = Pick<ContextSettings, "recall_tool" | "canvas_tools">;
 
 /** The tool definitions a request carries under these settings, in a stable order (the prompt cache keys on it). */

@@ -85,6 +85,7 @@ export const E = {
   unsupportedFileType: error(415, "unsupported_media_type", "Not a type Claude can read: images (PNG, JPEG, GIF, WebP), PDFs and text files work."),
   invalidFile: error(400, "invalid_file", "The file is not what it says (an image whose bytes are not that image), or a PDF that is corrupt or encrypted; the message says which."),
   fileNotAttachable: error(400, "invalid_request", "An attachment names a file that is not this session's (or no longer exists)."),
+  storageUnavailable: error(502, "storage_unavailable", "The file store (Supabase Storage) failed or refused the request: nothing was saved; retry shortly. The message gives the store's reason."),
   upstreamFailed: error(
     502,
     "upstream_error",

@@ -1,5 +1,6 @@
 import "server-only";
 import { notFound } from "@/lib/errors";
+import { recordCarried } from "./files";
 import type { Tx } from "./driver";
 import { INSERT_FROM_SLOT, messageFromJson, messageParams, SLOT_SET, type MessageRow, type NewMessage } from "./messages";
 import { LEASE_FREE, leaseSet, SESSION_COLUMNS, type SessionRow } from "./sessions";
@@ -38,7 +39,11 @@ export async function leaseAndAppend(
     [...messageParams(userId, sessionId, m), lease.id, lease.ttlMs],
   );
   const { message, free, duplicate: stored, ...session } = row;
-  if (message !== null) return { kind: "taken", message: messageFromJson(message), ...withInputsOf(session as SessionWithInputsRow) };
+  if (message !== null) {
+    const taken = messageFromJson(message);
+    await recordCarried(tx, userId, sessionId, [taken]);
+    return { kind: "taken", message: taken, ...withInputsOf(session as SessionWithInputsRow) };
+  }
   if (free === null) throw notFound("Session", sessionId);
   // A duplicate of a turn still running waits for the lease, as any send does, and is replayed after.
   return free && stored ? { kind: "duplicate" } : { kind: "busy" };

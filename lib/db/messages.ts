@@ -6,6 +6,7 @@ import { redactedPrefix } from "@/lib/redact";
 import { parseLeadingTimestamp } from "@/lib/context/dates";
 import type { ContentBlock, EngineMessage, MessageStatus, Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
+import { recordCarried } from "./files";
 import type { Tx } from "./driver";
 
 export interface MessageRow {
@@ -105,6 +106,7 @@ export async function appendMessage(tx: Tx, userId: string, sessionId: string, m
     messageParams(userId, sessionId, m),
   );
   if (!row) throw notFound("Session", sessionId);
+  await recordCarried(tx, userId, sessionId, [row]);
   return row;
 }
 

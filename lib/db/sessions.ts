@@ -55,6 +55,8 @@ export interface SessionRow {
   cleared_through_seq: number;
   /** Raw tokens those placeholders save in the current window. */
   cleared_tokens: number;
+  /** How many file uses the session has (lib/db/files.ts): 0 reads nothing more for a request. */
+  file_count: number;
 }
 
 export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
@@ -63,7 +65,7 @@ export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prom
   last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, pinned_at, created_at,
   client_view_seq, client_view_len, client_view_digest,
   updated_at, last_message_at, cost_usd, billed_input_tokens::float8 as billed_input_tokens,
-  cache_read_tokens::float8 as cache_read_tokens, cleared_through_seq, cleared_tokens`;
+  cache_read_tokens::float8 as cache_read_tokens, cleared_through_seq, cleared_tokens, file_count`;
 
 export async function insertSession(
   tx: Tx,

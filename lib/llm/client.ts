@@ -5,6 +5,7 @@ import { countBilledTokens, timeClaudeCall } from "@/lib/metrics";
 import { inSpan } from "@/lib/tracing";
 import type { SystemBlock } from "@/lib/context/prompt-cache";
 import { wireMessages } from "@/lib/context/api-messages";
+import type { FileBody } from "@/lib/context/files";
 import type { ApiMessage, ContentBlock } from "@/lib/context/types";
 import { KNOWN_BLOCK_TYPES } from "@/lib/contract/messages";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
@@ -28,6 +29,8 @@ export interface LlmRequest {
   params?: CallerParams;
   /** Beta features the request asks for (the `anthropic-beta` header), the caller's and Threadkeeper's. */
   betas?: readonly string[];
+  /** The bytes of the stored files the messages carry, by file id (lib/context/files.ts). */
+  files?: ReadonlyMap<string, FileBody>;
 }
 
 /** The Messages API fields Threadkeeper passes through untouched for a drop-in caller. */
@@ -104,7 +107,7 @@ function requestBody(req: Omit<LlmRequest, "maxTokens">) {
     model: req.model,
     system: req.system.length > 0 ? req.system : undefined,
     tools: toolsParam(req.tools),
-    messages: wireMessages(req.messages) as Anthropic.MessageParam[],
+    messages: wireMessages(req.messages, req.files) as Anthropic.MessageParam[],
   };
 }
 

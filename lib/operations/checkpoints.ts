@@ -1,4 +1,5 @@
 import "server-only";
+import { inheritUses } from "@/lib/db/files";
 import { z } from "zod";
 import type { CheckpointJson, CheckpointTrigger, MessageJson, SessionJson } from "@/lib/contract";
 import { checkpointTags, DEFAULT_CHECKPOINT_POLICY, mentionsError, type CheckpointTag, type TurnFacts } from "@/lib/context/checkpoint-triggers";
@@ -149,6 +150,7 @@ export async function restoreCheckpoint(userId: string, id: string): Promise<{ s
       throughTurn: cp.through_turn,
     });
     await inheritHistory(tx, userId, fork.id, src.id, cp.through_seq);
+    await inheritUses(tx, fork.id, src.id, cp.through_seq);
     await setForkPreview(tx, fork.id, cp.through_seq);
     await installSummary(tx, fork.id, {
       summaryId: null,

@@ -1,11 +1,13 @@
 import "server-only";
+import { filesTokensInWindow, type FileInSession } from "@/lib/context/files";
+import { sessionUses } from "@/lib/db/files";
 import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/contract";
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
 import { resolveSettings } from "@/lib/context/settings";
 import { breakdownOf, computeStatus, measuredOf } from "@/lib/context/status";
 import { clearToolResults } from "@/lib/context/clearing";
 import { dropReplaced } from "@/lib/context/retries";
-import { toolsRawTokens } from "@/lib/context/tools";
+import { openFileToolRaw, toolsRawTokens } from "@/lib/context/tools";
 import { neutralizeTag } from "@/lib/context/quote";
 import { groupTurns } from "@/lib/context/turns";
 import type { EngineMessage } from "@/lib/context/types";
@@ -31,11 +33,13 @@ export interface SessionContext {
   canvasText?: string;
   /** A drop-in caller's own tool definitions (raw tokens), sent after Threadkeeper's for this request only. */
   callerToolsRaw?: number;
+  /** The files the session's messages carry (read only when it has any), by turn. */
+  files: FileInSession[];
 }
 
 /** Raw tokens of every tool definition a request carries: Threadkeeper's and a drop-in caller's. */
 function allToolsRaw(ctx: SessionContext): number {
-  return toolsRawTokens(ctx.settings) + (ctx.callerToolsRaw ?? 0);
+  return toolsRawTokens(ctx.settings) + (ctx.files.length > 0 ? openFileToolRaw() : 0) + (ctx.callerToolsRaw ?? 0);
 }
 
 export function defaultModelId(): string {
@@ -62,6 +66,7 @@ export async function loadContext(tx: Tx, userId: string, session: SessionRow, i
     capacity: computeCapacity(model, settings),
     calibration: stored ?? { factor: initialFactor(model.tokenizer), samples: 0 },
     today: { tokens: read.tokensToday, budget: dailyBudget() },
+    files: session.file_count > 0 ? await sessionUses(tx, session.id) : [],
   };
 }
 
@@ -124,7 +129,7 @@ export function contextStatus(ctx: SessionContext, now = new Date()): ContextSta
     sessionId: s.id,
     model: ctx.model,
     settings: ctx.settings,
-    breakdownRaw: breakdownOf(s, toolsRawTokens(ctx.settings)),
+    breakdownRaw: breakdownOf({ ...s, files_tokens: filesTokensInWindow(ctx.files, (turn) => turn >= s.window_start_turn || turn === 1) }, toolsRawTokens(ctx.settings)),
     calibration: ctx.calibration.factor,
     measured: measuredOf(s),
     avgTurnTokens: s.tail_tokens / tailTurns,

@@ -1,4 +1,6 @@
 import "server-only";
+import { releaseSessionFiles } from "@/lib/db/files";
+import { removeContent } from "./files";
 import { refreshCanvasTokens } from "./canvas";
 import { z } from "zod";
 import { settingsSchema } from "@/lib/contract/settings";
@@ -162,9 +164,12 @@ export async function updateSession(userId: string, id: string, patch: z.infer<t
 
 /** Deletes a session with its messages, compactions and checkpoints. */
 export async function removeSession(userId: string, id: string): Promise<void> {
-  await withUser(userId, async (tx) => {
+  const orphans = await withUser(userId, async (tx) => {
     await handOverToForks(tx, userId, id);
+    const digests = await releaseSessionFiles(tx, userId, id);
     await deleteSession(tx, userId, id);
     await audit(tx, userId, { action: "session.deleted", target: { type: "session", id } });
+    return digests;
   });
+  await removeContent(userId, orphans);
 }

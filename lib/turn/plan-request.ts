@@ -1,6 +1,8 @@
 // The request for the next reply: the window to send, assembled under capacity (sliding,
 // compacting, or recovering from "prompt is too long"), and the calibration it teaches us.
 import "server-only";
+import { carriedFiles } from "@/lib/context/files";
+import { sessionUses } from "@/lib/db/files";
 import { MAX_OVERFLOW_ATTEMPTS } from "@/lib/context/compaction/overflow";
 import { withUser, type Tx } from "@/lib/db";
 import { recordMeasurement, type SessionRow } from "@/lib/db/sessions";
@@ -87,6 +89,8 @@ export async function loadWindow(
   // The user's own canvas changes since Claude's last reply (made after the message before this turn's).
   ctx.canvasText = await canvasForRequest(tx, ctx.session, canvasBudget(ctx.settings, ctx.capacity), h.userMessage.seq - 1);
   if (h.caller) ctx.callerToolsRaw = estimateToolsTokens(h.caller.tools);
+  // A message that brought files recorded them after the session row in hand was read.
+  if (carriedFiles(h.userMessage.content).some((c) => !ctx.files.some((f) => f.file_id === c.file_id))) ctx.files = await sessionUses(tx, h.sessionId);
   const factor = ctx.calibration.factor;
   const capacity = opts.targetRaw === undefined ? undefined : Math.floor(opts.targetRaw * factor);
   const win = await assembleWindow(tx, ctx, factor, capacity);

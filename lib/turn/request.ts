@@ -4,7 +4,8 @@ import "server-only";
 import { toApiMessages } from "@/lib/context/api-messages";
 import { breakpointCount, markMessages, planCacheBreakpoints, systemBlocks } from "@/lib/context/prompt-cache";
 import { dropSuperseded } from "@/lib/context/retries";
-import { offeredTools } from "@/lib/context/tools";
+import { OPEN_FILE_TOOL, offeredTools } from "@/lib/context/tools";
+import { earlierFilesSection, fileIdsToSend } from "@/lib/context/files";
 import type { EngineMessage } from "@/lib/context/types";
 import { env } from "@/lib/env";
 import type { CallerParams, LlmRequest } from "@/lib/llm/client";
@@ -27,6 +28,11 @@ export function promptCachingEnabled(): boolean {
   return env().THREADKEEPER_PROMPT_CACHING !== "off";
 }
 
+/** A breakpoint after attached files unless THREADKEEPER_FILE_BREAKPOINTS=off (the files benchmark's baseline). */
+function fileBreakpointsEnabled(): boolean {
+  return env().THREADKEEPER_FILE_BREAKPOINTS !== "off";
+}
+
 /**
  * `current`: the turn being answered again (retry: its interrupted reply is replaced;
  * regenerate: all its replies are).
@@ -43,8 +49,11 @@ export function buildRequest(
   const s = ctx.session;
   const base = s.system_prompt + (s.memory_text ?? "");
   const summary = s.summary_text ? summaryBlock(s.summary_text) : "";
-  const tools = withCallerTools(offeredTools(ctx.settings), caller?.tools ?? []);
-  const canvas = ctx.canvasText ?? "";
+  const tools = withCallerTools([...offeredTools(ctx.settings), ...(ctx.files.length > 0 ? [OPEN_FILE_TOOL] : [])], caller?.tools ?? []);
+  // The files whose turns have left the window, one line each, before the canvas (both change
+  // more often than the summary, so neither is in its cached prefix).
+  const inWindow = new Set(window.map((m) => m.turnSeq));
+  const canvas = [earlierFilesSection(ctx.files, (t) => inWindow.has(t)), ctx.canvasText ?? ""].filter(Boolean).join("\n\n");
   // The prefix check ignores cache_control, so the digest reads the system prompt unmarked.
   const prefix = { system: systemBlocks(base, summary, NO_BREAKPOINTS, canvas), tools };
   const { messages, unverified } = sendableThinking(toApiMessages(dropSuperseded(window, current)), ctx.model.thinking, prefix);
@@ -57,6 +66,7 @@ export function buildRequest(
         messages,
         factor,
         minCacheTokens: ctx.model.minCacheTokens,
+        fileMessages: fileBreakpointsEnabled() ? messages.flatMap((m, i) => (fileIdsToSend([m]).length > 0 ? [i] : [])) : [],
       })
     : NO_BREAKPOINTS;
   return {

@@ -37,6 +37,9 @@ import { contextAfter, refreshContext, type SessionContext } from "@/lib/operati
 import { answerToolUses, MAX_TOOL_ROUNDS } from "./tool-calls";
 import type { Emit, TurnHandle } from "./turn-handle";
 import { maxMessageBytes, sendSchema } from "@/lib/contract/requests";
+import { attachmentBlocks } from "@/lib/operations/files";
+import { fileBodies } from "@/lib/operations/file-bodies";
+import { fileIdsToSend } from "@/lib/context/files";
 
 export type { Emit } from "./turn-handle";
 
@@ -63,7 +66,9 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
     if (replay) return replay;
   }
   const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
-  const content: ContentBlock[] = [{ type: "text", text: input.content ?? "" }];
+  // Files first, then the words about them (Claude reads documents best before the question).
+  const attached = mode === "new" && input.attachments ? await attachmentBlocks(userId, sessionId, input.attachments) : [];
+  const content: ContentBlock[] = [...attached, ...(input.content !== undefined || attached.length === 0 ? [{ type: "text" as const, text: input.content ?? "" }] : [])];
   // Counted before the lease, and off the event loop when large: a 1 MB message is ~0.5 s of BPE.
   const tokenCount = await countMessageOffThread("user", content);
   // The lease (and the session's 404) and the user message in one transaction; an ordinary
@@ -222,6 +227,8 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
       const firstRaw = win.rawTokens;
       for (let attempt = 1; !reply; attempt++) {
         built = buildRequest(ctx, win.messages, current, h.caller);
+        const fileIds = fileIdsToSend(built.request.messages);
+        if (fileIds.length > 0) built.request.files = await fileBodies(h.userId, fileIds);
         try {
           reply = await callModel(client, built.request, onBlock, h.stop.signal);
         } catch (err) {

@@ -1,11 +1,14 @@
 // The tools' executors. Which tools a request offers is data (lib/context/tools.ts); a tool
 // Claude calls that was not offered is an error result, like an unknown one.
 import "server-only";
+import { z } from "zod";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import type { CanvasStreamEvent } from "@/lib/contract";
 import { blocksToText } from "@/lib/context/text";
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
+import { OPEN_FILE_TOOL_NAME } from "@/lib/context/tools";
+import { openFile } from "@/lib/operations/file-open";
 import { withUser } from "@/lib/db";
 import { appendMessage, type MessageRow } from "@/lib/db/messages";
 import { estimateMessageTokens, type ToolDef } from "@/lib/tokens/tokenizer";
@@ -15,9 +18,12 @@ import { recall, type RecallContext } from "./recall";
 /** Who is asking and where: every tool runs as the session's user. */
 export type ToolContext = RecallContext;
 
-type Run = (input: unknown, ctx: ToolContext) => Promise<string>;
+type Run = (input: unknown, ctx: ToolContext) => Promise<ToolResultBlock["content"]>;
 
-const EXECUTORS: ReadonlyMap<string, Run> = new Map([[RECALL_TOOL_NAME, recall]]);
+const EXECUTORS: ReadonlyMap<string, Run> = new Map<string, Run>([
+  [RECALL_TOOL_NAME, recall],
+  [OPEN_FILE_TOOL_NAME, (input, ctx) => openFile(ctx.userId, ctx.sessionId, input)],
+]);
 
 export const MAX_TOOL_ROUNDS = 8;
 
@@ -43,7 +49,8 @@ export async function runToolUses(content: readonly ContentBlock[], offered: rea
     try {
       results.push({ type: "tool_result", tool_use_id: block.id, content: await run(block.input, ctx) });
     } catch (err) {
-      results.push({ type: "tool_result", tool_use_id: block.id, content: err instanceof Error ? err.message : String(err), is_error: true });
+      const message = err instanceof z.ZodError ? `Invalid input: ${err.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}` : err instanceof Error ? err.message : String(err);
+      results.push({ type: "tool_result", tool_use_id: block.id, content: message, is_error: true });
     }
   }
   return results;
