@@ -1,85 +1,58 @@
 import { IMAGE_TYPES, type FileKind } from "./files";
 
-// Which files can be attached, told by name and media type together: browsers give no type (or
-// a guessed one) for most text and code files, so the extension speaks first for text, and an
-// image or a PDF is known by either. Kept beside the contract so the composer refuses exactly
-// what the upload route would, and says so before a byte is sent.
+// Which files can be attached, by name and declared type: the one list the upload route
+// (lib/files/classify.ts, which then reads the bytes) and the composer (which refuses at once,
+// before a byte is sent) both go by. Browsers give no type, or a guessed one, for most text and
+// code files, so for text the extension speaks first.
 
-const IMAGE_EXTENSIONS: Readonly<Record<string, (typeof IMAGE_TYPES)[number]>> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-};
+/** Extensions read as text when the bytes are UTF-8: prose, data, logs, configuration and source code. */
+export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(
+  (
+    "txt text md markdown mdx rst adoc org tex csv tsv json jsonl ndjson yaml yml toml ini cfg conf env properties xml svg html htm css scss less " +
+    "log out err diff patch js jsx mjs cjs ts tsx py pyi rb go rs java kt kts scala swift c h cc cpp cxx hpp hh cs fs m mm php pl pm r jl lua dart " +
+    "sh bash zsh fish ps1 bat cmd sql graphql gql proto tf hcl nix vue svelte astro ex exs erl hrl clj cljs edn elm hs ml mli zig v sol gradle cmake " +
+    "makefile dockerfile gitignore gitattributes editorconfig lock"
+  ).split(" "),
+);
 
-/** Plain text, data and source code: read as text, whatever type the browser guessed. */
-export const TEXT_EXTENSIONS: ReadonlySet<string> = new Set([
-  // prose and data
-  "txt", "text", "md", "markdown", "rst", "adoc", "tex", "csv", "tsv", "json", "jsonl", "ndjson", "log", "xml",
-  "yaml", "yml", "toml", "ini", "cfg", "conf", "properties", "srt", "vtt", "diff", "patch", "html", "htm", "css", "scss", "less",
-  // source code
-  "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "py", "pyi", "ipynb", "rb", "go", "rs", "java", "kt", "kts", "scala",
-  "swift", "m", "mm", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "fs", "php", "pl", "pm", "lua", "r", "jl", "dart",
-  "ex", "exs", "erl", "hs", "clj", "elm", "vue", "svelte", "sh", "bash", "zsh", "fish", "ps1", "bat", "sql", "graphql", "gql",
-  "proto", "gradle", "cmake", "tf", "hcl", "nix", "zig", "v", "sv", "vhd", "asm", "s",
-]);
+/** Declared types that are text whatever the extension. */
+export const TEXT_MEDIA_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|toml|javascript|typescript|x-sh|x-python|sql|x-ndjson|ld\+json)\b)/;
 
-/** Files whose name is their kind (no extension). */
-const TEXT_NAMES: ReadonlySet<string> = new Set(["dockerfile", "makefile", "readme", "license", "gemfile", "procfile", "rakefile", "justfile"]);
+const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
 
-/** Types of text sent with an application/ prefix. */
-const TEXT_MEDIA_TYPES: ReadonlySet<string> = new Set([
-  "application/json",
-  "application/ld+json",
-  "application/x-ndjson",
-  "application/xml",
-  "application/yaml",
-  "application/x-yaml",
-  "application/toml",
-  "application/javascript",
-  "application/x-javascript",
-  "application/typescript",
-  "application/x-sh",
-  "application/x-python",
-  "application/sql",
-  "application/x-httpd-php",
-  "application/x-tex",
-]);
-
-/** The extension of a file name, lower case, without the dot ("" when there is none). */
+/** A file name's extension, lower case, without the dot; a name without one ("Makefile") is its own. */
 export function fileExtension(name: string): string {
-  const base = name.slice(name.lastIndexOf("/") + 1);
+  const base = name.toLowerCase().split(/[\\/]/).pop() ?? "";
   const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : "";
+  return dot < 0 ? base : base.slice(dot + 1);
 }
 
 /**
- * The kind a file would be stored as, or null when it cannot be attached. `mediaType` is what the
- * browser says (often "" or application/octet-stream for text). An image type that is not one of
- * Claude's four (HEIC, BMP, TIFF, SVG) is refused whatever the name; the server reads the bytes.
+ * The kind a file would be stored as, judged before its bytes are read, or null when it cannot
+ * be attached. `mediaType` is what the browser says (often "" or application/octet-stream for
+ * text). An image of a type Claude does not read (HEIC, BMP, TIFF) is refused whatever its name;
+ * the upload route has the last word, from the bytes.
  */
 export function fileKindOf(name: string, mediaType: string): FileKind | null {
   const type = mediaType.split(";")[0].trim().toLowerCase();
   const ext = fileExtension(name);
   if ((IMAGE_TYPES as readonly string[]).includes(type)) return "image";
   if (type === "application/pdf") return "pdf";
+  if (TEXT_EXTENSIONS.has(ext) || TEXT_MEDIA_TYPES.test(type)) return "text";
   if (type.startsWith("image/")) return null;
-  if (ext in IMAGE_EXTENSIONS) return type === "" || type === "application/octet-stream" ? "image" : null;
-  if (ext === "pdf") return type === "" || type === "application/octet-stream" ? "pdf" : null;
-  if (TEXT_EXTENSIONS.has(ext)) return "text";
-  if (ext === "" && TEXT_NAMES.has(name.slice(name.lastIndexOf("/") + 1).toLowerCase())) return "text";
-  if (type.startsWith("text/") || TEXT_MEDIA_TYPES.has(type)) return "text";
+  if (IMAGE_EXTENSIONS.has(ext)) return "image";
+  if (ext === "pdf") return "pdf";
   return null;
 }
 
 /** The `accept` attribute of a file input: every type and extension above. */
 export const FILE_INPUT_ACCEPT = [
   ...IMAGE_TYPES,
-  ...Object.keys(IMAGE_EXTENSIONS).map((e) => `.${e}`),
+  ...[...IMAGE_EXTENSIONS].map((e) => `.${e}`),
   "application/pdf",
   ".pdf",
   "text/*",
-  ...TEXT_MEDIA_TYPES,
+  "application/json",
+  "application/xml",
   ...[...TEXT_EXTENSIONS].map((e) => `.${e}`),
 ].join(",");

@@ -51,11 +51,10 @@ describe("which files can be attached", () => {
     expect(fileKindOf("paper.pdf", "application/octet-stream")).toBe("pdf");
   });
 
-  it("refuses other images whatever they are called", () => {
+  it("refuses other images whatever they are called, and takes SVG as the text it is", () => {
     expect(fileKindOf("photo.heic", "image/heic")).toBeNull();
     expect(fileKindOf("photo.png", "image/heic")).toBeNull();
-    expect(fileKindOf("logo.svg", "image/svg+xml")).toBeNull();
-    expect(fileKindOf("x.png", "application/x-msdownload")).toBeNull();
+    expect(fileKindOf("logo.svg", "image/svg+xml")).toBe("text");
   });
 
   it("reads text and code by extension, whatever the browser guessed, and text/* by type", () => {
@@ -78,7 +77,8 @@ describe("which files can be attached", () => {
 
   it("takes the extension after the last dot of the base name", () => {
     expect(fileExtension("a/b.c/archive.tar.GZ")).toBe("gz");
-    expect(fileExtension(".bashrc")).toBe("");
+    expect(fileExtension(".gitignore")).toBe("gitignore");
+    expect(fileExtension("Makefile")).toBe("makefile");
     expect(FILE_INPUT_ACCEPT).toContain(".log");
     expect(FILE_INPUT_ACCEPT).toContain("application/pdf");
   });
