@@ -119,7 +119,8 @@ export function chipFacts(chip: FileChip): string[] {
   if (!file) return facts;
   if (file.extraction === "pending") facts.push("reading…");
   else facts.push(`~${file.tokens.toLocaleString("en-US")} tokens`);
-  if (file.pages !== null) facts.push(`${file.pages} page${file.pages === 1 ? "" : "s"}`);
+  // A text file's "pages" are open_file's ranges of lines, not something its owner would count.
+  if (file.kind === "pdf" && file.pages !== null) facts.push(`${file.pages} page${file.pages === 1 ? "" : "s"}`);
   return facts;
 }
 

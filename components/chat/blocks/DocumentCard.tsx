@@ -56,7 +56,8 @@ export function DocumentCard({ block }: { block: Loose }) {
   const preview = doc.text !== null ? firstLines(doc.text, PREVIEW_LINES) : null;
   const meta = [
     doc.kind,
-    doc.pages !== null ? `${doc.pages} page${doc.pages === 1 ? "" : "s"}` : null,
+    // A stored text file's pages are open_file's ranges of lines, not pages anyone would count.
+    doc.pages !== null && !(doc.stored && doc.kind === "Text") ? `${doc.pages} page${doc.pages === 1 ? "" : "s"}` : null,
     doc.tokens !== null && doc.tokens > 0 ? `~${doc.tokens.toLocaleString("en-US")} tokens` : null,
   ].filter(Boolean);
   const Icon = doc.kind === "PDF" ? FileText : FileType;
