@@ -1,15 +1,22 @@
 "use client";
 // Where messages are typed. Enter sends, Shift+Enter adds a line. Typing "/" opens the
 // slash-command menu (arrows to move, Enter or Tab to pick, Esc to close); a known
-// command runs instead of being sent, and answers on a line above the input.
+// command runs instead of being sent, and answers on a line above the input. Files come in by
+// the paper clip, a drop on the chat or a paste, and wait as chips above the input.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { X } from "lucide-react";
 import type { MessageJson } from "@/lib/contract";
 import { matchCommands, parseCommandLine, type CommandContext, type ComposerCommand } from "@/lib/client/commands";
 import { useConversationStore, type CommandFeedback } from "@/lib/client/conversation-store";
-import { composeMessage, isLargePaste, type PastedText } from "@/lib/client/paste";
+import { composeMessage, isLargePaste, pasteIsFiles, type PastedText } from "@/lib/client/paste";
+import { outgoingFiles, sendBlockedReason } from "@/lib/client/attachments";
+import { useAttachmentsStore } from "@/lib/client/attachments-store";
+import { useStatusStore } from "@/lib/client/status-store";
 import { PasteChips } from "@/components/chat/PasteChips";
 import { SendButton } from "@/components/chat/SendButton";
+import { AttachButton } from "@/components/chat/files/AttachButton";
+import { FileChips } from "@/components/chat/files/FileChips";
+import { useAttachFiles } from "@/components/chat/files/useAttachFiles";
 
 const OFFLINE_PREFIX = "[Offline responder";
 
@@ -35,6 +42,9 @@ export function Composer() {
   const offline = useConversationStore((s) => lastReplyIsOffline(s.messages));
   const input = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
+  const waitId = useId();
+  const attach = useAttachFiles();
+  const allChips = useAttachmentsStore((s) => s.chips);
   const menuId = useId();
   const busy = phase !== "idle" || compacting;
   const suggestions = matchCommands(text);
@@ -44,6 +54,9 @@ export function Composer() {
   // A session opened is a session to type in; not on a touch screen, where focus would pop up
   // the keyboard over the conversation one came to read.
   const sessionId = useConversationStore((s) => s.sessionId);
+  const chips = allChips.filter((c) => c.sessionId === sessionId);
+  const waitReason = sendBlockedReason(chips);
+  const hasFiles = chips.some((c) => c.status === "ready");
   useEffect(() => {
     if (window.matchMedia("(pointer: fine)").matches && !document.querySelector("[aria-modal=true]")) input.current?.focus();
   }, [sessionId]);
@@ -77,8 +90,8 @@ export function Composer() {
 
   function submit() {
     const value = text.trim();
-    if ((!value && pastes.length === 0) || busy) return;
-    const invoked = pastes.length === 0 ? parseCommandLine(value) : null;
+    if ((!value && pastes.length === 0 && !hasFiles) || busy || waitReason) return;
+    const invoked = pastes.length === 0 && !hasFiles ? parseCommandLine(value) : null;
     if (invoked) {
       const outcome = invoked.command.run(invoked.args, context());
       if (!outcome.ok) {
@@ -90,7 +103,9 @@ export function Composer() {
     }
     change("");
     setPastes([]);
-    void send(composeMessage(value, pastes));
+    // The chips stay until the server accepts the message (a failed send leaves them to send again).
+    const files = outgoingFiles(chips, useStatusStore.getState().status?.capacity_tokens ?? null);
+    void send(composeMessage(value, pastes), files);
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
@@ -137,11 +152,13 @@ export function Composer() {
           <CommandMenu id={menuId} commands={suggestions} active={active} onHover={setHighlight} onPick={pick} />
         )}
         {feedback && <CommandFeedbackLine feedback={feedback} />}
+        <FileChips locked={busy} />
         <PasteChips pastes={pastes} onRemove={(id) => setPastes((p) => p.filter((x) => x.id !== id))} />
         <label htmlFor={inputId} className="sr-only">
           Message (Enter sends, Shift+Enter adds a line)
         </label>
-        <div className="flex items-end gap-2 rounded-xl border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-3 py-2 shadow-sm focus-within:border-zinc-400 dark:focus-within:border-zinc-600 focus-within:ring-2 focus-within:ring-sky-200 dark:focus-within:ring-sky-800">
+        <div className="flex items-end gap-1.5 rounded-xl border border-zinc-300 dark:border-zinc-700 bg-white dark:bg-zinc-900 px-3 py-2 shadow-sm focus-within:border-zinc-400 dark:focus-within:border-zinc-600 focus-within:ring-2 focus-within:ring-sky-200 dark:focus-within:ring-sky-800">
+          <AttachButton onFiles={(files) => void attach(files)} />
           <textarea
             id={inputId}
             ref={input}
@@ -151,6 +168,11 @@ export function Composer() {
             onKeyDown={onKeyDown}
             onPaste={(e) => {
               const pasted = e.clipboardData.getData("text/plain");
+              if (pasteIsFiles([...e.clipboardData.types], pasted, e.clipboardData.files.length)) {
+                e.preventDefault();
+                void attach([...e.clipboardData.files]);
+                return;
+              }
               if (!isLargePaste(pasted)) return;
               e.preventDefault();
               setPastes((p) => [...p, { id: nextPaste.current++, text: pasted }]);
@@ -169,8 +191,13 @@ export function Composer() {
             }
             className="max-h-48 min-h-[2.5rem] flex-1 resize-none bg-transparent py-1.5 text-sm text-zinc-900 dark:text-zinc-100 outline-none [field-sizing:content] placeholder:text-zinc-400 dark:placeholder:text-zinc-500 disabled:cursor-not-allowed"
           />
-          <SendButton canSend={text.trim() !== "" || pastes.length > 0} />
+          <SendButton canSend={text.trim() !== "" || pastes.length > 0 || hasFiles} waitReason={waitReason} describedBy={waitReason ? waitId : undefined} />
         </div>
+        {waitReason && (
+          <p id={waitId} data-testid="send-wait-reason" className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">
+            {waitReason}…
+          </p>
+        )}
         {offline && (
           <p data-testid="offline-label" className="mt-1.5 text-xs text-zinc-500 dark:text-zinc-400">
             <span className="rounded bg-zinc-100 dark:bg-zinc-800 px-1.5 py-0.5 font-medium text-zinc-600 dark:text-zinc-400">offline responder</span> No API

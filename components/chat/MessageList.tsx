@@ -99,6 +99,7 @@ export function MessageList() {
   const loadError = useConversationStore((s) => s.loadError);
   const phase = useConversationStore((s) => s.phase);
   const pendingText = useConversationStore((s) => s.pendingText);
+  const pendingFiles = useConversationStore((s) => s.pendingFiles);
   const streamingText = useConversationStore((s) => s.streamingText);
   const streamingBlocks = useConversationStore((s) => s.streamingBlocks);
   const thinkingTimes = useConversationStore((s) => s.thinkingTimes);
@@ -277,7 +278,7 @@ export function MessageList() {
             Could not change protection: {protectError}
           </p>
         )}
-        {pendingText !== null && <PendingUserMessage text={pendingText} />}
+        {pendingText !== null && <PendingUserMessage text={pendingText} files={pendingFiles} />}
         <SendNotices notices={notices} />
         {(phase === "sending" || phase === "streaming") && <StreamingReply text={streamingText} blocks={streamingBlocks} />}
         {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={onRetry} />}

@@ -8,7 +8,8 @@ import { useConversationStore } from "@/lib/client/conversation-store";
 const BUTTON =
   "inline-flex items-center gap-1.5 rounded-lg px-4 py-2 text-sm font-medium disabled:cursor-not-allowed focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-500";
 
-export function SendButton({ canSend }: { canSend: boolean }) {
+/** `waitReason`: why it cannot send yet (files still uploading), said on the button and beside it. */
+export function SendButton({ canSend, waitReason = null, describedBy }: { canSend: boolean; waitReason?: string | null; describedBy?: string }) {
   const phase = useConversationStore((s) => s.phase);
   const compacting = useConversationStore((s) => s.compacting);
   const stopping = useConversationStore((s) => s.stopping);
@@ -44,7 +45,9 @@ export function SendButton({ canSend }: { canSend: boolean }) {
     <button
       type="submit"
       data-testid="send-button"
-      disabled={busy || !canSend}
+      disabled={busy || !canSend || waitReason !== null}
+      title={waitReason ?? undefined}
+      aria-describedby={describedBy}
       className={`${BUTTON} bg-zinc-900 text-white hover:bg-zinc-700 disabled:bg-zinc-300 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300 dark:disabled:bg-zinc-800 dark:disabled:text-zinc-500`}
     >
       {compacting ? "Condensing…" : busy ? "Sending…" : "Send"}

@@ -27,9 +27,14 @@ export function SendErrorNotice({
             {error.text}
           </p>
         )}
+        {!error.saved && error.files && error.files.length > 0 && (
+          <p data-testid="send-error-files" className="my-1 truncate text-xs">
+            With {error.files.map((f) => f.name).join(", ")} (still attached below)
+          </p>
+        )}
         <p className="break-words">{error.message}</p>
       </div>
-      {error.text && (
+      {(error.text || (error.files && error.files.length > 0)) && (
         <button
           type="button"
           onClick={onRetry}

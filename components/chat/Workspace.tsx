@@ -7,6 +7,7 @@ import { sessionIdFromUrl, useSessionsStore } from "@/lib/client/sessions-store"
 import { useSettingsPanel } from "@/lib/client/settings-panel-store";
 import { ChatHeader } from "@/components/chat/ChatHeader";
 import { Composer } from "@/components/chat/Composer";
+import { FileDropArea } from "@/components/chat/files/FileDropArea";
 import { MessageList } from "@/components/chat/MessageList";
 import { SessionSidebar } from "@/components/sessions/SessionSidebar";
 import { SettingsPanel } from "@/components/settings/SettingsPanel";
@@ -54,12 +55,12 @@ export function Workspace() {
           <div className="flex-1 bg-zinc-900/20 dark:bg-black/60" />
         </div>
       )}
-      <main className="@container flex min-h-0 min-w-0 flex-1 flex-col">
+      <FileDropArea className="@container flex min-h-0 min-w-0 flex-1 flex-col">
         <ChatHeader onOpenSettings={() => useSettingsPanel.getState().show("session")} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
         <StorageBanner />
         <MessageList />
         <Composer />
-      </main>
+      </FileDropArea>
       <CanvasPanel />
       <CheckpointPanel />
       <SettingsPanel />

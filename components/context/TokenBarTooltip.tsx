@@ -1,16 +1,8 @@
 "use client";
 // Exact figures behind the token bar, and how much of "used" the API actually measured.
-import type { ContextBreakdown, ContextStatusJson } from "@/lib/contract";
+import type { ContextStatusJson } from "@/lib/contract";
 import { compactTokens, exactTokens, percentLabel, usd } from "@/lib/client/format";
-
-const CATEGORIES: { key: keyof ContextBreakdown; label: string }[] = [
-  { key: "system", label: "System prompt" },
-  { key: "tools", label: "Tools" },
-  { key: "summary", label: "Summary" },
-  { key: "memory", label: "Memory" },
-  { key: "canvas", label: "Canvas" },
-  { key: "messages", label: "Messages" },
-];
+import { breakdownRows } from "@/lib/client/token-bar-text";
 
 function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
   return (
@@ -70,14 +62,11 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
       </dl>
       <p className="mb-1 mt-3 font-medium text-zinc-900 dark:text-zinc-100">Breakdown</p>
       <dl className="space-y-1">
-        {CATEGORIES.map(({ key, label }) => (
-          <div key={key}>
-            <Row label={label} value={exactTokens(status.breakdown[key])} />
+        {breakdownRows(status.breakdown).map(({ key, label, tokens, partOf }) => (
+          <div key={key} data-testid={`token-bar-row-${key}`} className={partOf ? "pl-3" : undefined}>
+            <Row label={partOf ? `${label} (of ${partOf})` : label} value={exactTokens(tokens)} />
             <div className="mt-0.5 h-1 rounded-full bg-zinc-100 dark:bg-zinc-800">
-              <div
-                className="h-1 rounded-full bg-sky-400"
-                style={{ width: `${Math.min(100, (status.breakdown[key] / total) * 100)}%` }}
-              />
+              <div className={`h-1 rounded-full ${partOf ? "bg-violet-400" : "bg-sky-400"}`} style={{ width: `${Math.min(100, (tokens / total) * 100)}%` }} />
             </div>
           </div>
         ))}

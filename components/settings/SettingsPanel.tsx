@@ -1,11 +1,12 @@
 "use client";
 // The two settings panels: the open session's context settings (with "Save as my default"),
-// and the account's (defaults for new sessions, summary templates, API keys).
+// and the account's (defaults for new sessions, summary templates, API keys, file storage).
 import { useSettingsPanel } from "@/lib/client/settings-panel-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useTemplatesStore } from "@/lib/client/templates-store";
 import { SidePanel } from "@/components/ui/SidePanel";
 import { ApiKeysSection } from "@/components/settings/ApiKeysSection";
+import { FilesStorageSection } from "@/components/settings/FilesStorageSection";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { TemplatesSection } from "@/components/settings/TemplatesSection";
 
@@ -48,6 +49,7 @@ function AccountSettings() {
       </section>
       <TemplatesSection templates={templates} loadError={templatesError} />
       <ApiKeysSection />
+      <FilesStorageSection />
     </SidePanel>
   );
 }

@@ -37,12 +37,14 @@ export type RenderItem =
   | { kind: "search_result"; key: string; block: Loose }
   | { kind: "system_message"; key: string; block: Loose }
   | { kind: "container_upload"; key: string; block: Loose }
+  /** A file attached by reference: Claude was given one line naming it. */
+  | { kind: "file_reference"; key: string; block: Loose }
   /** A block of a kind the chat does not draw: `type` names it, `value` is the block itself. */
   | { kind: "opaque"; key: string; type: string; value: unknown };
 
 const SERVER_RESULTS: ReadonlySet<string> = new Set(SERVER_RESULT_TYPES);
 
-const SINGLE = new Set(["tool_use", "tool_result", "image", "document", "search_result", "system_message", "container_upload"]);
+const SINGLE = new Set(["tool_use", "tool_result", "image", "document", "search_result", "system_message", "container_upload", "file_reference"]);
 
 /** The index of the result answering `id` among the blocks after `from`, or -1. */
 function resultFor(blocks: readonly unknown[], from: number, id: string | null, kinds: (type: string) => boolean, taken: Set<number>): number {
@@ -95,6 +97,12 @@ export function groupBlocks(content: unknown): RenderItem[] {
     }
   }
   return items;
+}
+
+/** The stored file an image or document holds (its bytes at /api/files/{id}), or null. */
+export function storedFileId(block: Loose): string | null {
+  const source = asRecord(block.source);
+  return source && str(source.type) === "threadkeeper_file" ? str(source.file_id) : null;
 }
 
 /** The text of a run of text blocks, joined as Claude wrote it. */
@@ -162,7 +170,7 @@ export function prettyJson(v: unknown): string {
   }
 }
 
-const ATTACHMENTS = new Set<RenderItem["kind"]>(["document", "image", "container_upload"]);
+const ATTACHMENTS = new Set<RenderItem["kind"]>(["document", "image", "container_upload", "file_reference"]);
 
 /**
  * A user message's items as the chat lays them out: what came before the typed text (a system

@@ -3,6 +3,7 @@
 import type { ApiErrorJson, CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
 import type * as contextApi from "@/lib/client/api/context";
 import type { CommandFeedback } from "@/lib/client/conversation-helpers";
+import type { OutgoingFile } from "@/lib/client/attachments";
 import type { StreamBlock } from "@/lib/client/stream-blocks";
 
 /** "finishing": the reply is saved; the turn's status is still to come. */
@@ -18,6 +19,8 @@ type ApiErrorInfo = ApiErrorJson["error"];
 export interface SendFailure extends ApiErrorInfo {
   /** The text that was being sent. */
   text: string;
+  /** The files it carried (their chips stay on the composer too). */
+  files?: readonly OutgoingFile[];
   /**
    * The server saved the user message before failing: Retry asks it to answer that
    * message again instead of posting a duplicate.
@@ -29,6 +32,7 @@ export interface SendFailure extends ApiErrorInfo {
 export interface Attempt {
   sessionId: string;
   text: string;
+  files?: readonly OutgoingFile[];
   saved: boolean;
   finished: boolean;
   /** The turn's status arrived: the composer was handed back; the stream may still report a compaction. */
@@ -49,6 +53,8 @@ export interface ConversationState {
   phase: SendPhase;
   /** Typed text shown until the server confirms it as a saved user message. */
   pendingText: string | null;
+  /** The files sent with it, shown with it meanwhile. */
+  pendingFiles: readonly OutgoingFile[];
   /** Reply text streamed so far, until the saved assistant message replaces it. */
   streamingText: string;
   /** The reply's blocks so far (thinking, text, tool calls), from the stream's block events. */
@@ -76,7 +82,10 @@ export interface ConversationState {
 
   open(sessionId: string | null): Promise<void>;
   loadOlder(): Promise<void>;
-  send(text: string): Promise<void>;
+  /** Sends typed text and/or files (uploaded already); either may be empty, not both. */
+  send(text: string, files?: readonly OutgoingFile[]): Promise<void>;
+  /** The open session's id, creating the session first in a new conversation (a file needs one to be uploaded to). */
+  ensureSession(): Promise<string>;
   retry(): Promise<void>;
   /** Stops the reply being written; what was written is kept, marked interrupted. */
   stop(): Promise<void>;
@@ -108,6 +117,7 @@ export const SESSION_START = {
   loadError: null,
   phase: "idle",
   pendingText: null,
+  pendingFiles: [],
   streamingText: "",
   streamingBlocks: [],
   notices: [],

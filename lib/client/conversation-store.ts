@@ -15,6 +15,7 @@ import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { compactFeedback, lastTypedUserText, merge, upsertCompaction } from "@/lib/client/conversation-helpers";
 import { SESSION_START, type ConversationState } from "@/lib/client/conversation-state";
 import { createReplyStream } from "@/lib/client/conversation-stream";
+import { toAttachments } from "@/lib/client/attachments";
 import { replyInProgress } from "@/lib/client/reply-follower";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
@@ -111,38 +112,44 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       }
     },
 
-    async send(rawText) {
-      const text = rawText.trim();
-      if (!text || get().phase !== "idle" || get().compacting) return;
-      set({ phase: "sending", pendingText: text, streamingText: "", streamingBlocks: [], notices: [], sendError: null, commandFeedback: null });
+    async ensureSession() {
+      const open = get().sessionId;
+      if (open) return open;
+      const session = await sessionsApi.createSession();
+      // Claim the new session before selecting it, so open() does not reset this send.
+      set({ sessionId: session.id, messages: [], window: null, hasMore: false, compactions: [] });
+      useStatusStore.getState().track(session.id);
+      useSessionsStore.getState().upsert(session);
+      useSessionsStore.getState().select(session.id);
+      return session.id;
+    },
 
-      let sessionId = get().sessionId;
-      if (!sessionId) {
-        try {
-          const session = await sessionsApi.createSession();
-          sessionId = session.id;
-          // Claim the new session before selecting it, so open() does not reset this send.
-          set({ sessionId, messages: [], window: null, hasMore: false, compactions: [] });
-          useStatusStore.getState().track(sessionId);
-          useSessionsStore.getState().upsert(session);
-          useSessionsStore.getState().select(sessionId);
-        } catch (err) {
-          set({ phase: "idle", pendingText: null, sendError: { ...describeError(err), text, saved: false } });
-          return;
-        }
+    async send(rawText, files = []) {
+      const text = rawText.trim();
+      if ((!text && files.length === 0) || get().phase !== "idle" || get().compacting) return;
+      set({ phase: "sending", pendingText: text, pendingFiles: files, streamingText: "", streamingBlocks: [], notices: [], sendError: null, commandFeedback: null });
+
+      let sessionId: string;
+      try {
+        sessionId = await get().ensureSession();
+      } catch (err) {
+        set({ phase: "idle", pendingText: null, pendingFiles: [], sendError: { ...describeError(err), text, files, saved: false } });
+        return;
       }
-      await stream.run({ sessionId, text, saved: false, finished: false, released: false, background: false }, { content: text });
+      const body: messagesApi.SendBody = { ...(text ? { content: text } : {}), ...(files.length > 0 ? { attachments: toAttachments(files) } : {}) };
+      await stream.run({ sessionId, text, files, saved: false, finished: false, released: false, background: false }, body);
     },
 
     async retry() {
       const { sendError, messages, sessionId, phase } = get();
       if (phase !== "idle" || get().compacting) return;
       if (sendError && !sendError.saved) {
-        await get().send(sendError.text);
+        await get().send(sendError.text, sendError.files);
         return;
       }
+      // A message of files alone has no text, and is answered again all the same.
       const text = sendError?.text || lastTypedUserText(messages);
-      if (!sessionId || !text) return;
+      if (!sessionId || text === null) return;
       set({ phase: "sending", pendingText: null, streamingText: "", streamingBlocks: [], notices: [], sendError: null });
       await stream.run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { retry: true });
     },
@@ -162,7 +169,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     async regenerate() {
       const { messages, sessionId, phase } = get();
       const text = lastTypedUserText(messages);
-      if (!sessionId || !text || phase !== "idle" || get().compacting) return;
+      if (!sessionId || text === null || phase !== "idle" || get().compacting) return;
       set({ phase: "sending", pendingText: null, streamingText: "", streamingBlocks: [], notices: [], sendError: null, commandFeedback: null });
       await stream.run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { regenerate: true });
     },

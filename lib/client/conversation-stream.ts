@@ -6,6 +6,7 @@ import type { StoreApi } from "zustand";
 import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/contract";
 import { describeError, noticeStorageFull } from "@/lib/client/api/http";
 import * as messagesApi from "@/lib/client/api/messages";
+import { useAttachmentsStore } from "@/lib/client/attachments-store";
 import { useCanvasStore } from "@/lib/client/canvas-store";
 import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { merge, newIdempotencyKey } from "@/lib/client/conversation-helpers";
@@ -96,7 +97,7 @@ export function createReplyStream(
   function fail(a: Attempt, error: ApiErrorInfo): void {
     // Once another send holds the composer, a late error of this one must not pose as its failure.
     if (isOpen(a.sessionId) && (active === a || active === null)) {
-      set({ sendError: { ...error, text: a.text, saved: a.saved } });
+      set({ sendError: { ...error, text: a.text, files: a.files, saved: a.saved } });
     }
   }
 
@@ -106,7 +107,7 @@ export function createReplyStream(
     a.released = true;
     if (owns(a)) {
       dropDeltas();
-      set({ phase: "idle", pendingText: null, streamingText: "", streamingBlocks: [] });
+      set({ phase: "idle", pendingText: null, pendingFiles: [], streamingText: "", streamingBlocks: [] });
     }
     if (active === a) active = null;
   }
@@ -133,8 +134,10 @@ export function createReplyStream(
       case "user_message":
         set((s) => ({
           messages: merge(s.messages, [event.data], null),
-          ...(owns(a) ? { pendingText: null, phase: "streaming" as const } : {}),
+          ...(owns(a) ? { pendingText: null, pendingFiles: [], phase: "streaming" as const } : {}),
         }));
+        // Only now are the files the message's: until here a failed send leaves their chips to send again.
+        if (a.files?.length) useAttachmentsStore.getState().sent(sessionId, a.files.map((f) => f.id));
         break;
       case "notice":
         set((s) => ({ notices: [...s.notices, event.data] }));

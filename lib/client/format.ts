@@ -58,3 +58,16 @@ export function formatBytes(n: number): string {
   if (mb < 1024) return `${Math.round(mb)} MB`;
   return `${(mb / 1024).toFixed(1)} GB`;
 }
+
+/** A file's size for people: "900 B", "4.2 KB", "312 KB", "12.3 MB", "1 GB" (powers of 1024, as the limits are set). */
+export function humanBytes(n: number): string {
+  const units = ["KB", "MB", "GB", "TB"];
+  if (n < 1024) return `${Math.max(0, Math.round(n))} B`;
+  let x = n / 1024;
+  let unit = 0;
+  while (x >= 1024 && unit < units.length - 1) {
+    x /= 1024;
+    unit++;
+  }
+  return `${x < 100 ? trim(x, 1) : Math.round(x)} ${units[unit]}`;
+}

@@ -25,3 +25,13 @@ export function describePaste(text: string): string {
 export function composeMessage(typed: string, pastes: readonly PastedText[]): string {
   return [typed.trim(), ...pastes.map((p) => p.text)].filter((part) => part.trim() !== "").join("\n\n");
 }
+
+/**
+ * Whether a paste is files to attach rather than text to type. Files on the clipboard win (a
+ * screenshot, a browser's "Copy image", a file copied in the file manager, which also puts its
+ * name as plain text) unless the clipboard holds rich text with words in it: an office app or a
+ * web page copies a picture of the selection along with its text, and the text is what was meant.
+ */
+export function pasteIsFiles(types: readonly string[], plainText: string, fileCount: number): boolean {
+  return fileCount > 0 && !(types.includes("text/html") && plainText.trim() !== "");
+}

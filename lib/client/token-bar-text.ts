@@ -13,3 +13,27 @@ export function tokenBarSummary(status: ContextStatusJson | null): string {
     status.status,
   ].join(", ");
 }
+
+export interface BreakdownRow {
+  key: keyof ContextStatusJson["breakdown"];
+  label: string;
+  tokens: number;
+  /** A part of the row above it (files are counted in messages), drawn indented and not added again. */
+  partOf: string | null;
+}
+
+const CATEGORIES: readonly { key: Exclude<BreakdownRow["key"], "files">; label: string }[] = [
+  { key: "system", label: "System prompt" },
+  { key: "tools", label: "Tools" },
+  { key: "summary", label: "Summary" },
+  { key: "memory", label: "Memory" },
+  { key: "canvas", label: "Canvas" },
+  { key: "messages", label: "Messages" },
+];
+
+/** The tooltip's breakdown: each category, and under Messages the part files take when there are any. */
+export function breakdownRows(breakdown: ContextStatusJson["breakdown"]): BreakdownRow[] {
+  const rows: BreakdownRow[] = CATEGORIES.map(({ key, label }) => ({ key, label, tokens: breakdown[key], partOf: null }));
+  if (breakdown.files > 0) rows.push({ key: "files", label: "Files", tokens: breakdown.files, partOf: "messages" });
+  return rows;
+}

@@ -2,33 +2,14 @@
 // a client's type is a hint, never trusted (an HTML page named report.pdf is not a PDF, and an
 // SVG is text, never an image we would render). Pure.
 import { FILE_LIMITS, MAX_FILE_NAME, type FileKind } from "@/lib/contract/files";
+import { fileExtension as extension, TEXT_EXTENSIONS, TEXT_MEDIA_TYPES } from "@/lib/contract/file-types";
 import { sniffImageType } from "./image-size";
 import { looksLikePdf } from "./pdf";
-
-/** Extensions read as text when the bytes are UTF-8: prose, data, logs, configuration and source code. */
-const TEXT_EXTENSIONS = new Set(
-  (
-    "txt text md markdown mdx rst adoc org tex csv tsv json jsonl ndjson yaml yml toml ini cfg conf env properties xml svg html htm css scss less " +
-    "log out err diff patch js jsx mjs cjs ts tsx py pyi rb go rs java kt kts scala swift c h cc cpp cxx hpp hh cs fs m mm php pl pm r jl lua dart " +
-    "sh bash zsh fish ps1 bat cmd sql graphql gql proto tf hcl nix vue svelte astro ex exs erl hrl clj cljs edn elm hs ml mli zig v sol gradle cmake " +
-    "makefile dockerfile gitignore gitattributes editorconfig lock"
-  ).split(" "),
-);
-
-/** Declared types that are text whatever the extension. */
-const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|toml|javascript|typescript|x-sh|x-python|sql|x-ndjson|ld\+json)\b)/;
 
 export interface Classified {
   kind: FileKind;
   /** The strict type the file is stored and sent as. */
   mediaType: string;
-}
-
-function extension(name: string): string {
-  const base = name.toLowerCase().split(/[\\/]/).pop() ?? "";
-  const dot = base.lastIndexOf(".");
-  // "Makefile", "Dockerfile": the whole name is the kind.
-  return dot < 0 ? base : base.slice(dot + 1);
 }
 
 /** Whether the bytes are UTF-8 text: valid, and without NUL (binary formats have them early). */
@@ -53,7 +34,7 @@ export function classifyFile(name: string, declaredType: string, bytes: Uint8Arr
   if (looksLikePdf(bytes)) return { kind: "pdf", mediaType: "application/pdf" };
   const ext = extension(name);
   const type = declaredType.toLowerCase().split(";")[0].trim();
-  if (!TEXT_EXTENSIONS.has(ext) && !TEXT_TYPES.test(type)) return null;
+  if (!TEXT_EXTENSIONS.has(ext) && !TEXT_MEDIA_TYPES.test(type)) return null;
   if (utf8Text(bytes) === null) return null;
   return { kind: "text", mediaType: ext === "csv" ? "text/csv" : ext === "md" || ext === "markdown" ? "text/markdown" : "text/plain" };
 }

@@ -11,6 +11,7 @@ import { RECALL_TOOL_NAME } from "@/lib/context/recall";
 import { SourceList, TextRun } from "@/components/chat/blocks/Citations";
 import { DocumentCard } from "@/components/chat/blocks/DocumentCard";
 import { ImageThumb } from "@/components/chat/blocks/ImageThumb";
+import { FileReferenceCard } from "@/components/chat/blocks/FileBlocks";
 import { McpToolBlock, ServerToolBlock } from "@/components/chat/blocks/ServerToolBlock";
 import { ThinkingBlock } from "@/components/chat/blocks/ThinkingBlock";
 import { ContainerUpload, SearchResultCard, SystemNote, ToolResultRow, ToolUseLine, UnsupportedBlock } from "@/components/chat/blocks/MiscBlocks";
@@ -69,6 +70,8 @@ function Item({ item, anchor, timing, streaming, plain, cites }: { item: RenderI
       return <SystemNote block={item.block} />;
     case "container_upload":
       return <ContainerUpload block={item.block} />;
+    case "file_reference":
+      return <FileReferenceCard block={item.block} />;
     case "opaque":
       return <UnsupportedBlock type={item.type} value={item.value} />;
   }

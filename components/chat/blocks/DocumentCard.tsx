@@ -2,8 +2,10 @@
 // A document the user attached (or a tool returned): a file card with its kind, title and
 // page count, and for a plain-text document its first lines, open on request to the whole.
 import { useId, useState } from "react";
-import { FileText, FileType, Link as LinkIcon } from "lucide-react";
-import { asRecord, domainOf, firstLines, num, safeHref, str, type Loose } from "@/lib/client/content-blocks";
+import { ExternalLink, FileText, FileType, Link as LinkIcon } from "lucide-react";
+import { fileHref } from "@/lib/client/api/files";
+import { asRecord, domainOf, firstLines, num, safeHref, storedFileId, str, type Loose } from "@/lib/client/content-blocks";
+import { OPEN_LINK_CLASS } from "@/components/chat/blocks/FileBlocks";
 
 const PREVIEW_LINES = 4;
 
@@ -15,6 +17,8 @@ interface DocumentView {
   /** The document's own text, for a text source. */
   text: string | null;
   href: string | null;
+  /** A file attached here: its bytes on this server. */
+  stored: string | null;
 }
 
 /** What the card says about a document block, whatever fields it has. */
@@ -32,14 +36,16 @@ export function documentView(block: Loose): DocumentView {
     text = typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => str(asRecord(p)?.text) ?? "").filter(Boolean).join("\n") : null;
   }
   const href = safeHref(url);
-  const fallback = href ? domainOf(href) : str(source.file_id) ? "Uploaded file" : "Document";
+  const storedId = storedFileId(block);
+  const fallback = href ? domainOf(href) : (str(facts.name) ?? (str(source.file_id) ? "Uploaded file" : "Document"));
   return {
-    kind: pdf ? "PDF" : text !== null ? "Text" : "Document",
+    kind: pdf ? "PDF" : text !== null || (storedId !== null && media.startsWith("text/")) ? "Text" : "Document",
     title: str(block.title)?.trim() || fallback,
     pages: num(facts.pages),
     tokens: num(facts.tokens),
     text,
     href,
+    stored: storedId ? fileHref(storedId) : null,
   };
 }
 
@@ -50,7 +56,8 @@ export function DocumentCard({ block }: { block: Loose }) {
   const preview = doc.text !== null ? firstLines(doc.text, PREVIEW_LINES) : null;
   const meta = [
     doc.kind,
-    doc.pages !== null ? `${doc.pages} page${doc.pages === 1 ? "" : "s"}` : null,
+    // A stored text file's pages are open_file's ranges of lines, not pages anyone would count.
+    doc.pages !== null && !(doc.stored && doc.kind === "Text") ? `${doc.pages} page${doc.pages === 1 ? "" : "s"}` : null,
     doc.tokens !== null && doc.tokens > 0 ? `~${doc.tokens.toLocaleString("en-US")} tokens` : null,
   ].filter(Boolean);
   const Icon = doc.kind === "PDF" ? FileText : FileType;
@@ -78,6 +85,12 @@ export function DocumentCard({ block }: { block: Loose }) {
             {meta.join(" · ")}
           </p>
         </div>
+        {doc.stored && (
+          <a href={doc.stored} target="_blank" rel="noopener" aria-label={`Open ${doc.title}`} data-testid="document-open" className={OPEN_LINK_CLASS}>
+            Open
+            <ExternalLink aria-hidden className="h-3 w-3" />
+          </a>
+        )}
         {doc.href && (
           <a
             href={doc.href}

@@ -1,14 +1,21 @@
 "use client";
 // An image in a message or a tool result. An inline (base64) image shows as a thumbnail that
 // grows on request; an image by address is not loaded by itself (its address could carry what
-// Claude was shown to whoever serves it), so it shows as a link.
+// Claude was shown to whoever serves it), so it shows as a link. A stored file (one the user
+// attached here) is this server's own, and shows as its thumbnail.
 import { useState } from "react";
 import { ImageIcon } from "lucide-react";
-import { asRecord, domainOf, safeHref, str, type Loose } from "@/lib/client/content-blocks";
+import { asRecord, domainOf, safeHref, storedFileId, str, type Loose } from "@/lib/client/content-blocks";
+import { StoredImage } from "@/components/chat/blocks/FileBlocks";
 
 const IMAGE_TYPES = /^image\/(png|jpe?g|gif|webp)$/;
 
 export function ImageThumb({ block }: { block: Loose }) {
+  const stored = storedFileId(block);
+  return stored ? <StoredImage block={block} fileId={stored} /> : <InlineImage block={block} />;
+}
+
+function InlineImage({ block }: { block: Loose }) {
   const [large, setLarge] = useState(false);
   const source = asRecord(block.source) ?? {};
   const media = str(source.media_type) ?? "";

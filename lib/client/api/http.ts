@@ -97,7 +97,9 @@ function requestHeaders(init: RequestInit | undefined): Headers {
   if (!headers.has("accept")) headers.set("Accept", "application/json");
   // Writes are JSON even without a body: the server refuses other browser writes (CSRF).
   const method = (init?.method ?? "GET").toUpperCase();
-  if (method !== "GET" && method !== "HEAD" && !headers.has("content-type")) headers.set("Content-Type", "application/json");
+  // A multipart upload names its own boundary in its Content-Type: the browser writes it.
+  const multipart = typeof FormData !== "undefined" && init?.body instanceof FormData;
+  if (method !== "GET" && method !== "HEAD" && !multipart && !headers.has("content-type")) headers.set("Content-Type", "application/json");
   return headers;
 }
 

@@ -1,6 +1,6 @@
 // A session's messages (/api/session/{id}/messages): pages of history, and a send whose
 // reply streams back as Server-Sent Events; /stop ends a reply being written.
-import type { MessagesPageJson, SendEvent } from "@/lib/contract";
+import type { Attachment, MessagesPageJson, SendEvent } from "@/lib/contract";
 import { ApiError, json, send } from "@/lib/client/api/http";
 import { readSseFrames, toSendEvent } from "@/lib/client/sse";
 
@@ -17,8 +17,11 @@ export async function listMessages(
   return json<MessagesPageJson>(`/api/session/${enc(sessionId)}/messages${qs ? `?${qs}` : ""}`);
 }
 
-/** A new message, or `retry` to have the last user message answered again without repeating it. */
-export type SendBody = { content: string; edit_of?: string } | { retry: true } | { regenerate: true };
+/**
+ * A new message (its text, its files, or both), or `retry` to have the last user message answered
+ * again without repeating it.
+ */
+export type SendBody = { content?: string; attachments?: Attachment[]; edit_of?: string } | { retry: true } | { regenerate: true };
 
 /** Asks the server to stop the reply being written in the session (202; 409 when none is). */
 export async function stopReply(sessionId: string): Promise<void> {
