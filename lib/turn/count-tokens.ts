@@ -15,9 +15,7 @@ import { calibrate } from "@/lib/tokens/calibration";
 import { countMessageOffThread, countMessagesOffThread } from "@/lib/tokens/off-thread";
 import { estimateSystemTokens, estimateToolsTokens } from "@/lib/tokens/tokenizer";
 import { betaList, callerParams, isSessionId, readRequest, systemText, toolDefs, type DropInHeaders } from "./drop-in";
-import { buildRequest, withCallerTools } from "./request";
-import { fileIdsToSend } from "@/lib/context/files";
-import { fileBodies } from "@/lib/operations/file-bodies";
+import { buildRequest, withCallerTools, withFileBodies } from "./request";
 
 export async function countDropIn(userId: string, headers: DropInHeaders, body: AnthropicCountRequest): Promise<number> {
   const sessionHeader = headers.session;
@@ -61,7 +59,5 @@ export async function countDropIn(userId: string, headers: DropInHeaders, body: 
   });
   if (!client) return win.selection.calibratedTokens + calibrate(next.tokenCount, ctx.calibration.factor);
   const { request } = buildRequest(ctx, [...win.messages, next], null, { tools, params, betas, maxTokens: 1 });
-  const fileIds = fileIdsToSend(request.messages);
-  if (fileIds.length > 0) request.files = await fileBodies(userId, fileIds);
-  return countTokens(client, request);
+  return countTokens(client, await withFileBodies(userId, request));
 }

@@ -18,7 +18,7 @@ import { reportCompaction } from "./after-turn";
 import { canvasBudget, canvasForRequest } from "@/lib/operations/canvas";
 import { compactSession, wantsAutoCompaction } from "@/lib/operations/compact";
 import { assembleWindow, loadContext, sessionContext, type AssembledWindow, type SessionContext } from "@/lib/operations/session-context";
-import { buildRequest } from "./request";
+import { buildRequest, withFileBodies } from "./request";
 import type { Emit, TurnHandle } from "./turn-handle";
 
 /** Ask the API for an exact count once the estimate is this close (fraction of capacity) below the threshold. */
@@ -126,7 +126,7 @@ export async function planRequest(
   const nearThreshold =
     win.selection.calibratedTokens >= (ctx.settings.compaction_threshold - EXACT_COUNT_MARGIN) * ctx.capacity.capacity;
   if (client && nearThreshold && win.rawTokens > 0) {
-    const exact = await countTokens(client, buildRequest(ctx, win.messages, null, h.caller).request);
+    const exact = await countTokens(client, await withFileBodies(h.userId, buildRequest(ctx, win.messages, null, h.caller).request));
     const estimated = win.rawTokens;
     ({ ctx, win } = await withUser(h.userId, async (tx) => {
       await recordMeasured(tx, h, ctx, exact, estimated);

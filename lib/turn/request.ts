@@ -16,6 +16,7 @@ import { calibrate } from "@/lib/tokens/calibration";
 import type { TurnCaller } from "./turn-handle";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
 import { stableRawTokens, summaryBlock, type SessionContext } from "@/lib/operations/session-context";
+import { fileBodies } from "@/lib/operations/file-bodies";
 
 export interface BuiltRequest {
   request: LlmRequest;
@@ -26,6 +27,15 @@ export interface BuiltRequest {
 /** Prompt caching is on unless THREADKEEPER_PROMPT_CACHING=off (the cost benchmark's baseline). */
 export function promptCachingEnabled(): boolean {
   return env().THREADKEEPER_PROMPT_CACHING !== "off";
+}
+
+/**
+ * The request with the bytes of the stored files its messages carry (read outside any
+ * transaction); a request without files reads nothing.
+ */
+export async function withFileBodies<R extends Pick<LlmRequest, "messages" | "files">>(userId: string, request: R): Promise<R> {
+  const ids = fileIdsToSend(request.messages);
+  return ids.length === 0 ? request : { ...request, files: await fileBodies(userId, ids) };
 }
 
 /** A breakpoint after attached files unless THREADKEEPER_FILE_BREAKPOINTS=off (the files benchmark's baseline). */

@@ -29,7 +29,7 @@ import { llmError } from "./errors";
 import { startFlusher, type StreamState } from "./flusher";
 import { leaseForTurn, leaseWithMessage, release } from "@/lib/operations/lease";
 import { loadWindow, planRequest, recoverFromOverflow, type KnownSession, type PlannedWindow } from "./plan-request";
-import { buildRequest, type BuiltRequest } from "./request";
+import { buildRequest, withFileBodies, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
 import { registerTurn } from "@/lib/operations/stop";
 import { canvasBudget } from "@/lib/operations/canvas";
@@ -38,8 +38,6 @@ import { answerToolUses, MAX_TOOL_ROUNDS } from "./tool-calls";
 import type { Emit, TurnHandle } from "./turn-handle";
 import { maxMessageBytes, sendSchema } from "@/lib/contract/requests";
 import { attachmentBlocks } from "@/lib/operations/files";
-import { fileBodies } from "@/lib/operations/file-bodies";
-import { fileIdsToSend } from "@/lib/context/files";
 
 export type { Emit } from "./turn-handle";
 
@@ -227,8 +225,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
       const firstRaw = win.rawTokens;
       for (let attempt = 1; !reply; attempt++) {
         built = buildRequest(ctx, win.messages, current, h.caller);
-        const fileIds = fileIdsToSend(built.request.messages);
-        if (fileIds.length > 0) built.request.files = await fileBodies(h.userId, fileIds);
+        built.request = await withFileBodies(h.userId, built.request);
         try {
           reply = await callModel(client, built.request, onBlock, h.stop.signal);
         } catch (err) {
