@@ -88,6 +88,9 @@ export default defineConfig({
         THREADKEEPER_MODEL: "claude-haiku-4-5",
         SUPABASE_URL: `http://127.0.0.1:${FAKE_AUTH_PORT}`,
         SUPABASE_PUBLISHABLE_KEY: "sb_publishable_e2e",
+        // SaaS mode would keep files in Supabase Storage, which the fake Auth server does not
+        // serve; one instance here, so a folder beside its data (`<data dir>-files`) will do.
+        THREADKEEPER_FILE_STORE: "local",
       },
       reuseExistingServer: false,
       timeout: 120_000,

@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    // Uploaded files go to a temporary folder, never the repository's data/ (tests/setup/files-dir.ts).
+    setupFiles: ["tests/setup/files-dir.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Integration files each boot their own PGlite; two cores, so keep parallelism modest.

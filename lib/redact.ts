@@ -81,6 +81,8 @@ const TOKEN_RE = new RegExp(
       String.raw`xapp-[A-Za-z0-9\-]{10,}`,
       String.raw`AIza[\w\-]{35}`,
       String.raw`tk_(?:live|test)_[\w\-]{16,}`,
+      // Supabase's secret keys (the service role's successor; the legacy one is a JWT, below).
+      String.raw`sb_secret_[\w\-]{20,}`,
       // A JWT: header.payload.signature, or header.payload when a cut removed the signature.
       String.raw`eyJ[\w\-]{10,}\.[\w\-]{10,}(?:\.[\w\-]*)?`,
     ].join("|") +
@@ -107,6 +109,7 @@ function tokenKind(token: string): string | null {
   if (token.startsWith("xox") || token.startsWith("xapp-")) return /\d/.test(token) && randomEnough(token.slice(5)) ? "SLACK_TOKEN" : null;
   if (token.startsWith("AIza")) return randomEnough(token.slice(4)) ? "GOOGLE_API_KEY" : null;
   if (token.startsWith("tk_")) return randomEnough(token.slice(8)) ? "THREADKEEPER_API_KEY" : null;
+  if (token.startsWith("sb_secret_")) return randomEnough(token.slice(10)) ? "SUPABASE_SECRET_KEY" : null;
   return randomEnough(token) ? "JWT" : null;
 }
 

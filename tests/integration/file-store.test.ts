@@ -95,6 +95,12 @@ describe.each(backends)("the $name file store", (backend) => {
     expect(Buffer.from((await store.get(USER_A, sha(bytes)))!).equals(Buffer.from(bytes))).toBe(true);
   });
 
+  it("takes the same bytes uploaded at once by two requests", async () => {
+    const bytes = binary(200_000, 15);
+    await Promise.all([1, 2, 3].map(() => store.put(USER_B, sha(bytes), bytes, "application/pdf")));
+    expect(Buffer.from((await store.get(USER_B, sha(bytes)))!).equals(Buffer.from(bytes))).toBe(true);
+  });
+
   it("answers null for what it does not hold", async () => {
     expect(await store.get(USER_A, "0".repeat(64))).toBeNull();
     expect(await store.get("00000000-0000-4000-8000-0000000000ff", "0".repeat(64))).toBeNull();

@@ -1,6 +1,8 @@
 // One real `next start` process of the built app (or its standalone server, as the container
 // image runs it), and a small JSON client for its REST API.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { freePort } from "./cluster";
 
@@ -69,6 +71,10 @@ export async function spawnApp(
     env[k] = v;
   }
   Object.assign(env, databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }, extraEnv);
+  // On PostgreSQL without a data folder, uploads would land in the repository's data/ (lib/env.ts
+  // filesDir()): one temporary folder for this run instead, shared by its instances as a shared
+  // store would be. With a data folder (the embedded database), files go beside it.
+  if (!env.THREADKEEPER_FILES_DIR && !env.THREADKEEPER_DATA_DIR) env.THREADKEEPER_FILES_DIR = runFilesDir();
   // The standalone server (the container image's `node server.js`) takes its address from the
   // environment, as the Dockerfile sets it; `next start` from its flags.
   const child = opts.standaloneDir
@@ -100,6 +106,18 @@ export async function spawnApp(
     exited,
   };
   return instance;
+}
+
+let filesDir: string | undefined;
+
+/** This test process's file-store folder for its app servers, removed when the process exits. */
+function runFilesDir(): string {
+  if (!filesDir) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "tk-pg-files-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    filesDir = dir;
+  }
+  return filesDir;
 }
 
 export async function waitReady(app: AppInstance, exited: Promise<number | null>): Promise<void> {

@@ -39,11 +39,19 @@ describe("known key formats", () => {
     ["JWT", JWT, "JWT"],
     ["Stripe", "sk_live_51HqLyjWDarjtT1zdp7dcXwUQZ4pQbJkR", "STRIPE_SECRET_KEY"],
     ["Google", "AIzaSyD3xQ9kLm2Np4Rs6Tu8Vw0Yz1Ab3Cd5Ef7", "GOOGLE_API_KEY"],
+    ["Supabase secret key", "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz", "SUPABASE_SECRET_KEY"],
   ])("%s", (_name, secret, kind) => {
     const text = `Here it is: ${secret} — use it for the deploy.`;
     const out = findAndRedact(text);
     expect(out.text).toBe(`Here it is: ${placeholder(kind)} — use it for the deploy.`);
     expect(out.kinds).toEqual([kind]);
+  });
+
+  it("redacts the file store's service key by its variable and by its format, not a placeholder", () => {
+    expect(r("SUPABASE_SERVICE_ROLE_KEY=q8Zt4Wm2Lx7Rk9Pv3Ns6")).toBe("SUPABASE_SERVICE_ROLE_KEY=[redacted: SUPABASE_SERVICE_ROLE_KEY]");
+    expect(r(`SUPABASE_SERVICE_ROLE_KEY=${JWT}`)).toBe("SUPABASE_SERVICE_ROLE_KEY=[redacted: JWT]");
+    expect(r("SUPABASE_SERVICE_ROLE_KEY=sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz")).toBe("SUPABASE_SERVICE_ROLE_KEY=[redacted: SUPABASE_SECRET_KEY]");
+    expect(r("sb_secret_your-key-here-please")).toBe("sb_secret_your-key-here-please");
   });
 
   it("finds keys inside quotes, JSON, headers and at line ends", () => {
