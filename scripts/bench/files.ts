@@ -13,7 +13,7 @@ import * as sessionFilesRoute from "@/app/api/session/[id]/files/route";
 import type { FileInfo } from "@/lib/contract";
 import { getDb, openEmbedded, setDb, type Database } from "@/lib/db";
 import { LocalFileStore, setFileStore } from "@/lib/storage";
-import { makePdf, startFakeAnthropic } from "../../tests/fake-anthropic/server";
+import { makePdf, startFakeAnthropic, type FakeAnthropic } from "../../tests/fake-anthropic/server";
 import { fmtMs, table } from "./report";
 import { summarize, withEnv, type Stat } from "./stats";
 
@@ -87,13 +87,16 @@ async function uploadTimes(): Promise<Pick<FilesBenchResult, "pages" | "bytes" |
   return { pages: 100, bytes, upload: summarize(answered), extracted: summarize(extracted) };
 }
 
-async function resend(mode: "on" | "off"): Promise<FilesBenchResult["resend"][number]> {
+async function resend(fake: FakeAnthropic, mode: "on" | "off"): Promise<FilesBenchResult["resend"][number]> {
+  // Each run starts from a cold cache: the runs send the same conversation.
+  fake.reset();
   return withEnv({ THREADKEEPER_FILE_BREAKPOINTS: mode }, async () => {
     const s = await newSession({ settings: { auto_compact: false } });
     const pdf = makePdf(Array.from({ length: 40 }, (_, i) => page(100, i, 120)));
     const f = await upload(s, "handbook.pdf", pdf);
     await send(s, { content: "Here is the handbook we will work from.", attachments: [f.id] });
-    for (let turn = 2; turn <= TURNS; turn++) await send(s, { content: `Question ${turn}: ${page(turn, turn, 1800)}` });
+    // About 3,000 tokens a turn beside a 70,000-token PDF: the window (140,000 on Haiku 4.5) slides every few turns from turn 15 on.
+    for (let turn = 2; turn <= TURNS; turn++) await send(s, { content: `Question ${turn}: ${page(turn, turn, 3000)}` });
     const db = await getDb();
     const calls = await db.transaction((tx) =>
       tx.query<{ w: number; r: number; start: number }>(
@@ -132,7 +135,7 @@ export async function benchFiles(): Promise<FilesBenchResult> {
         THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0",
         THREADKEEPER_OFFLINE_DELAY_MS: "0",
       },
-      async () => ({ ...(await uploadTimes()), resend: [await resend("on"), await resend("off")] }),
+      async () => ({ ...(await uploadTimes()), resend: [await resend(fake, "on"), await resend(fake, "off")] }),
     );
   } finally {
     setFileStore(undefined);
