@@ -77,7 +77,7 @@ test("files attach by button, drop and paste, show as chips, send, and stay afte
   const pdfChip = chip(page, "report.pdf");
   await expect(pdfChip).toHaveAttribute("data-status", "ready");
   await expect(pdfChip.getByTestId("file-chip-facts")).toContainText(/\d+(\.\d)? KB|\d+ B/);
-  await expect(pdfChip.getByTestId("file-chip-facts")).toContainText(/~[\d,]+ tokens/);
+  await expect(pdfChip.getByTestId("file-chip-facts")).toContainText(/~[\d.]+K? tokens/);
   await expect(pdfChip.getByTestId("file-chip-facts")).toContainText("2 pages");
   await expect(pdfChip.getByTitle("report.pdf")).toBeVisible();
 
@@ -86,13 +86,13 @@ test("files attach by button, drop and paste, show as chips, send, and stay afte
   const imageChip = chip(page, "diagram.png");
   await expect(imageChip).toHaveAttribute("data-status", "ready");
   await expect(imageChip.locator("img")).toHaveAttribute("src", /^blob:/);
-  await expect(imageChip.getByTestId("file-chip-facts")).toContainText(/~[\d,]+ tokens/);
+  await expect(imageChip.getByTestId("file-chip-facts")).toContainText(/~[\d.]+K? tokens/);
 
   // A log by a paste; pasting text still types text.
   await pasteFile(page, "server.log", SERVER_LOG);
   const logChip = chip(page, "server.log");
   await expect(logChip).toHaveAttribute("data-status", "ready");
-  await expect(logChip.getByTestId("file-chip-facts")).toContainText(/~[\d,]+ tokens/);
+  await expect(logChip.getByTestId("file-chip-facts")).toContainText(/~[\d.]+K? tokens/);
   await expect(page.getByTestId("composer-input")).toHaveValue("");
 
   // A program is refused at once, with the types that work.
