@@ -152,7 +152,7 @@ export function Composer() {
           <CommandMenu id={menuId} commands={suggestions} active={active} onHover={setHighlight} onPick={pick} />
         )}
         {feedback && <CommandFeedbackLine feedback={feedback} />}
-        <FileChips locked={busy} />
+        <FileChips />
         <PasteChips pastes={pastes} onRemove={(id) => setPastes((p) => p.filter((x) => x.id !== id))} />
         <label htmlFor={inputId} className="sr-only">
           Message (Enter sends, Shift+Enter adds a line)

@@ -4,7 +4,7 @@
 import type { Attachment, FileInfo, FileKind } from "@/lib/contract/files";
 import { ACCEPTED_TYPES_TEXT, FILE_LIMITS, MAX_ATTACHMENTS } from "@/lib/contract/files";
 import { fileKindOf } from "@/lib/contract/file-types";
-import { humanBytes } from "@/lib/client/format";
+import { compactTokens, humanBytes } from "@/lib/client/format";
 
 /**
  * A file whose tokens exceed this share of the window's capacity is offered "by reference": one
@@ -112,13 +112,13 @@ export function toAttachments(files: readonly OutgoingFile[]): Attachment[] {
   return files.map((f) => (f.byReference ? { id: f.id, by_reference: true } : f.id));
 }
 
-/** "12 KB · ~3,100 tokens · 4 pages": what a chip says under its name. */
+/** "12 KB · ~3.1K tokens · 4 pages": what a chip says under its name (compact: a chip is narrow). */
 export function chipFacts(chip: FileChip): string[] {
   const facts = [humanBytes(chip.file?.size ?? chip.size)];
   const file = chip.file;
   if (!file) return facts;
   if (file.extraction === "pending") facts.push("reading…");
-  else facts.push(`~${file.tokens.toLocaleString("en-US")} tokens`);
+  else facts.push(`~${compactTokens(file.tokens)} tokens`);
   // A text file's "pages" are open_file's ranges of lines, not something its owner would count.
   if (file.kind === "pdf" && file.pages !== null) facts.push(`${file.pages} page${file.pages === 1 ? "" : "s"}`);
   return facts;

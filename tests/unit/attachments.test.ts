@@ -114,7 +114,7 @@ describe("chips", () => {
     expect(sendBlockedReason(chips)).toBeNull();
     expect(chipFacts(chips[0])).toEqual(["117 KB", "reading…"]);
     chips = chipsReducer(chips, { type: "refreshed", files: [info()] });
-    expect(chipFacts(chips[0])).toEqual(["117 KB", "~3,100 tokens", "4 pages"]);
+    expect(chipFacts(chips[0])).toEqual(["117 KB", "~3.1K tokens", "4 pages"]);
     chips = chipsReducer(chips, { type: "added", chip: chip({ key: "f1", name: "bad.txt" }) });
     chips = chipsReducer(chips, { type: "failed", key: "f1", message: "quota exceeded" });
     expect(chips[1]).toMatchObject({ status: "failed", error: "quota exceeded" });

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { ExternalLink, ImageOff, Link2 } from "lucide-react";
 import { fileHref } from "@/lib/client/api/files";
 import { asRecord, num, str, type Loose } from "@/lib/client/content-blocks";
+import { compactTokens } from "@/lib/client/format";
 
 export const OPEN_LINK_CLASS =
   "inline-flex shrink-0 items-center gap-1 rounded-md px-2 py-1 text-xs font-medium text-sky-800 hover:bg-sky-50 dark:text-sky-300 dark:hover:bg-zinc-800";
@@ -34,7 +35,7 @@ export function StoredImage({ block, fileId }: { block: Loose; fileId: string })
       rel="noopener"
       data-testid="stored-image"
       title={`${name} (opens in a new tab)`}
-      className="block max-w-full overflow-hidden rounded-xl border border-zinc-200 bg-zinc-50 shadow-sm hover:opacity-95 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-500 dark:border-zinc-700 dark:bg-zinc-950"
+      className="block max-w-[min(100%,20rem)] overflow-hidden rounded-xl border border-zinc-200 bg-zinc-50 shadow-sm hover:opacity-95 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-500 dark:border-zinc-700 dark:bg-zinc-950"
     >
       <img
         src={fileHref(fileId)}
@@ -45,13 +46,13 @@ export function StoredImage({ block, fileId }: { block: Loose; fileId: string })
         width={width ?? undefined}
         height={height ?? undefined}
         onError={() => setGone(true)}
-        className="block h-auto max-h-56 w-auto max-w-full object-contain sm:max-h-64"
+        className="block h-auto max-h-40 w-auto max-w-full object-contain sm:max-h-48"
       />
     </a>
   );
 }
 
-/** "report.pdf · attached by reference · 120 pages · ~96,000 tokens", with Open. */
+/** "report.pdf · attached by reference · 120 pages · ~96K tokens", with Open. */
 export function FileReferenceCard({ block }: { block: Loose }) {
   const fileId = str(block.file_id);
   const name = str(block.name) ?? "File";
@@ -60,7 +61,7 @@ export function FileReferenceCard({ block }: { block: Loose }) {
   const facts = [
     "attached by reference",
     pages !== null ? `${pages} page${pages === 1 ? "" : "s"}` : null,
-    tokens !== null ? `~${tokens.toLocaleString("en-US")} tokens` : null,
+    tokens !== null ? `~${compactTokens(tokens)} tokens` : null,
   ].filter(Boolean);
   return (
     <div

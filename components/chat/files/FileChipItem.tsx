@@ -41,7 +41,7 @@ export function FileChipItem({ chip, capacity, locked }: { chip: FileChip; capac
       data-status={chip.status}
       data-kind={chip.kind}
       aria-busy={chip.status === "uploading"}
-      className={`relative flex w-60 max-w-full items-center gap-2 rounded-xl border py-1.5 pl-1.5 pr-8 text-xs shadow-sm ${
+      className={`relative flex w-56 shrink-0 items-center sm:w-64 gap-2 rounded-xl border py-1.5 pl-1.5 pr-8 text-xs shadow-sm ${
         failed
           ? "border-red-300 bg-red-50 dark:border-red-900 dark:bg-red-950/40"
           : "border-zinc-200 bg-white dark:border-zinc-700 dark:bg-zinc-800"
@@ -50,7 +50,7 @@ export function FileChipItem({ chip, capacity, locked }: { chip: FileChip; capac
       <span className="relative">
         <Thumb chip={chip} />
         {chip.status === "uploading" && (
-          <span className="absolute inset-0 flex items-center justify-center rounded-md bg-white/70 dark:bg-zinc-900/70">
+          <span className="absolute inset-0 flex items-center justify-center rounded-md bg-white/85 dark:bg-zinc-800/85">
             <Loader2 aria-hidden className="h-4 w-4 animate-spin text-zinc-600 dark:text-zinc-300" />
           </span>
         )}
