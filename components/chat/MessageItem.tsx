@@ -278,10 +278,15 @@ function VersionSwitch({ switcher: { slot, index, count }, onPick }: { switcher:
 /** A user message with attachments or notes: files above the bubble, the typed text in it, the rest below. */
 function UserBlocks({ items, anchor, bubble }: { items: ReturnType<typeof groupBlocks>; anchor: string; bubble: string }) {
   const { before, attachments, text, after } = splitUserItems(items);
+  // Pictures side by side, file cards one under another: in one wrapping row a card would
+  // stretch to a picture's height.
+  const pictures = attachments.filter((i) => i.kind === "image");
+  const files = attachments.filter((i) => i.kind !== "image");
   return (
     <div className="flex w-full max-w-[min(100%,46rem)] flex-col items-end gap-2" data-testid="block-view">
       <BlockItems items={before} anchor={anchor} className="flex min-w-0 flex-col items-end gap-1" />
-      <BlockItems items={attachments} anchor={anchor} className="flex w-full flex-wrap justify-end gap-2" />
+      <BlockItems items={pictures} anchor={anchor} className="flex w-full flex-wrap items-start justify-end gap-2" />
+      <BlockItems items={files} anchor={anchor} className="flex w-full flex-col items-end gap-2" />
       {text.length > 0 && (
         <div className={bubble}>
           <BlockItems items={text} anchor={anchor} plain />

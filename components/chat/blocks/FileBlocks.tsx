@@ -76,7 +76,7 @@ export function FileReferenceCard({ block }: { block: Loose }) {
         <p className="truncate text-sm font-medium" title={name}>
           {name}
         </p>
-        <p className="truncate text-xs text-zinc-600 dark:text-zinc-400" data-testid="file-reference-meta">
+        <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="file-reference-meta">
           {facts.join(" · ")}
         </p>
       </div>

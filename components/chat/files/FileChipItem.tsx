@@ -41,7 +41,7 @@ export function FileChipItem({ chip, capacity, locked }: { chip: FileChip; capac
       data-status={chip.status}
       data-kind={chip.kind}
       aria-busy={chip.status === "uploading"}
-      className={`relative flex w-56 shrink-0 items-center sm:w-64 gap-2 rounded-xl border py-1.5 pl-1.5 pr-8 text-xs shadow-sm ${
+      className={`relative flex w-60 shrink-0 items-center sm:w-64 gap-2 rounded-xl border py-1.5 pl-1.5 pr-8 text-xs shadow-sm ${
         failed
           ? "border-red-300 bg-red-50 dark:border-red-900 dark:bg-red-950/40"
           : "border-zinc-200 bg-white dark:border-zinc-700 dark:bg-zinc-800"
@@ -65,7 +65,7 @@ export function FileChipItem({ chip, capacity, locked }: { chip: FileChip; capac
             {chip.error}
           </p>
         ) : (
-          <p className="truncate text-zinc-500 dark:text-zinc-400" data-testid="file-chip-facts">
+          <p className="line-clamp-2 text-zinc-500 dark:text-zinc-400" data-testid="file-chip-facts">
             {chip.status === "uploading" ? `${facts[0]} · uploading…` : facts.join(" · ")}
           </p>
         )}

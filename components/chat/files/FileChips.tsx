@@ -15,7 +15,7 @@ export function FileChips() {
   if (chips.length === 0) return null;
   return (
     // One row that scrolls sideways on a phone, so a handful of files does not push the conversation off the screen.
-    <ul className="-mx-1 mb-2 flex gap-2 overflow-x-auto px-1 pb-1 sm:flex-wrap sm:overflow-visible sm:pb-0" aria-label="Attached files" data-testid="file-chips">
+    <ul className="-mx-1 mb-2 flex items-start gap-2 overflow-x-auto px-1 pb-1 sm:flex-wrap sm:overflow-visible sm:pb-0" aria-label="Attached files" data-testid="file-chips">
       {chips.map((c) => (
         <FileChipItem key={c.key} chip={c} capacity={capacity} locked={c.file !== null && sending.some((f) => f.id === c.file?.id)} />
       ))}
