@@ -30,6 +30,7 @@ interface OfA {
   memory: string;
   fork: string;
   webhook: string;
+  file: string;
 }
 /** B's own rows: the ones B re-points, and B's own parents for the control runs. */
 interface OfB {
@@ -46,6 +47,8 @@ interface OfB {
   webhook: string;
   webhook2: string;
   delivery: string;
+  file: string;
+  file2: string;
 }
 let a: OfA;
 let b: OfB;
@@ -124,7 +127,18 @@ async function seedUser(user: string) {
       `insert into webhook_deliveries (webhook_id, event, payload) values ($1, 'memory.saved', '{}') returning id`,
       [webhook],
     );
-    return { project, session, other, fork, message, second, compaction: compactionId, checkpoint, memory: memoryId, memory2, webhook, webhook2, delivery };
+    const attach = async (name: string) =>
+      (
+        await tx.query<{ id: string }>(
+          `insert into files (session_id, name, media_type, kind, size, sha256) values ($1, $2, 'text/plain', 'text', 4, repeat('a', 64)) returning id`,
+          [session, name],
+        )
+      )[0].id;
+    const file = await attach("notes.txt");
+    const file2 = await attach("more.txt");
+    await tx.query(`insert into file_pages (file_id, page, text) values ($1, 1, 'notes')`, [file]);
+    await tx.query(`insert into file_uses (session_id, file_id, seq, turn_seq, tokens) values ($1, $2, 1, 1, 4)`, [session, file]);
+    return { project, session, other, fork, message, second, compaction: compactionId, checkpoint, memory: memoryId, memory2, webhook, webhook2, delivery, file, file2 };
   });
 }
 
@@ -282,6 +296,26 @@ const INSERTS: Case[] = [
     foreign: (a) => a.session, own: (b) => b.other,
   },
   {
+    table: "files", column: "session_id", what: "a file attached to A's session",
+    sql: () => `insert into files (session_id, name, media_type, kind, size, sha256) values ($1, 'x.txt', 'text/plain', 'text', 1, repeat('b', 64))`,
+    foreign: (a) => a.session, own: (b) => b.other,
+  },
+  {
+    table: "file_pages", column: "file_id", what: "a page of text added to A's file",
+    sql: () => `insert into file_pages (file_id, page, text) values ($1, 99, 'planted')`,
+    foreign: (a) => a.file, own: (b) => b.file2,
+  },
+  {
+    table: "file_uses", column: "session_id", what: "B's file used in A's session",
+    sql: (b) => `insert into file_uses (session_id, file_id, seq, turn_seq, tokens) values ($1, '${b.file}', 50, 9, 4)`,
+    foreign: (a) => a.session, own: (b) => b.other,
+  },
+  {
+    table: "file_uses", column: "file_id", what: "A's file used in B's session",
+    sql: (b) => `insert into file_uses (session_id, file_id, seq, turn_seq, tokens) values ('${b.other}', $1, 51, 9, 4)`,
+    foreign: (a) => a.file, own: (b) => b.file2,
+  },
+  {
     // B's streaming reply has no embedding row yet (it is enqueued when it completes).
     table: "message_embeddings", column: "message_id", what: "an embedding row for A's message",
     sql: () => `insert into message_embeddings (message_id) values ($1)`,
@@ -331,6 +365,14 @@ const UPDATES: Case[] = [
     sql: (b) => `update inherited_protection set message_id = $1 where session_id = '${b.fork}'`, foreign: (a) => a.message, own: (b) => b.streaming },
   { table: "message_embeddings", column: "message_id", what: "B's embedding row pointed at A's message",
     sql: (b) => `update message_embeddings set message_id = $1 where message_id = '${b.message}'`, foreign: (a) => a.message, own: (b) => b.streaming },
+  { table: "files", column: "session_id", what: "B's file moved onto A's session",
+    sql: (b) => `update files set session_id = $1 where id = '${b.file2}'`, foreign: (a) => a.session, own: (b) => b.other },
+  { table: "file_pages", column: "file_id", what: "B's page of text moved onto A's file",
+    sql: (b) => `update file_pages set file_id = $1 where file_id = '${b.file}'`, foreign: (a) => a.file, own: (b) => b.file2 },
+  { table: "file_uses", column: "session_id", what: "B's file use moved onto A's session",
+    sql: (b) => `update file_uses set session_id = $1 where file_id = '${b.file}'`, foreign: (a) => a.session, own: (b) => b.other },
+  { table: "file_uses", column: "file_id", what: "B's file use pointed at A's file",
+    sql: (b) => `update file_uses set file_id = $1 where file_id = '${b.file}'`, foreign: (a) => a.file, own: (b) => b.file2 },
   // INSERT ... ON CONFLICT DO UPDATE: the update side is checked too.
   { table: "session_loaded_memories", column: "memory_id", what: "an upsert of B's loaded memory swapping in A's memory",
     sql: (b) => `insert into session_loaded_memories (session_id, memory_id, tokens, score) values ('${b.session}', '${b.memory}', 1, 1)
@@ -363,6 +405,7 @@ const OWNS: Record<string, string> = {
   session_memories: "owns_memory",
   messages: "owns_message",
   webhooks: "owns_webhook",
+  files: "owns_file",
 };
 
 describe("row-level security checks every row a new or changed row points at", () => {
