@@ -89,6 +89,16 @@ export async function sessionFiles(tx: Tx, userId: string, sessionId: string): P
   );
 }
 
+/** The session's files with these digests (attached to it or carried by its messages), the oldest of each content first. */
+export async function sessionFilesByDigest(tx: Tx, userId: string, sessionId: string, digests: readonly string[]): Promise<FileRow[]> {
+  return tx.query<FileRow>(
+    `select distinct on (sha256) ${COLUMNS} from files where user_id = $1 and sha256 = any($3::text[])
+       and (session_id = $2 or id in (select file_id from file_uses where session_id = $2 and user_id = $1))
+     order by sha256, created_at`,
+    [userId, sessionId, digests],
+  );
+}
+
 export async function recentFiles(tx: Tx, userId: string, limit: number): Promise<FileRow[]> {
   return tx.query<FileRow>(`select ${COLUMNS} from files where user_id = $1 order by created_at desc limit $2`, [userId, limit]);
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import { carriedFiles } from "@/lib/context/files";
+import { recordCarried } from "./files";
 import { parseLeadingTimestamp } from "@/lib/context/dates";
 import { notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
@@ -52,5 +54,15 @@ export async function appendMessages(tx: Tx, userId: string, sessionId: string, 
     [sessionId, userId, JSON.stringify(rows)],
   );
   if (row?.last_seq == null) throw notFound("Session", sessionId);
+  const carrying = ms.flatMap((m, ord) => (carriedFiles(m.content).length > 0 ? [{ ord, content: m.content }] : []));
+  if (carrying.length > 0) {
+    const first = row.last_seq - ms.length + 1;
+    const turns = await tx.query<{ seq: number; turn_seq: number }>(`select seq, turn_seq from messages where session_id = $1 and seq = any($2::int[])`, [
+      sessionId,
+      carrying.map((c) => first + c.ord),
+    ]);
+    const turnOf = new Map(turns.map((t) => [t.seq, t.turn_seq]));
+    await recordCarried(tx, userId, sessionId, carrying.map((c) => ({ seq: first + c.ord, turn_seq: turnOf.get(first + c.ord) ?? 1, content: c.content })));
+  }
   return row.last_seq;
 }

@@ -18,6 +18,7 @@ import {
   insertFile,
   insertPages,
   readTwin,
+  sessionFilesByDigest,
   recentFiles,
   sessionFiles,
   storedBytes,
@@ -142,6 +143,69 @@ export async function attachmentBlocks(userId: string, sessionId: string, attach
   }
   const byId = new Map(rows.map((r) => [r.id, r]));
   return wanted.map((w) => fileBlock(byId.get(w.id)!, w.by_reference));
+}
+
+/** An image or PDF a drop-in request carried, read by lib/turn/media.ts. */
+export interface MediaItem {
+  sha256: string;
+  kind: "image" | "pdf";
+  mediaType: string;
+  base64: string;
+  name: string;
+  width: number | null;
+  height: number | null;
+  pages: number | null;
+  tokens: number;
+  pageTexts: string[];
+}
+
+/**
+ * The session's files for these contents: those it already has (a client resends its whole
+ * conversation), the others stored now (bytes once per content, held to the quota). Claude's own
+ * limits were checked when the request was read.
+ */
+export async function adoptMedia(userId: string, sessionId: string, items: readonly MediaItem[]): Promise<Map<string, FileRow>> {
+  const known = await withUser(userId, (tx) => sessionFilesByDigest(tx, userId, sessionId, items.map((i) => i.sha256)));
+  const out = new Map(known.map((f) => [f.sha256, f]));
+  const fresh = items.filter((i) => !out.has(i.sha256));
+  if (fresh.length === 0) return out;
+  const decoded = fresh.map((i) => ({ item: i, bytes: Buffer.from(i.base64, "base64") }));
+  await withUser(userId, async (tx) => {
+    const used = await storedBytes(tx, userId);
+    let adds = 0;
+    for (const d of decoded) if (!(await hasContent(tx, userId, d.item.sha256))) adds += d.bytes.length;
+    if (used.bytes + adds > quotaBytes()) {
+      throw new AppError(413, "quota_exceeded", `The request's files would take your stored files past ${MB(quotaBytes())}; delete files or sessions you no longer need.`, {
+        used_bytes: used.bytes,
+        quota_bytes: quotaBytes(),
+      });
+    }
+  });
+  for (const d of decoded) await fileStore().put(userId, d.item.sha256, d.bytes, d.item.mediaType);
+  const rows = await withUser(userId, async (tx) => {
+    const made: FileRow[] = [];
+    for (const { item, bytes } of decoded) {
+      const row = await insertFile(tx, userId, {
+        session_id: sessionId,
+        name: safeFileName(item.name),
+        media_type: item.mediaType,
+        kind: item.kind,
+        size: bytes.length,
+        sha256: item.sha256,
+        tokens: item.kind === "image" ? imageTokens(item.width && item.height ? { width: item.width, height: item.height } : null) : item.tokens,
+        pages: item.pages,
+        width: item.width,
+        height: item.height,
+        extraction: item.kind === "image" ? "none" : item.pageTexts.length > 0 ? "done" : "failed",
+        about: aboutLine(item.pageTexts.join("\n")),
+      });
+      await insertPages(tx, userId, row.id, item.pageTexts);
+      made.push(row);
+    }
+    return made;
+  });
+  for (const r of rows) out.set(r.sha256, r);
+  return out;
 }
 
 export async function listSessionFiles(userId: string, sessionId: string): Promise<FileInfo[]> {

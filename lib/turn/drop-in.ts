@@ -5,7 +5,7 @@
 import "server-only";
 import { MAX_DROP_IN_MESSAGES, type AnthropicCreateRequest } from "@/lib/contract/anthropic";
 import { incomingMessages } from "@/lib/context/incoming";
-import { readMedia } from "./media";
+import { readMedia, storeMedia } from "./media";
 import { maxMessageBytes } from "@/lib/contract/requests";
 import {
   canonicalKey,
@@ -152,9 +152,12 @@ export async function startDropIn(
   onReply: TurnCaller["onReply"],
 ): Promise<DropIn> {
   const sessionHeader = headers.session;
-  const { model, messages } = await readRequest(body);
+  const read = await readRequest(body);
+  const model = read.model;
   // A dated alias is stored as its model's id, so costs and the picker know it.
   const sessionId = await dropInSession(userId, sessionHeader, body, model.id);
+  // Its images and PDFs become the session's files, as uploads would.
+  const messages = await storeMedia(userId, sessionId, read.messages);
   const caller: TurnCaller = {
     tools: toolDefs(body.tools),
     params: callerParams(body),

@@ -9,7 +9,8 @@ import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
 import * as countRoute from "@/app/api/anthropic/v1/messages/count_tokens/route";
 import * as sessionMessagesRoute from "@/app/api/session/[id]/messages/route";
 import * as searchRoute from "@/app/api/search/route";
-import type { CreatedApiKeyJson, MessageJson, MessagesPageJson } from "@/lib/contract";
+import * as sessionFilesRoute from "@/app/api/session/[id]/files/route";
+import type { CreatedApiKeyJson, FileInfo, MessageJson, MessagesPageJson } from "@/lib/contract";
 import { makePdf } from "../fake-anthropic/server";
 import { params, req, useHarness } from "./harness";
 
@@ -155,9 +156,12 @@ describe("the drop-in keeps every block whole", () => {
     const sentDoc = (lastSent()?.body as { messages: { content: Record<string, unknown>[] }[] }).messages[0].content[0];
     expect(sentDoc).toEqual(doc);
     const user = (await stored(session)).find((m) => m.role === "user");
-    expect(user?.text).toContain("zanzibar turbine");
+    // Kept as the session's file: the message holds its id, the file its pages' text.
+    expect(user?.text).toContain("[document: Turbine report, 2 pages]");
     expect(user?.text).not.toContain(pdf.slice(0, 40));
-    expect(user?.content[0]).toMatchObject({ type: "document", threadkeeper: { pages: 2 } });
+    expect(user?.content[0]).toMatchObject({ type: "document", title: "Turbine report", source: { type: "threadkeeper_file" }, threadkeeper: { pages: 2 } });
+    const files = async () => ((await (await sessionFilesRoute.GET(req("GET", `/api/session/${session}/files`), params({ id: session }))).json()) as { files: FileInfo[] }).files;
+    expect(await files()).toMatchObject([{ name: "Turbine report", kind: "pdf", pages: 2, extraction: "done" }]);
     const hits = await (await searchRoute.GET(req("GET", "/api/search?q=zanzibar%20turbine"), undefined)).json();
     expect((hits as { hits: { session_id: string }[] }).hits.some((x) => x.session_id === session)).toBe(true);
 
@@ -168,6 +172,9 @@ describe("the drop-in keeps every block whole", () => {
       .withResponse();
     expect(again.response.headers.get("threadkeeper-history")).toBe("matched");
     expect((await stored(session)).filter((m) => m.content.some((b) => b.type === "document"))).toHaveLength(1);
+    expect(await files()).toHaveLength(1);
+    // Claude got the PDF's bytes back with the resent history.
+    expect((lastSent()?.body as { messages: { content: Record<string, unknown>[] }[] }).messages[0].content[0]).toEqual(doc);
   });
 
   it("bad media and misplaced blocks are 400s naming the field, and nothing is stored", async () => {
