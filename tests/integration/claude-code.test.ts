@@ -16,7 +16,8 @@ import * as keysRoute from "@/app/api/keys/route";
 import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
 import * as countRoute from "@/app/api/anthropic/v1/messages/count_tokens/route";
 import * as sessionMessagesRoute from "@/app/api/session/[id]/messages/route";
-import type { CreatedApiKeyJson, MessagesPageJson } from "@/lib/contract";
+import * as sessionFilesRoute from "@/app/api/session/[id]/files/route";
+import type { CreatedApiKeyJson, FileInfo, MessagesPageJson } from "@/lib/contract";
 import { makePdf } from "../fake-anthropic/server";
 import { params, req, useHarness } from "./harness";
 
@@ -129,6 +130,9 @@ describe("Claude Code through the drop-in", () => {
     const page = (await (await sessionMessagesRoute.GET(req("GET", `/api/session/${session}/messages?limit=200`), params({ id: session }))).json()) as MessagesPageJson;
     const types = page.messages.flatMap((m) => m.content.map((b) => b.type));
     expect(types).toEqual(expect.arrayContaining(["system_message", "thinking", "tool_use", "tool_result", "text"]));
-    expect(page.messages.some((m) => m.text.includes("heliotrope pump"))).toBe(true);
+    // The PDF the Read tool returned is the session's file, its text read (open_file and search find it).
+    const files = ((await (await sessionFilesRoute.GET(req("GET", `/api/session/${session}/files`), params({ id: session }))).json()) as { files: FileInfo[] }).files;
+    expect(files).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "pdf", extraction: "done" })]));
+    expect(files.find((f) => f.kind === "pdf")?.about).toContain("heliotrope pump");
   }, 120_000);
 });
