@@ -1,6 +1,7 @@
-// What the fake servers (Anthropic, Supabase Auth, Voyage) share: reading a request, and the
+// What the fake servers (Anthropic, Supabase Auth and Storage, Voyage) share: listening, reading a request, and the
 // typed control clients' one call.
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import type { AddressInfo } from "node:net";
 
 export function flattenHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -39,4 +40,18 @@ export function controlCaller(name: string, baseUrl: string) {
     if (!res.ok) throw new Error(`${name} ${method} ${path} → ${res.status}: ${text}`);
     return text ? (JSON.parse(text) as unknown) : null;
   };
+}
+
+/** Starts `server` listening; answers its base URL (IPv6 addresses bracketed). */
+export async function listenOn(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${urlHost}:${address.port}`;
 }

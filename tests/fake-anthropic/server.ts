@@ -29,7 +29,6 @@
  * accepted and recorded with the body.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { setTimeout as sleepFor } from "node:timers/promises";
 import { runIfEntry } from "./standalone";
 import { DirectiveInterpreter, parseSteps } from "./steps";
@@ -44,7 +43,7 @@ import { BINDING_BETA, checkReturnedThinking, produceThinking, requireThinkingIn
 import { contentText, countRequestTokens } from "./tokenizer";
 import type { AnthropicErrorType, FakeStep, RecordedRequest } from "./types";
 import { validateRequest, type ValidatedRequest } from "./validate";
-import { flattenHeaders, parseJson, readBody } from "../fake-http";
+import { flattenHeaders, listenOn, parseJson, readBody } from "../fake-http";
 
 export { countRequestTokens, fakeTokenCount } from "./tokenizer";
 export { makePdf } from "./pdf-fixture";
@@ -127,16 +126,7 @@ class FakeAnthropicServer implements FakeAnthropic {
   }
 
   async listen(port: number, host: string): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(port, host, () => {
-        this.server.off("error", reject);
-        resolve();
-      });
-    });
-    const address = this.server.address() as AddressInfo;
-    const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-    this.url = `http://${urlHost}:${address.port}`;
+    this.url = await listenOn(this.server, port, host);
   }
 
   enqueue(...steps: FakeStep[]): void {

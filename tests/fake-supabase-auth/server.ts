@@ -25,7 +25,6 @@
  * needs an `apikey` header, as Supabase's gateway does; cross-origin browser calls get CORS answers.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { runIfEntry } from "../fake-anthropic/standalone";
 import { parseCreateUser, parseMintOptions, parseRotateKeyOptions } from "./control-input";
 import { AuthError, OAuthError, errorBody, errorStatus } from "./errors";
@@ -44,7 +43,7 @@ import type {
   RotateKeyResult,
   SentEmail,
 } from "./types";
-import { flattenHeaders, parseJson, readBody } from "../fake-http";
+import { flattenHeaders, listenOn, parseJson, readBody } from "../fake-http";
 
 export type * from "./types";
 export { GUESSABLE_HS256_SECRET } from "./keys";
@@ -167,16 +166,7 @@ class FakeSupabaseAuthServer implements FakeSupabaseAuth {
   }
 
   async listen(port: number, host: string): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(port, host, () => {
-        this.server.off("error", reject);
-        resolve();
-      });
-    });
-    const address = this.server.address() as AddressInfo;
-    const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-    this.url = `http://${urlHost}:${address.port}`;
+    this.url = await listenOn(this.server, port, host);
     this.authUrl = `${this.url}${AUTH_PREFIX}`;
     this.jwksUrl = `${this.authUrl}/.well-known/jwks.json`;
     const confirmEmail = this.opts.confirmEmail ?? false;

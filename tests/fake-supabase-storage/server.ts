@@ -26,10 +26,9 @@
  * service key: this fake plays a server-side client with the service role, nothing else.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { runIfEntry } from "../fake-anthropic/standalone";
-import { flattenHeaders, parseJson } from "../fake-http";
+import { flattenHeaders, listenOn, parseJson } from "../fake-http";
 
 /** The service key accepted unless told otherwise. */
 export const FAKE_STORAGE_SERVICE_KEY = "sb_secret_fake_storage_service_key_0001";
@@ -146,16 +145,7 @@ class FakeSupabaseStorageServer implements FakeSupabaseStorage {
   }
 
   async listen(port: number, host: string): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(port, host, () => {
-        this.server.off("error", reject);
-        resolve();
-      });
-    });
-    const address = this.server.address() as AddressInfo;
-    const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-    this.url = `http://${urlHost}:${address.port}`;
+    this.url = await listenOn(this.server, port, host);
   }
 
   objects(bucket?: string): FakeObject[] {
