@@ -175,4 +175,11 @@ describe("extractMustKeep precision and dedup", () => {
   it("is deterministic", () => {
     expect(extractMustKeep(DEV_CHAT)).toEqual(extractMustKeep(DEV_CHAT));
   });
+
+  it("keeps the names of the files the turns carried, however they are named", () => {
+    const user = "[document: Quarterly Report Q3, 12 pages]\n[image: whiteboard photo.jpg]\n[file: handbook.pdf]\nWhat do these say?";
+    expect(of(extractMustKeep([turn(3, user, "They agree.")]), "file_path")).toEqual(
+      expect.arrayContaining(["Quarterly Report Q3", "whiteboard photo.jpg", "handbook.pdf"]),
+    );
+  });
 });

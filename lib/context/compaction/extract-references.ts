@@ -72,6 +72,14 @@ export function filePaths(textWithoutUrls: string): Found[] {
   return out;
 }
 
+// Files attached to a message, as its plain text names them (lib/context/text.ts): a summary
+// must name every file its turns used, so Claude can still open_file it.
+const ATTACHED_RE = /^\[(?:document|image|file): (.+?)(?:, \d+ pages?)?\]$/gm;
+
+export function attachedFiles(text: string): Found[] {
+  return [...text.matchAll(ATTACHED_RE)].map((m) => ({ kind: "file_path" as const, text: m[1], index: m.index + m[0].indexOf(m[1]) }));
+}
+
 // ---------------------------------------------------------------- config
 
 // Judged on the key's last segment, so GITHUB_TOKEN and api_key are secrets but max_tokens

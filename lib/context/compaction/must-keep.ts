@@ -1,6 +1,6 @@
 // Must-keep items: what a summary of the condensed turns may not lose, found without the LLM
 // so that retention can be checked rather than trusted.
-import { codeBlocks, configs, filePaths, identifiers, urls, withoutUrls } from "./extract-references";
+import { attachedFiles, codeBlocks, configs, filePaths, identifiers, urls, withoutUrls } from "./extract-references";
 import { dateTimes, people, personalStatements, places, quantities, withoutInlineCode } from "./extract-conversation";
 import { decisions, errors, pendingTasks, type Found } from "./extract-statements";
 import { dateMentions, resolveRelativeDates } from "@/lib/context/dates";
@@ -62,6 +62,7 @@ function extractFrom(raw: string, base: number, speaker: Speaker, said: (index: 
     ...errors(prose, blocks, sentences),
     ...pendingTasks(text, prose, sentences),
     ...filePaths(withoutUrls(text)),
+    ...attachedFiles(raw),
     ...configs(text),
     ...urls(text),
     ...codeBlocks(blocks),
