@@ -70,6 +70,15 @@ export async function filesByIds(tx: Tx, userId: string, ids: readonly string[])
   return tx.query<FileRow>(`select ${COLUMNS} from files where id = any($1::uuid[]) and user_id = $2`, [ids, userId]);
 }
 
+/** Those of these files that belong to the session (attached to it or carried by its messages). */
+export async function sessionFilesByIds(tx: Tx, userId: string, sessionId: string, ids: readonly string[]): Promise<FileRow[]> {
+  return tx.query<FileRow>(
+    `select ${COLUMNS} from files where user_id = $1 and id = any($3::uuid[])
+       and (session_id = $2 or id in (select file_id from file_uses where session_id = $2 and user_id = $1))`,
+    [userId, sessionId, ids],
+  );
+}
+
 /** A file of this user with these bytes whose text has been read: its pages are copied instead of read again. */
 export async function readTwin(tx: Tx, userId: string, sha256: string): Promise<FileRow | null> {
   const [row] = await tx.query<FileRow>(

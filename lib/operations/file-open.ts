@@ -7,7 +7,7 @@ import { z } from "zod";
 import { fileBlock } from "@/lib/context/files";
 import type { ToolResultBlock } from "@/lib/contract/messages";
 import { withUser } from "@/lib/db";
-import { pageCount, pagesOf, searchPages, sessionFiles, type FileRow } from "@/lib/db/files";
+import { pageCount, pagesOf, searchPages, sessionFiles, sessionFilesByIds, type FileRow } from "@/lib/db/files";
 import { TEXT_PAGE_LINES } from "@/lib/files/classify";
 
 const range = z
@@ -80,9 +80,11 @@ async function search(userId: string, f: FileRow, query: string): Promise<string
 /** Runs open_file for the session's user; an id that is not one of the session's files is an error Claude reads. */
 export async function openFile(userId: string, sessionId: string, raw: unknown): Promise<ToolResultBlock["content"]> {
   const input = openFileInput.parse(raw);
-  const files = await withUser(userId, (tx) => sessionFiles(tx, userId, sessionId));
-  const f = files.find((x) => x.id === input.file_id);
-  if (!f) throw new Error(`No file ${input.file_id} in this conversation. The files: ${files.map((x) => `"${x.name}" (${x.id})`).join(", ") || "none"}.`);
+  const [f] = await withUser(userId, (tx) => sessionFilesByIds(tx, userId, sessionId, [input.file_id]));
+  if (!f) {
+    const files = await withUser(userId, (tx) => sessionFiles(tx, userId, sessionId));
+    throw new Error(`No file ${input.file_id} in this conversation. Its files: ${files.map((x) => `"${x.name}" (${x.id})`).join(", ") || "none"}.`);
+  }
   if (f.kind === "image") return [{ type: "text", text: `"${f.name}" (${f.width}×${f.height} px):` }, fileBlock(f) as Extract<ToolResultBlock["content"], unknown[]>[number]];
   if (input.search) return search(userId, f, input.search);
   if (input.lines && f.kind === "text") return readLines(userId, f, ...bounds(input.lines));

@@ -13,12 +13,12 @@ import {
   deleteFileRow,
   fileById,
   fileJson,
-  filesByIds,
   hasContent,
   insertFile,
   insertPages,
   readTwin,
   sessionFilesByDigest,
+  sessionFilesByIds,
   recentFiles,
   sessionFiles,
   storedBytes,
@@ -132,14 +132,15 @@ export async function uploadFile(userId: string, sessionId: string, upload: Uplo
 export async function attachmentBlocks(userId: string, sessionId: string, attachments: readonly Attachment[]): Promise<ContentBlock[]> {
   const wanted = attachments.map((a) => (typeof a === "string" ? { id: a, by_reference: false } : { id: a.id, by_reference: a.by_reference ?? false }));
   const ids = wanted.map((w) => w.id);
-  const load = () => withUser(userId, async (tx) => ({ rows: await filesByIds(tx, userId, ids), mine: new Set((await sessionFiles(tx, userId, sessionId)).map((f) => f.id)) }));
-  let { rows, mine } = await load();
+  const load = () => withUser(userId, (tx) => sessionFilesByIds(tx, userId, sessionId, ids));
+  let rows = await load();
+  const mine = new Set(rows.map((r) => r.id));
   wanted.forEach((w, i) => {
     if (!mine.has(w.id)) throw badRequest(`Invalid 'attachments.${i}': no file ${w.id} in this session; upload it with POST /api/session/${sessionId}/files`);
   });
   if (rows.some((r) => r.extraction === "pending")) {
     await ensureExtracted(userId, rows);
-    ({ rows, mine } = await load());
+    rows = await load();
   }
   const byId = new Map(rows.map((r) => [r.id, r]));
   return wanted.map((w) => fileBlock(byId.get(w.id)!, w.by_reference));
