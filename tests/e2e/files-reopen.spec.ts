@@ -141,10 +141,13 @@ async function expectReopened(page: Page, repliesBefore: number): Promise<void> 
   await expect(userMessages(page).last()).toContainText("What was on page 3?");
   await expect(assistantMessages(page).last()).toContainText(FINAL_REPLY);
 
-  const text = result.getByText(/page 3 of 5/);
-  await expect(text).toBeHidden();
+  // Closed, it is one line; opened from the keyboard, the page Claude was given, labelled.
+  const opened = result.getByTestId("opened-page");
+  await expect(opened).toBeHidden();
   await result.locator("summary").focus();
   await page.keyboard.press("Enter");
-  await expect(text).toBeVisible();
-  await expect(result).toContainText(PAGE3_WORD);
+  await expect(opened).toHaveCount(1);
+  await expect(opened).toBeVisible();
+  await expect(opened).toContainText(/page 3 of 5/i);
+  await expect(opened).toContainText(`the lighthouse restoration budget was approved in ${PAGE3_WORD}`);
 }
