@@ -11,6 +11,8 @@ import type { MessageJson } from "@/lib/contract";
 import type { VersionSwitcher } from "@/lib/client/versions";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
+import { OPEN_FILE_TOOL_NAME } from "@/lib/context/files";
+import { openingFile } from "@/components/chat/open-file";
 import { typedText } from "@/lib/context/text";
 import { CollapsibleText } from "@/components/chat/CollapsibleText";
 import { CopyButton } from "@/components/ui/CopyButton";
@@ -102,6 +104,7 @@ function toolSummary(message: MessageJson): string {
   const tools = message.content.flatMap((b) => {
     if (b.type === "tool_result") return ["Tool result"];
     if (b.type !== "tool_use" || isCanvasTool(b.name)) return [];
+    if (b.name === OPEN_FILE_TOOL_NAME) return [openingFile(b.input)];
     const query = (b.input as { query?: unknown } | null)?.query;
     return [b.name === RECALL_TOOL_NAME && typeof query === "string" ? `Searching the history for “${query}”…` : `Tool call: ${b.name}`];
   });

@@ -1,16 +1,19 @@
 "use client";
 // Tool results in the chat: not a message the user typed, so no "You" bubble. A recall shows
 // as a collapsible "Recalled from …" block with the excerpts Claude was given; a canvas call
-// as one line saying what changed on the canvas.
-import { History, TriangleAlert, Wrench } from "lucide-react";
+// as one line saying what changed on the canvas; an open_file call as "Opened report.pdf, page 3"
+// with the text Claude was given inside.
+import { FileText, History, TriangleAlert, Wrench } from "lucide-react";
 import type { MessageJson } from "@/lib/contract";
 import { isCanvasTool } from "@/lib/canvas/tools";
+import { OPEN_FILE_TOOL_NAME } from "@/lib/context/files";
 import { parseRecall, RECALL_TOOL_NAME, type ParsedExcerpt } from "@/lib/context/recall";
 import { toolResultText, typedText } from "@/lib/context/text";
 import type { ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { PlainText } from "@/components/chat/PlainText";
 import { CanvasCallLine } from "@/components/canvas/CanvasCallLine";
 import { ToolResultContent } from "@/components/chat/blocks/MiscBlocks";
+import { openedFile } from "@/components/chat/open-file";
 
 /** "“Trip planning” and this conversation": where the excerpts came from, each place once. */
 export function recalledFrom(excerpts: readonly ParsedExcerpt[]): string {
@@ -73,19 +76,56 @@ function RecallResult({ result, use }: { result: ToolResultBlock; use: ToolUseBl
   );
 }
 
+/**
+ * open_file's text as Claude got it, made readable: file-open.ts writes the file's name first (the
+ * title already says it) and a "--- page 3 of 5 ---" line before each page, shown here as a label.
+ */
+function OpenedFileText({ text }: { text: string }) {
+  const [head, ...rest] = text.split(/^--- ((?:page|part) \d+(?: of \d+)?) ---$/m);
+  if (rest.length < 2) return <PlainText text={text} />;
+  const intro = /^"[^\n]*"$/.test(head.trim()) ? "" : head.trim();
+  const pages: { label: string; body: string }[] = [];
+  for (let i = 0; i + 1 < rest.length; i += 2) pages.push({ label: rest[i], body: rest[i + 1].trim() });
+  return (
+    <div className="space-y-3">
+      {intro && <PlainText text={intro} />}
+      {pages.map((p, i) => (
+        <section key={`${p.label}-${i}`} data-testid="opened-page" className="space-y-1">
+          <p className="text-xs font-medium text-zinc-500 first-letter:uppercase dark:text-zinc-400">{p.label}</p>
+          <PlainText text={p.body} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
 function GenericResult({ result, use }: { result: ToolResultBlock; use: ToolUseBlock | undefined }) {
   // Images, documents and search results show beneath the row, seen without opening it.
   const media = typeof result.content === "string" ? [] : result.content.filter((p) => p.type !== "text");
   const text = typeof result.content === "string" ? result.content : typedText(result.content);
+  const opened = use?.name === OPEN_FILE_TOOL_NAME;
+  const label = opened ? openedFile(use.input, text, result.is_error === true) : `${result.is_error ? "Tool failed" : "Tool result"}${use ? `: ${use.name}` : ""}`;
   return (
-    <div data-testid="tool-result" className="w-full max-w-[min(100%,46rem)] rounded-xl border border-zinc-200 bg-zinc-50 text-sm dark:border-zinc-800 dark:bg-zinc-900/60">
+    <div data-testid="tool-result" data-tool={use?.name} className="w-full max-w-[min(100%,46rem)] rounded-xl border border-zinc-200 bg-zinc-50 text-sm dark:border-zinc-800 dark:bg-zinc-900/60">
       <details>
-        <summary className="flex cursor-pointer list-none items-center gap-2 rounded-xl px-3 py-2 text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800/60">
-          {result.is_error ? <TriangleAlert aria-hidden className="h-4 w-4 shrink-0 text-amber-600" /> : <Wrench aria-hidden className="h-4 w-4 shrink-0" />}
-          <span className="font-medium">{result.is_error ? "Tool failed" : "Tool result"}{use ? `: ${use.name}` : ""}</span>
+        <summary className="flex cursor-pointer list-none items-center gap-2 rounded-xl px-3 py-2 text-zinc-700 hover:bg-zinc-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-500 dark:text-zinc-300 dark:hover:bg-zinc-800/60">
+          {result.is_error ? (
+            <TriangleAlert aria-hidden className="h-4 w-4 shrink-0 text-amber-600" />
+          ) : opened ? (
+            <FileText aria-hidden className="h-4 w-4 shrink-0 text-sky-600 dark:text-sky-400" />
+          ) : (
+            <Wrench aria-hidden className="h-4 w-4 shrink-0" />
+          )}
+          <span data-testid="tool-result-label" className="min-w-0 break-words font-medium">{label}</span>
         </summary>
         <div className="border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
-          {text.trim() ? <PlainText text={text} /> : <p className="text-xs italic text-zinc-600 dark:text-zinc-400">No text.</p>}
+          {!text.trim() ? (
+            <p className="text-xs italic text-zinc-600 dark:text-zinc-400">No text.</p>
+          ) : opened && !result.is_error ? (
+            <OpenedFileText text={text} />
+          ) : (
+            <PlainText text={text} />
+          )}
         </div>
       </details>
       {media.length > 0 && (

@@ -6,6 +6,33 @@ import type { FileKind } from "@/lib/contract/files";
 import type { ContentBlock, FileReferenceBlock } from "@/lib/contract/messages";
 import { imageTokens } from "@/lib/tokens/media";
 
+/** open_file's name: here, not beside its definition (lib/context/tools.ts), so the browser can name its calls without the tokenizer. */
+export const OPEN_FILE_TOOL_NAME = "open_file";
+
+/**
+ * The part of a file an open_file call asks for, in words ("page 3", "pages 2-4", "lines 120-180",
+ * "“revenue”" for a search), for the chat to say what Claude reopened. Without a part: page 1, as
+ * the tool reads it.
+ */
+export function openFilePart(input: unknown): string {
+  const { pages, lines, search } = (input ?? {}) as { pages?: unknown; lines?: unknown; search?: unknown };
+  const range = (r: string) => r.replace(/\s+/g, "");
+  if (typeof search === "string" && search.trim()) return `“${search.trim()}”`;
+  if (typeof lines === "string" && lines.trim()) return `lines ${range(lines)}`;
+  if (typeof pages === "string" && pages.trim()) return `${pages.includes("-") ? "pages" : "page"} ${range(pages)}`;
+  return "page 1";
+}
+
+/**
+ * The file an open_file result is about: lib/operations/file-open.ts starts each answer that found
+ * the file with its name in quotes (`"report.pdf"` then a newline, a comma, a colon or an image's
+ * ` (640×480 px)`). The call itself carries only the id, and the message that attached the file
+ * may not be loaded.
+ */
+export function openedFileName(text: string): string | null {
+  return /^"(.+?)"(?=[\n,:]| \(|$)/.exec(text)?.[1] ?? null;
+}
+
 /** What the window needs to know of a stored file. */
 export interface FileFacts {
   id: string;

@@ -3,6 +3,7 @@
 import type { ContextSettings } from "@/lib/contract";
 import { CANVAS_TOOLS } from "@/lib/canvas/tools";
 import { estimateToolsTokens, type ToolDef } from "@/lib/tokens/tokenizer";
+import { OPEN_FILE_TOOL_NAME } from "./files";
 import { RECALL_MAX_RESULTS, RECALL_SCOPES, RECALL_TOOL_NAME } from "./recall";
 
 export const RECALL_TOOL: ToolDef = {
@@ -26,8 +27,6 @@ export const RECALL_TOOL: ToolDef = {
     required: ["query"],
   },
 };
-
-export const OPEN_FILE_TOOL_NAME = "open_file";
 
 /** Offered while the session has files: how Claude reads one whose turn has left the window. */
 export const OPEN_FILE_TOOL: ToolDef = {

@@ -7,7 +7,7 @@ import type { CanvasStreamEvent } from "@/lib/contract";
 import { blocksToText } from "@/lib/context/text";
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "@/lib/context/types";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
-import { OPEN_FILE_TOOL_NAME } from "@/lib/context/tools";
+import { OPEN_FILE_TOOL_NAME } from "@/lib/context/files";
 import { openFile } from "@/lib/operations/file-open";
 import { withUser } from "@/lib/db";
 import { appendMessage, type MessageRow } from "@/lib/db/messages";

@@ -8,6 +8,8 @@ import { numberRuns, type CitationSource } from "@/lib/client/citations";
 import type { ThinkingTiming } from "@/lib/client/stream-blocks";
 import { isCanvasTool } from "@/lib/canvas/tools";
 import { RECALL_TOOL_NAME } from "@/lib/context/recall";
+import { OPEN_FILE_TOOL_NAME } from "@/lib/context/files";
+import { openingFile } from "@/components/chat/open-file";
 import { SourceList, TextRun } from "@/components/chat/blocks/Citations";
 import { DocumentCard } from "@/components/chat/blocks/DocumentCard";
 import { ImageThumb } from "@/components/chat/blocks/ImageThumb";
@@ -17,7 +19,7 @@ import { ThinkingBlock } from "@/components/chat/blocks/ThinkingBlock";
 import { ContainerUpload, SearchResultCard, SystemNote, ToolResultRow, ToolUseLine, UnsupportedBlock } from "@/components/chat/blocks/MiscBlocks";
 import { PlainText } from "@/components/chat/PlainText";
 import { StaticRow } from "@/components/chat/blocks/Disclosure";
-import { History } from "lucide-react";
+import { FileText, History } from "lucide-react";
 
 export interface BlockTiming {
   /** Durations of a saved reply's thinking blocks (ms, in order), when this client timed them. */
@@ -52,6 +54,7 @@ function Item({ item, anchor, timing, streaming, plain, cites }: { item: RenderI
     case "tool_use": {
       const name = str(item.block.name) ?? "";
       if (isCanvasTool(name)) return null;
+      if (name === OPEN_FILE_TOOL_NAME) return <StaticRow testId="tool-use" icon={<FileText className="h-3.5 w-3.5" />} label={openingFile(item.block.input)} />;
       if (name === RECALL_TOOL_NAME) {
         const query = str((item.block.input as { query?: unknown } | null)?.query);
         return <StaticRow testId="tool-use" icon={<History className="h-3.5 w-3.5" />} label={`Searching the history${query ? ` for “${query}”` : ""}…`} />;
