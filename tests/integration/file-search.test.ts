@@ -10,6 +10,7 @@ import type { ToolResultBlock } from "@/lib/context/types";
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { inheritUses } from "@/lib/db/files";
 import { inheritHistory } from "@/lib/db/forks";
+import { openFile } from "@/lib/operations/file-open";
 import { createSession } from "@/lib/operations/sessions";
 import { searchHistory } from "@/lib/search/history";
 import { recall } from "@/lib/turn/recall";
@@ -71,6 +72,10 @@ describe("files in history search", () => {
     // One hit per file, at its best page; no message said the word.
     expect(hits.filter((x) => x.file?.id === doc.id)).toHaveLength(1);
     expect(hits.filter((x) => !x.file && x.snippet.includes("axolotl"))).toEqual([]);
+
+    // open_file's search shows the same page around the same words.
+    const opened = await openFile(LOCAL_USER_ID, s.id, { file_id: doc.id, search: "axolotl" });
+    expect(opened).toMatch(/--- page 2 ---\n.*pet axolotl named Quetzal/);
 
     // Scope: that session finds it, another session does not.
     expect((await search(`q=axolotl&session_id=${s.id}`)).some((x) => x.file?.id === doc.id)).toBe(true);
