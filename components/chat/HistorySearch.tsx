@@ -1,9 +1,10 @@
 "use client";
 // Search everything said in every session: type, see the messages that match (session, who
-// said it, when, the words found), and open one where it was said. Ctrl/⌘ K or `/search`
-// opens it; arrows move, Enter opens, Escape closes.
+// said it, when, the words found) and the pages of sent files that do (the file and page), and
+// open one where it was said or sent. Ctrl/⌘ K or `/search` opens it; arrows move, Enter
+// opens, Escape closes.
 import { useEffect, useRef } from "react";
-import { Search, X } from "lucide-react";
+import { FileText, Search, X } from "lucide-react";
 import type { HistoryHitJson } from "@/lib/contract";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { relativeTime } from "@/lib/client/format";
@@ -131,7 +132,7 @@ function SearchDialog() {
           ) : (
             <ul id="history-search-hits" role="listbox" aria-label="Messages found" className="divide-y divide-zinc-100 py-1 dark:divide-zinc-800" data-testid="history-search-hits">
               {hits.map((hit, i) => (
-                <HitRow key={hit.message_id} hit={hit} index={i} active={i === active} terms={terms} onOpen={openHit} />
+                <HitRow key={`${hit.message_id}-${hit.file?.id ?? ""}`} hit={hit} index={i} active={i === active} terms={terms} onOpen={openHit} />
               ))}
             </ul>
           )}
@@ -164,7 +165,16 @@ function HitRow({ hit, index, active, terms, onOpen }: { hit: HistoryHitJson; in
     >
       <div className="flex items-baseline gap-2 text-xs text-zinc-500 dark:text-zinc-400">
         <span className="min-w-0 truncate font-medium text-zinc-800 dark:text-zinc-200">{hit.session_title || "Untitled session"}</span>
-        <span className="shrink-0">{hit.role === "user" ? "You" : "Claude"}</span>
+        {hit.file ? (
+          // Found inside a file: opening it goes to the message that carries the file.
+          <span className="flex min-w-0 items-center gap-1" data-testid="history-hit-file">
+            <FileText aria-hidden className="h-3.5 w-3.5 shrink-0" />
+            <span className="truncate">{hit.file.name}</span>
+            <span className="shrink-0">· p. {hit.file.page}</span>
+          </span>
+        ) : (
+          <span className="shrink-0">{hit.role === "user" ? "You" : "Claude"}</span>
+        )}
         <span className="ml-auto shrink-0">{relativeTime(hit.created_at)}</span>
       </div>
       <p className="mt-0.5 line-clamp-3 break-words text-sm text-zinc-700 dark:text-zinc-300">

@@ -62,7 +62,8 @@ function RecallResult({ result, use }: { result: ToolResultBlock; use: ToolUseBl
                 <p className="text-xs text-zinc-500 dark:text-zinc-400">
                   <span className="font-medium text-zinc-700 dark:text-zinc-300">{e.sessionTitle ?? "This conversation"}</span>
                   {" · "}
-                  {e.role === "user" ? "you" : "Claude"} · {e.date} · message {e.seq}
+                  {e.role === "user" ? "you" : "Claude"}
+                  {e.file ? ` attached ${e.file.name}, page ${e.file.page}` : ""} · {e.date} · message {e.seq}
                 </p>
                 <div className="rounded-lg bg-white px-3 py-2 text-zinc-800 ring-1 ring-inset ring-zinc-200 dark:bg-zinc-950 dark:text-zinc-200 dark:ring-zinc-800">
                   <PlainText text={e.text} />

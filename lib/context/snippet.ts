@@ -88,6 +88,19 @@ function windowAt(text: string, at: number, size: number, lead: number): string 
   return `${start > 0 ? "…" : ""}${text.slice(start, end).trim()}${end < text.length ? "…" : ""}`;
 }
 
+/** How much of a file's page Claude reads around the words found (open_file's search, recall). */
+export const READING_EXCERPT = { chars: 900, lead: 300 } as const;
+
+/**
+ * Up to `size` characters around the best match (from the start when none), line breaks kept:
+ * a longer excerpt for Claude to read (open_file's search, a file page recall found), where a
+ * page's lines carry meaning (code, a table, a log).
+ */
+export function excerptOf(text: string, terms: readonly string[], size: number, lead: number): string {
+  const at = bestMatch(text, terms);
+  return windowAt(text, Math.max(0, at), size, at < 0 ? 0 : lead);
+}
+
 /** The excerpt a hit shows: around the best match, else the text's start. */
 export function snippetOf(text: string, terms: readonly string[]): string {
   if (text.length > FLATTEN_WHOLE) return snippetOfLong(text, terms);

@@ -9,7 +9,7 @@ import { RECALL_MAX_RESULTS, RECALL_SCOPES, RECALL_TOOL_NAME } from "./recall";
 export const RECALL_TOOL: ToolDef = {
   name: RECALL_TOOL_NAME,
   description:
-    "Search the verbatim history of this conversation and the user's other conversations. Use it when the " +
+    "Search the verbatim history of this conversation and the user's other conversations, and the text of the files attached to them. Use it when the " +
     "user refers to something said earlier that is not in view: turns condensed into the conversation " +
     "summary, or another session (last week, another project). Returns excerpts with their session and " +
     "position. Search with the distinctive words the earlier message would contain.",

@@ -6,6 +6,7 @@ import type { ExtractionState, FileInfo, FileKind } from "@/lib/contract/files";
 import { carriedFiles } from "@/lib/context/files";
 import type { ContentBlock } from "@/lib/contract/messages";
 import type { Tx } from "./driver";
+import type { HistoryScope } from "./history-search";
 
 export interface FileRow {
   id: string;
@@ -26,9 +27,6 @@ export interface FileRow {
 }
 
 const COLUMNS = `id, user_id, session_id, name, media_type, kind, size::float8 as size, sha256, tokens, pages, width, height, extraction, about, created_at`;
-const F_COLUMNS = COLUMNS.split(", ")
-  .map((c) => `f.${c}`)
-  .join(", ");
 
 export function fileJson(f: FileRow): FileInfo {
   return {
@@ -175,21 +173,74 @@ export async function searchPages(tx: Tx, userId: string, fileId: string, query:
   );
 }
 
-/** The user's files whose text matches the query (history search's file hits). */
-export async function searchFiles(
-  tx: Tx,
-  userId: string,
-  query: string,
-  sessionId: string | null,
-  limit: number,
-): Promise<(FileRow & { page: number; text: string; rank: number })[]> {
-  return tx.query<FileRow & { page: number; text: string; rank: number }>(
-    `select ${F_COLUMNS}, p.page, p.text, ts_rank(p.search, q) as rank
-     from file_pages p join files f on f.id = p.file_id, websearch_to_tsquery('english', $2) q
-     where p.user_id = $1 and f.user_id = $1 and p.search @@ q
-       and ($3::uuid is null or f.session_id = $3 or f.id in (select file_id from file_uses where session_id = $3 and user_id = $1))
-     order by rank desc, f.created_at desc limit $4`,
-    [userId, query, sessionId, limit],
+/** A page of a file that history search found, with the message that carries the file. */
+export interface FileHitRow {
+  file_id: string;
+  name: string;
+  page: number;
+  text: string;
+  rank: number;
+  session_id: string;
+  session_title: string | null;
+  message_id: string;
+  seq: number;
+  turn_seq: number;
+  role: "user" | "assistant";
+  created_at: Date;
+}
+
+/**
+ * Matching pages a file search ranks at most: the GIN index finds them, and ranking each costs a
+ * read of its vector, so a word on every page of many long PDFs costs the same as on a thousand.
+ */
+export const FILE_PAGES_RANKED = 1_000;
+
+/**
+ * History search's file hits, in one statement: the user's file pages holding every word of
+ * `query` (websearch syntax, English stemming, as open_file's search), each file's best page
+ * once, best first. A file is found through a message that carries it (file_uses), which gives
+ * the hit its session, seq and turn to jump to: an upload never sent is not part of any
+ * conversation. The scope reads as for messages: with a session, its own uses (a fork inherited
+ * its source's); with a project, uses in its sessions; a file the excluded session carries is
+ * in that session's view and left out; the dates are the carrying message's. Among a file's
+ * uses the one in the session it was uploaded to comes first.
+ */
+export async function searchFiles(tx: Tx, userId: string, scope: HistoryScope, query: string, limit: number, maxChars: number): Promise<FileHitRow[]> {
+  return tx.query<FileHitRow>(
+    `with found as materialized (
+       select p.file_id, p.page, p.text, ts_rank(p.search, q) as rank
+       from file_pages p, websearch_to_tsquery('english', $2) q
+       where p.user_id = $1 and p.search @@ q limit $9
+     ), best as (
+       select distinct on (file_id) file_id, page, text, rank from found order by file_id, rank desc, page
+     )
+     select f.id as file_id, f.name, b.page, left(b.text, $10) as text, b.rank::float8 as rank,
+       u.session_id, s.title as session_title, m.id as message_id, u.seq, u.turn_seq, m.role, m.created_at
+     from best b
+     join files f on f.id = b.file_id and f.user_id = $1
+     cross join lateral (
+       select x.session_id, x.seq, x.turn_seq from file_uses x join sessions xs on xs.id = x.session_id
+       where x.file_id = f.id and x.user_id = $1
+         and ($3::uuid is null or x.session_id = $3) and ($4::uuid is null or xs.project_id = $4)
+       order by coalesce(x.session_id = f.session_id, false) desc, x.seq, x.session_id limit 1
+     ) u
+     join sessions s on s.id = u.session_id
+     cross join lateral (select v.id, v.role, v.created_at from session_messages(u.session_id) v where v.seq = u.seq limit 1) m
+     where ($5::uuid is null or not exists (select 1 from file_uses e where e.file_id = f.id and e.session_id = $5))
+       and ($6::timestamptz is null or m.created_at >= $6) and ($7::timestamptz is null or m.created_at <= $7)
+     order by b.rank desc, m.created_at desc, f.id limit $8`,
+    [
+      userId,
+      query,
+      scope.sessionId ?? null,
+      scope.projectId ?? null,
+      scope.excludeSessionId ?? null,
+      scope.from ?? null,
+      scope.to ?? null,
+      limit,
+      FILE_PAGES_RANKED,
+      maxChars,
+    ],
   );
 }
 

@@ -71,7 +71,7 @@ function mcpServer(caller: Caller): McpServer {
   tool(
     "search_history",
     "read",
-    "Search everything the user has said with Claude in Threadkeeper, condensed turns included: keyword and meaning, newest versions first. Use it when the user refers to something discussed before. Returns excerpts with their session, speaker (role), time and seq.",
+    "Search everything the user has said with Claude in Threadkeeper, condensed turns included, and the text of the files sent in those conversations: keyword and meaning, newest versions first. Use it when the user refers to something discussed before. Returns excerpts with their session, speaker (role), time and seq; an excerpt from a file also names the file and page.",
     {
       query: H.q.describe("What to look for, in the user's words"),
       session_id: H.session_id.describe("Only this session (a fork includes what it inherited)"),

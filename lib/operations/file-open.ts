@@ -5,6 +5,7 @@
 import "server-only";
 import { z } from "zod";
 import { fileBlock } from "@/lib/context/files";
+import { excerptOf, queryTerms, READING_EXCERPT } from "@/lib/context/snippet";
 import type { ToolResultBlock } from "@/lib/contract/messages";
 import { withUser } from "@/lib/db";
 import { pageCount, pagesOf, searchPages, sessionFiles, sessionFilesByIds, type FileRow } from "@/lib/db/files";
@@ -62,19 +63,10 @@ async function readLines(userId: string, f: FileRow, from: number, to: number): 
   return clip(`"${f.name}", lines ${picked[0].n}-${picked[picked.length - 1].n}:\n${picked.map((l) => `${l.n}: ${l.text}`).join("\n")}`);
 }
 
-/** A short stretch of text around the first place a word of the query occurs. */
-function excerpt(text: string, query: string): string {
-  const words = query.toLowerCase().split(/\s+/).filter((w) => w.length > 1);
-  const lower = text.toLowerCase();
-  const at = Math.max(0, Math.min(...words.map((w) => lower.indexOf(w.slice(0, Math.max(3, w.length - 2)))).filter((i) => i >= 0), text.length));
-  const start = Math.max(0, at - 300);
-  return `${start > 0 ? "…" : ""}${text.slice(start, start + 900).trim()}${start + 900 < text.length ? "…" : ""}`;
-}
-
 async function search(userId: string, f: FileRow, query: string): Promise<string> {
   const hits = await withUser(userId, (tx) => searchPages(tx, userId, f.id, query, 5));
   if (hits.length === 0) return `No ${label(f)} of "${f.name}" contains "${query}".`;
-  return clip(`"${f.name}": ${hits.length} ${label(f)}(s) mention "${query}" (best first; open one with pages):\n\n${hits.map((h) => `--- ${label(f)} ${h.page} ---\n${excerpt(h.text, query)}`).join("\n\n")}`);
+  return clip(`"${f.name}": ${hits.length} ${label(f)}(s) mention "${query}" (best first; open one with pages):\n\n${hits.map((h) => `--- ${label(f)} ${h.page} ---\n${excerptOf(h.text, queryTerms(query), READING_EXCERPT.chars, READING_EXCERPT.lead).trim()}`).join("\n\n")}`);
 }
 
 /** Runs open_file for the session's user; an id that is not one of the session's files is an error Claude reads. */

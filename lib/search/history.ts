@@ -1,15 +1,17 @@
 // History search: anything ever said, found again. Hybrid like memory search: full-text over
 // every message (found the moment it is saved) fused by RRF with the nearest message
-// embeddings (added by the background indexer, lib/search/indexer.ts).
+// embeddings (added by the background indexer, lib/search/indexer.ts); beside them, the pages
+// of the files the conversations carry that hold the query's words.
 import "server-only";
 import type { HistoryHitJson } from "@/lib/contract";
 import { redactSecrets } from "@/lib/redact";
 import type { Tx } from "@/lib/db";
+import { searchFiles, type FileHitRow } from "@/lib/db/files";
 import { hitDetails, thinkingMatches, vectorCandidates } from "@/lib/db/history-search";
 import { keywordCandidates } from "./keywords";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 import { fusedRank, vectorWeight } from "@/lib/memory/rank";
-import { queryTerms, snippetOf, truncateAround } from "@/lib/context/snippet";
+import { excerptOf, queryTerms, snippetOf, truncateAround } from "@/lib/context/snippet";
 
 /** Width of `message_embeddings.embedding` (halfvec(256)): a quarter of memories', see the migration. */
 export const HISTORY_EMBEDDING_DIMENSIONS = 256;
@@ -70,7 +72,7 @@ export async function embedHistoryQuery(q: string): Promise<QueryVector> {
 }
 
 /**
- * The user's messages that best match `q.q`, best first. The user's own only (explicit filter
+ * The user's messages, and pages of the files their messages carry, that best match `q.q`, best first. The user's own only (explicit filter
  * and RLS). With `sessionId`, that session's whole view, inherited rows included (reported
  * under the fork's id); with `excludeSessionId`, everything but that session's view.
  */
@@ -107,7 +109,7 @@ export async function searchHistory(tx: Tx, userId: string, q: HistoryQuery, emb
   const rows = await hitDetails(tx, userId, q, shortlist.map((c) => c.id), MAX_FETCH_CHARS);
   const fusedOf = new Map(shortlist.map((c) => [c.id, c.fused]));
   const terms = queryTerms(text);
-  return rows
+  const messages: HistoryHit[] = rows
     .map((r) => {
       const score = Math.round((fusedOf.get(r.message_id) ?? 0) * (r.replaced ? REPLACED_FACTOR : 1) * 1e6) / 1e6;
       return { r, score };
@@ -132,4 +134,31 @@ export async function searchHistory(tx: Tx, userId: string, q: HistoryQuery, emb
         ...(thought === undefined ? {} : { in_thinking: true }),
       };
     });
+  // Files: one more indexed statement. Their pages rank among themselves (ts_rank) and the i-th
+  // scores as the i-th message found by words alone would, so the best page of a file sits
+  // beside the best keyword matches and below a message both halves found.
+  const files = await searchFiles(tx, userId, q, text, q.limit, MAX_FETCH_CHARS);
+  const fileHits = files.map((f, i) => fileHit(f, terms, Math.round(fusedRank(null, i + 1, weight) * 1e6) / 1e6));
+  // At an equal score what was said comes before what a file holds; then the newer first.
+  return [...messages, ...fileHits]
+    .sort((a, b) => b.score - a.score || Number(a.file !== undefined) - Number(b.file !== undefined) || b.created_at.localeCompare(a.created_at))
+    .slice(0, q.limit);
+}
+
+/** A page of a file as a hit: the page's words around the match, under the message that carries the file. */
+function fileHit(f: FileHitRow, terms: readonly string[], score: number): HistoryHit {
+  const clean = redactSecrets(f.text);
+  return {
+    session_id: f.session_id,
+    session_title: f.session_title,
+    message_id: f.message_id,
+    seq: f.seq,
+    turn_seq: f.turn_seq,
+    role: f.role,
+    snippet: snippetOf(clean, terms),
+    text: excerptOf(clean, terms, MAX_TEXT_CHARS, MAX_TEXT_CHARS / 4),
+    score,
+    created_at: f.created_at.toISOString(),
+    file: { id: f.file_id, name: f.name, page: f.page },
+  };
 }

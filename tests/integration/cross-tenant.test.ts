@@ -140,6 +140,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/memory/project/[project_id]", method: "GET", expect: "not_found", params: (i) => ({ project_id: i.project }) },
   { route: "/api/memory/search", method: "POST", expect: "own", body: () => ({ query: `${MARK} plans` }) },
   { route: "/api/search", method: "GET", expect: "own", query: () => `?q=${MARK}` },
+  // A's file's words as full-text search reads them ("zebracorn.txt" is one word): file hits are the user's own too.
+  { route: "/api/search", method: "GET", expect: "own", query: () => `?q=${MARK}.txt%20text` },
   { route: "/api/search", method: "GET", expect: "not_found", query: (i) => `?q=${MARK}&session_id=${i.session}` },
   { route: "/api/search", method: "GET", expect: "not_found", query: (i) => `?q=${MARK}&project_id=${i.project}` },
   { route: "/api/memory/search", method: "POST", expect: "own", body: (i) => ({ query: MARK, project_id: i.project }) },
@@ -168,6 +170,7 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/keys/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.key }) },
   // MCP answers in JSON-RPC: a tool asked about A's objects returns a not_found tool error (status 200).
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("search_history", { query: `${MARK} launch` }) },
+  { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("search_history", { query: `${MARK}.txt text` }) },
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("search_memory", { query: `${MARK} launch Lisbon` }) },
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("list_sessions", { query: MARK }) },
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: (i) => mcpCall("get_session_context", { session_id: i.session }) },
@@ -377,6 +380,9 @@ describe("user B against user A's objects", () => {
     expect(await res.text()).toContain(ids.session);
     const found = await call({ route: "/api/search", method: "GET", expect: "own", query: () => `?q=${MARK}+launch` }, ids, a.bearer);
     expect(await found.text()).toContain(ids.session);
+    // The words of A's file, which B's same search never saw.
+    const inFile = await call({ route: "/api/search", method: "GET", expect: "own", query: () => `?q=${MARK}.txt%20text` }, ids, a.bearer);
+    expect(((await inFile.json()) as { hits: { file?: { id: string } }[] }).hits.map((x) => x.file?.id)).toContain(ids.file);
     const facts = await call({ route: "/api/memory/search", method: "POST", expect: "own", body: () => ({ query: `${MARK} launch Lisbon`, kind: "fact" }) }, ids, a.bearer);
     expect(await facts.text()).toContain(`${MARK} launch in Lisbon`);
     // The usage B saw none of is there for A: its most expensive session is the marked one.

@@ -170,7 +170,7 @@ describe("projects", () => {
 });
 
 describe("files", () => {
-  it("upload, list, read the bytes, attach to a message, usage, delete; 415, 413, 400 and 404", async () => {
+  it("upload, list, read the bytes, attach to a message, find its words, usage, delete; 415, 413, 400 and 404", async () => {
     const s = await newSession();
     const form = (name: string, body: BlobPart, type = "text/plain") => {
       const f = new FormData();
@@ -185,6 +185,9 @@ describe("files", () => {
     await expectStatus(200, "GET", "/api/files/{id}", { params: { id: file.id } });
     await expectStatus(201, "POST", "/api/session/{id}/messages", { params: { id: s.id }, body: { content: "read it", attachments: [file.id] }, headers: json });
     await idle(h, s.id);
+    // A hit inside the sent file validates against the document's hit shape.
+    const found = await expectStatus<{ hits: { file?: { id: string; page: number } }[] }>(200, "GET", "/api/search", { query: "?q=Friday" });
+    expect(found.hits.find((x) => x.file)?.file).toMatchObject({ id: file.id, page: 1 });
     await expectStatus(200, "GET", "/api/files");
     await expectStatus(204, "DELETE", "/api/files/{id}", { params: { id: file.id } });
     await expectStatus(404, "GET", "/api/files/{id}", { params: { id: file.id } }, "not_found");

@@ -36,6 +36,21 @@ describe("the recall result", () => {
     expect(e.text).toBe("signed for the flat");
   });
 
+  it("reads back a file's page with its name, page and id, says open_file reads more, and keeps a quote in a name from breaking the header", () => {
+    const FILE = "33333333-3333-4333-8333-333333333333";
+    const page = `${"filler words ".repeat(200)}Clause 7: the tenant keeps a pet axolotl.\nLine two of the clause.${" more".repeat(300)}`;
+    const text = formatRecall("axolotl", [hit({ text: page, file: { id: FILE, name: 'the "lease".pdf', page: 2 } }), hit({ seq: 4 })], HERE);
+    expect(text.split("\n")[0]).toBe('Found 2 excerpts for "axolotl" in 1 session (1 from files; open_file reads more of a file of this conversation by its file_id):');
+    expect(text).toContain(`the user attached "the 'lease'.pdf" page 2 (file_id ${FILE}):`);
+    const [file, message] = parseRecall(text);
+    expect(file).toMatchObject({ sessionId: THERE, seq: 3, role: "user", file: { id: FILE, name: "the 'lease'.pdf", page: 2 } });
+    // Around the words, lines kept, about as much as open_file's search shows.
+    expect(file.text).toContain("pet axolotl.\nLine two");
+    expect(file.text.length).toBeLessThanOrEqual(905);
+    expect(message).toMatchObject({ seq: 4, text: "We signed for the flat." });
+    expect(message.file).toBeUndefined();
+  });
+
   it("says plainly when nothing matched, and parses to no excerpts", () => {
     const text = formatRecall("zebra", [], HERE);
     expect(text).toMatch(/^No earlier messages match "zebra"/);
