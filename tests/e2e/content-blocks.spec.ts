@@ -110,10 +110,12 @@ test("a conversation with thinking, documents, server tools and citations render
   await expect(second.getByTestId("thinking-block").nth(1)).toHaveText("Reasoning redacted");
   await expect(second.getByTestId("tool-use")).toHaveText("Tool call: screenshot");
 
-  // A tool result's image as a thumbnail, seen without opening the result.
-  const thumb = page.getByTestId("tool-results").getByTestId("image-thumb");
+  // A tool result's image as a thumbnail, seen without opening the result: the drop-in kept it as
+  // the session's file, so it is served from there and loads.
+  const thumb = page.getByTestId("tool-results").getByTestId("stored-image");
   await expect(thumb).toBeVisible();
-  await expect(thumb.locator("img")).toHaveAttribute("src", /^data:image\/png;base64,/);
+  await expect(thumb.locator("img")).toHaveAttribute("src", /^\/api\/files\/[0-9a-f-]{36}$/);
+  await expect.poll(() => thumb.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
 
 
   // Everything open, in both themes: no serious accessibility problem.
