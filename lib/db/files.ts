@@ -120,6 +120,11 @@ export async function storedBytes(tx: Tx, userId: string): Promise<{ bytes: numb
   return row;
 }
 
+/** Serialises the user's file writes for the rest of the transaction (the quota's check and its rows). */
+export async function lockUserFiles(tx: Tx, userId: string): Promise<void> {
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended('threadkeeper.files:' || $1::text, 0))`, [userId]);
+}
+
 export async function hasContent(tx: Tx, userId: string, sha256: string): Promise<boolean> {
   const rows = await tx.query(`select 1 from files where user_id = $1 and sha256 = $2 limit 1`, [userId, sha256]);
   return rows.length > 0;

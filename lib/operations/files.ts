@@ -8,7 +8,7 @@ import type { UploadedFile } from "@/lib/contract/endpoint";
 import { ACCEPTED_TYPES_TEXT, type Attachment, type FileInfo, type StorageUsageJson } from "@/lib/contract/files";
 import type { ContentBlock } from "@/lib/contract/messages";
 import { fileBlock } from "@/lib/context/files";
-import { withUser } from "@/lib/db";
+import { withUser, type Tx } from "@/lib/db";
 import {
   deleteFileRow,
   fileById,
@@ -16,6 +16,7 @@ import {
   hasContent,
   insertFile,
   insertPages,
+  lockUserFiles,
   readTwin,
   sessionFilesByDigest,
   sessionFilesByIds,
@@ -61,6 +62,35 @@ function classify(upload: UploadedFile): Classified {
   return c;
 }
 
+type Content = readonly { sha256: string; size: number }[];
+
+/** 413 quota_exceeded when storing this content (the bytes the user does not have yet) would pass the quota. */
+async function assertRoom(tx: Tx, userId: string, content: Content): Promise<void> {
+  const used = await storedBytes(tx, userId);
+  let adds = 0;
+  for (const c of new Map(content.map((x) => [x.sha256, x])).values()) if (!(await hasContent(tx, userId, c.sha256))) adds += c.size;
+  if (used.bytes + adds <= quotaBytes()) return;
+  throw new AppError(413, "quota_exceeded", `Your stored files would pass ${MB(quotaBytes())}; delete files or sessions you no longer need.`, {
+    used_bytes: used.bytes,
+    quota_bytes: quotaBytes(),
+    size: adds,
+  });
+}
+
+/**
+ * Writes the rows of content whose bytes were just put, under the user's files lock with the
+ * quota checked again, so concurrent uploads cannot pass it together. A refusal here leaves the
+ * bytes it put, which no row counts: removing them could take the bytes of the same content
+ * from an upload beside it that is about to write its row.
+ */
+function storing<T>(userId: string, content: Content, write: (tx: Tx) => Promise<T>): Promise<T> {
+  return withUser(userId, async (tx) => {
+    await lockUserFiles(tx, userId);
+    await assertRoom(tx, userId, content);
+    return write(tx);
+  });
+}
+
 /** What the row says before any background work: the figures an image or text file has at once, a PDF's estimate. */
 async function describe(c: Classified, bytes: Uint8Array): Promise<{ row: Pick<NewFile, "tokens" | "pages" | "width" | "height" | "extraction" | "about">; pages: string[] }> {
   if (c.kind === "image") {
@@ -96,17 +126,10 @@ export async function uploadFile(userId: string, sessionId: string, upload: Uplo
   // a broken or encrypted one is refused here), a long one goes on in the background.
   const pdf = c.kind === "pdf" && !twin ? await startPdfExtraction(bytes) : null;
 
-  await withUser(userId, async (tx) => {
-    const used = await storedBytes(tx, userId);
-    const adds = (await hasContent(tx, userId, sha256)) ? 0 : bytes.length;
-    if (used.bytes + adds > quotaBytes()) {
-      throw new AppError(413, "quota_exceeded", `This file would take your stored files past ${MB(quotaBytes())}; delete files or sessions you no longer need.`, {
-        used_bytes: used.bytes,
-        quota_bytes: quotaBytes(),
-        size: bytes.length,
-      });
-    }
-  });
+  // Checked before the bytes are put (a refusal stores nothing), and again with the row, under the
+  // user's lock, so two uploads at once cannot both pass.
+  const content = [{ sha256, size: bytes.length }];
+  await withUser(userId, (tx) => assertRoom(tx, userId, content));
   await fileStore().put(userId, sha256, bytes, c.mediaType);
 
   const figures = twin
@@ -114,7 +137,7 @@ export async function uploadFile(userId: string, sessionId: string, upload: Uplo
     : pdf?.done
       ? { ...described!.row, ...pdf.done.figures }
       : described!.row;
-  const row = await withUser(userId, async (tx) => {
+  const row = await storing(userId, content, async (tx) => {
     const r = await insertFile(tx, userId, { session_id: sessionId, name, media_type: c.mediaType, kind: c.kind, size: bytes.length, sha256, ...figures });
     if (twin) await copyPages(tx, userId, twin.id, r.id);
     else await insertPages(tx, userId, r.id, pdf?.done ? pdf.done.pages : described!.pages);
@@ -171,19 +194,10 @@ export async function adoptMedia(userId: string, sessionId: string, items: reado
   const fresh = items.filter((i) => !out.has(i.sha256));
   if (fresh.length === 0) return out;
   const decoded = fresh.map((i) => ({ item: i, bytes: Buffer.from(i.base64, "base64") }));
-  await withUser(userId, async (tx) => {
-    const used = await storedBytes(tx, userId);
-    let adds = 0;
-    for (const d of decoded) if (!(await hasContent(tx, userId, d.item.sha256))) adds += d.bytes.length;
-    if (used.bytes + adds > quotaBytes()) {
-      throw new AppError(413, "quota_exceeded", `The request's files would take your stored files past ${MB(quotaBytes())}; delete files or sessions you no longer need.`, {
-        used_bytes: used.bytes,
-        quota_bytes: quotaBytes(),
-      });
-    }
-  });
+  const content = decoded.map((d) => ({ sha256: d.item.sha256, size: d.bytes.length }));
+  await withUser(userId, (tx) => assertRoom(tx, userId, content));
   for (const d of decoded) await fileStore().put(userId, d.item.sha256, d.bytes, d.item.mediaType);
-  const rows = await withUser(userId, async (tx) => {
+  const rows = await storing(userId, content, async (tx) => {
     const made: FileRow[] = [];
     for (const { item, bytes } of decoded) {
       const row = await insertFile(tx, userId, {
