@@ -5,7 +5,7 @@ import "server-only";
 import { McpServer, ResourceTemplate, type ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { ShapeOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolResult, type GetPromptResult, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Caller } from "@/lib/auth";
 import type { Scope } from "@/lib/contract";
@@ -150,7 +150,13 @@ function mcpServer(caller: Caller): McpServer {
     },
     async ({ session_id }): Promise<GetPromptResult> => {
       requireScope(caller.key?.scopes ?? null, "read");
-      return { messages: [{ role: "user", content: { type: "text", text: await resumeText(userId, session_id) } }] };
+      try {
+        return { messages: [{ role: "user", content: { type: "text", text: await resumeText(userId, session_id) } }] };
+      } catch (err) {
+        // A session that is not the caller's (or none) is a wrong argument, as the protocol says it.
+        if (err instanceof AppError && err.status === 404) throw new McpError(ErrorCode.InvalidParams, `No session ${session_id}: it does not exist or is not yours.`);
+        throw err;
+      }
     },
   );
   // A session's condensed context (summary and current facts) as a document a client can attach.

@@ -80,6 +80,9 @@ describe("the MCP server", () => {
     expect((context.status as { session_id: string }).session_id).toBe(sessionId);
     const prompt = await client.getPrompt({ name: "resume_session", arguments: { session_id: sessionId } });
     expect((prompt.messages[0].content as { text: string }).text).toContain("quokka database");
+    // An unknown session is the protocol's invalid-params error, not an internal one.
+    const unknown = await client.getPrompt({ name: "resume_session", arguments: { session_id: "7d9f3c2e-1b4a-4c5d-8e6f-0a1b2c3d4e5f" } }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({ code: -32602, message: expect.stringContaining("No session") });
     await client.close();
   });
 
