@@ -5,6 +5,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
 import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
+import * as unknownRoute from "@/app/api/anthropic/[...path]/route";
 import * as countRoute from "@/app/api/anthropic/v1/messages/count_tokens/route";
 import * as modelsRoute from "@/app/api/anthropic/v1/models/route";
 import * as modelRoute from "@/app/api/anthropic/v1/models/[model_id]/route";
@@ -31,6 +32,10 @@ function dispatch(input: string | URL | Request, init?: RequestInit): Promise<Re
   const model = /\/v1\/models\/([^/]+)$/.exec(path);
   if (model) return modelRoute.GET(request, params({ model_id: decodeURIComponent(model[1]) }));
   if (path.endsWith("/v1/models")) return modelsRoute.GET(request, undefined);
+  // Anything else under the drop-in goes to its catch-all, as Next.js routes it.
+  const rest = path.split("/api/anthropic/")[1];
+  const method = request.method as "GET" | "POST" | "DELETE";
+  if (rest) return unknownRoute[method](request, { params: Promise.resolve({ path: rest.split("/") }) });
   return Promise.resolve(new Response("no route", { status: 599 }));
 }
 
@@ -81,6 +86,14 @@ beforeAll(async () => {
 });
 
 describe("the drop-in Messages API with the Anthropic SDK as its client", () => {
+  it("answers what it does not serve (batches, files) in Anthropic's shape, so the SDK raises NotFoundError", async () => {
+    const err = await sdk(key).messages.batches.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.NotFoundError);
+    expect((err as InstanceType<typeof Anthropic.NotFoundError>).message).toContain("does not serve GET /api/anthropic/v1/messages/batches");
+    const retrieved = await sdk(key).beta.files.retrieveMetadata("file_123").catch((e: unknown) => e);
+    expect(retrieved).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+
   it("answers messages.create like the API, in a new session named by a response header", async () => {
     const client = sdk(key);
     const { data, response } = await client.messages

@@ -186,6 +186,7 @@ const ATTEMPTS: Attempt[] = [
   // Counts across users, and no user's data: no ids, no text.
   { route: "/api/metrics", method: "GET", expect: "operator" },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
+  ...METHODS.map((method): Attempt => ({ route: "/api/anthropic/[...path]", method, expect: "not_found", params: () => ({ path: ["v1", "messages", "batches"] }) })),
 ];
 
 // --- the route files themselves ---

@@ -47,7 +47,19 @@ export const api = {
  */
 export const UNDOCUMENTED_ROUTES: Record<string, string> = {
   "/api/[...path]": "answers 404 not_found for every unknown /api path",
+  "/api/anthropic/[...path]": "answers 404 in Anthropic's error shape for every unknown path of the drop-in Messages API",
 };
+
+/** The drop-in's catch-all: Anthropic's error shape, in no group. */
+export const unknownAnthropicRoute = {
+  method: "GET",
+  path: "/api/anthropic/{path}",
+  operationId: "unknownAnthropicRoute",
+  summary: "Any unknown path of the drop-in Messages API",
+  scope: "read",
+  dialect: "anthropic",
+  responses: {},
+} as const;
 
 /** The catch-all's descriptor: in no group, so not in the document. */
 export const unknownRoute = { method: "GET", path: "/api/{path}", operationId: "unknownRoute", summary: "Any unknown /api path", scope: "read", responses: {} } as const;
