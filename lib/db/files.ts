@@ -28,6 +28,12 @@ export interface FileRow {
 
 const COLUMNS = `id, user_id, session_id, name, media_type, kind, size::float8 as size, sha256, tokens, pages, width, height, extraction, about, created_at`;
 
+/**
+ * A file of session $2 (user $1): attached to it, or carried by one of its messages (a fork's
+ * inherited ones included).
+ */
+const OF_SESSION = `(session_id = $2 or id in (select file_id from file_uses where session_id = $2 and user_id = $1))`;
+
 export function fileJson(f: FileRow): FileInfo {
   return {
     id: f.id,
@@ -72,7 +78,7 @@ export async function filesByIds(tx: Tx, userId: string, ids: readonly string[])
 export async function sessionFilesByIds(tx: Tx, userId: string, sessionId: string, ids: readonly string[]): Promise<FileRow[]> {
   return tx.query<FileRow>(
     `select ${COLUMNS} from files where user_id = $1 and id = any($3::uuid[])
-       and (session_id = $2 or id in (select file_id from file_uses where session_id = $2 and user_id = $1))`,
+       and ${OF_SESSION}`,
     [userId, sessionId, ids],
   );
 }
@@ -89,8 +95,7 @@ export async function readTwin(tx: Tx, userId: string, sha256: string): Promise<
 /** Files attached to the session or carried by its messages (a fork's inherited ones too), newest first. */
 export async function sessionFiles(tx: Tx, userId: string, sessionId: string): Promise<FileRow[]> {
   return tx.query<FileRow>(
-    `select ${COLUMNS} from files where user_id = $1 and (session_id = $2
-       or id in (select file_id from file_uses where session_id = $2 and user_id = $1))
+    `select ${COLUMNS} from files where user_id = $1 and ${OF_SESSION}
      order by created_at desc limit 500`,
     [userId, sessionId],
   );
@@ -100,7 +105,7 @@ export async function sessionFiles(tx: Tx, userId: string, sessionId: string): P
 export async function sessionFilesByDigest(tx: Tx, userId: string, sessionId: string, digests: readonly string[]): Promise<FileRow[]> {
   return tx.query<FileRow>(
     `select distinct on (sha256) ${COLUMNS} from files where user_id = $1 and sha256 = any($3::text[])
-       and (session_id = $2 or id in (select file_id from file_uses where session_id = $2 and user_id = $1))
+       and ${OF_SESSION}
      order by sha256, created_at`,
     [userId, sessionId, digests],
   );

@@ -39,7 +39,9 @@ export async function textFileTokens(text: string): Promise<number> {
   return documentTokens({ kind: "text", pages: 1, textTokens: raw });
 }
 
-async function pdfFigures(pageTexts: string[]): Promise<{ figures: Figures; pages: string[] }> {
+/** A PDF's text per page and the figures it gives the file. */
+async function pdfText(bytes: Uint8Array): Promise<{ figures: Figures; pages: string[] }> {
+  const { pageTexts } = await readPdf(bytes, { timeoutMs: PDF_TIME_BUDGET_MS });
   const facts = await pdfFactsOffThread(pageTexts);
   return { figures: { tokens: documentTokens(facts), pages: facts.pages, extraction: "done", about: aboutLine(pageTexts.join("\n")) }, pages: pageTexts };
 }
@@ -68,7 +70,7 @@ const inflight = new Map<string, Promise<void>>();
 export async function startPdfExtraction(
   bytes: Uint8Array,
 ): Promise<{ done?: { figures: Figures; pages: string[] }; later?: (userId: string, fileId: string) => void }> {
-  const reading = readPdf(bytes, { timeoutMs: PDF_TIME_BUDGET_MS }).then((r) => pdfFigures(r.pageTexts));
+  const reading = pdfText(bytes);
   let timer: NodeJS.Timeout | undefined;
   const waited = await Promise.race([
     reading.then(
@@ -124,6 +126,6 @@ export async function ensureExtracted(userId: string, files: readonly { id: stri
     }
     const bytes = await fileStore().get(userId, f.sha256);
     if (!bytes) continue;
-    await save(userId, f.id, readPdf(bytes, { timeoutMs: PDF_TIME_BUDGET_MS }).then((r) => pdfFigures(r.pageTexts)));
+    await save(userId, f.id, pdfText(bytes));
   }
 }

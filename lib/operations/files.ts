@@ -3,7 +3,6 @@
 // once per content, its row written, and a PDF's text read in the background so the upload
 // answers at once. Listing, reading back and deleting.
 import "server-only";
-import { createHash } from "node:crypto";
 import type { UploadedFile } from "@/lib/contract/endpoint";
 import { ACCEPTED_TYPES_TEXT, type Attachment, type FileInfo, type StorageUsageJson } from "@/lib/contract/files";
 import type { ContentBlock } from "@/lib/contract/messages";
@@ -31,6 +30,7 @@ import { getSession } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { AppError, badRequest, notFound } from "@/lib/errors";
 import { aboutLine, classifyFile, limitFor, safeFileName, textPages, utf8Text, type Classified } from "@/lib/files/classify";
+import { sha256Hex } from "@/lib/files/digest";
 import { imageSize } from "@/lib/files/image-size";
 import { log } from "@/lib/log";
 import { fileStore } from "@/lib/storage";
@@ -116,7 +116,7 @@ async function describe(c: Classified, bytes: Uint8Array): Promise<{ row: Pick<N
 export async function uploadFile(userId: string, sessionId: string, upload: UploadedFile): Promise<FileInfo> {
   const c = classify(upload);
   const bytes = upload.bytes;
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const sha256 = sha256Hex(bytes);
   const name = safeFileName(upload.name);
   await withUser(userId, (tx) => getSession(tx, userId, sessionId));
 

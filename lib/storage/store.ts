@@ -1,7 +1,7 @@
 // What every file store is, and the key checks both backends share. Apart from index.ts so the
 // backends can name the interface without importing the module that imports them (no circles).
 import "server-only";
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@/lib/files/digest";
 
 /**
  * Bytes of attached files, content-addressed per user: the key is (userId, sha256 of the bytes),
@@ -39,6 +39,6 @@ export function checkKey(userId: string, sha256: string): void {
  */
 export function checkObject(userId: string, sha256: string, bytes: Uint8Array): void {
   checkKey(userId, sha256);
-  const actual = createHash("sha256").update(bytes).digest("hex");
+  const actual = sha256Hex(bytes);
   if (actual !== sha256) throw new Error(`file store: the bytes' SHA-256 is ${actual}, not the key ${sha256}`);
 }

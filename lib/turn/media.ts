@@ -7,6 +7,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import type { AnthropicMessageIn } from "@/lib/contract/anthropic";
 import { decodeBase64 } from "@/lib/files/base64";
+import { sha256Hex } from "@/lib/files/digest";
 import { imageSize } from "@/lib/files/image-size";
 import { PDF_TIME_BUDGET_MS, PdfError, readPdf } from "@/lib/files/pdf";
 import { AppError, badRequest } from "@/lib/errors";
@@ -27,7 +28,6 @@ type Notes = Record<string | symbol, unknown>;
 /** A PDF's text per page, kept with its notes under a symbol: JSON (the stored block) never carries it. */
 const PAGE_TEXTS = Symbol("pageTexts");
 
-const sha256Hex = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 // Facts of recently read media by the digest of their base64: a client that resends its whole
 // conversation resends its PDFs too. Bounded; a miss only costs a read.
