@@ -86,11 +86,37 @@ describe("uploads", () => {
     expect(((await none.json()) as { files: FileInfo[] }).files).toEqual([]);
   });
 
+  it("refuses a body over the upload limit before reading it, and a form without the file field", async () => {
+    const s = await newSession();
+    // A streamed body past the limit: counted as it arrives and abandoned at the limit.
+    const huge = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(1024 * 1024));
+      },
+    });
+    const res = await sessionFilesRoute.POST(
+      new Request(`http://127.0.0.1:3000/api/session/${s.id}/files`, {
+        method: "POST",
+        body: huge,
+        headers: { "content-type": "multipart/form-data; boundary=x" },
+        duplex: "half",
+      } as RequestInit),
+      params({ id: s.id }),
+    );
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+    const form = new FormData();
+    form.set("other", "no file here");
+    const noFile = await sessionFilesRoute.POST(new Request(`http://127.0.0.1:3000/api/session/${s.id}/files`, { method: "POST", body: form }), params({ id: s.id }));
+    expect(noFile.status).toBe(400);
+    expect(((await noFile.json()) as { error: { message: string } }).error.message).toContain("'file'");
+  });
+
   it("stores a hostile name safely and never serves HTML or SVG so that it runs", async () => {
     const s = await newSession();
-    const name = `../../etc/\u0007evil\u202Egnp.html${"x".repeat(500)}`;
+    const name = `../../etc/\u0000\u0007evil\u202Egnp.html${"x".repeat(500)}`;
     const f = await uploaded(s.id, name, new TextEncoder().encode("<script>alert(1)</script>"), "text/html");
-    expect(f.name).not.toMatch(/[/\\\u0007\u202E]/);
+    expect(f.name).not.toMatch(/[/\\\u0000\u0007\u202E]/);
     expect([...f.name].length).toBeLessThanOrEqual(255);
     const got = await fileRoute.GET(req("GET", `/api/files/${f.id}`), params({ id: f.id }));
     expect(got.headers.get("content-type")).toBe("text/plain; charset=utf-8");
