@@ -217,6 +217,8 @@ export type AnthropicErrorJson = z.infer<typeof anthropicError>;
 /** Headers of the drop-in: the session a request continues, and what Threadkeeper did with it. */
 export const SESSION_HEADER = "threadkeeper-session-id";
 export const HISTORY_HEADER = "threadkeeper-history";
+/** Which of Threadkeeper's own tools a request offers Claude: `recall`, `canvas`, both comma-separated, or `none`. */
+export const TOOLS_HEADER = "threadkeeper-tools";
 export const CONTEXT_TOKENS_HEADER = "threadkeeper-context-tokens";
 export const CONTEXT_CAPACITY_HEADER = "threadkeeper-context-capacity";
 export const CONTEXT_PERCENT_HEADER = "threadkeeper-context-percent";

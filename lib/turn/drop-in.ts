@@ -79,10 +79,18 @@ export function toolDefs(tools: AnthropicCreateRequest["tools"]): ToolDef[] {
   });
 }
 
-/** The request's headers a drop-in reads: the session it continues and the caller's betas. */
+/** What a drop-in reads of the request beside its body (lib/api/drop-in-headers.ts reads it). */
 export interface DropInHeaders {
+  /** `threadkeeper-session-id`: the session it continues. */
   session: string | null;
+  /** `anthropic-beta`. */
   betas: string | null;
+  /** A conversation id a well-known client sends (Claude Code's `X-Claude-Code-Session-Id`, …), with the header it came in. */
+  conversation: string | null;
+  /** `threadkeeper-tools`: which of Threadkeeper's own tools this request offers; null leaves it to the key or the session. */
+  tools: string | null;
+  /** The API key the request came with, if any. */
+  keyId: string | null;
 }
 
 /**
