@@ -3,7 +3,7 @@
 import "server-only";
 import type { Caller } from "@/lib/auth";
 import { SESSION_HEADER, TOOLS_HEADER } from "@/lib/contract/anthropic";
-import type { DropInHeaders } from "@/lib/turn/drop-in";
+import type { DropInHeaders } from "@/lib/turn/api-session";
 
 /**
  * Headers in which popular clients name their own conversation: each value maps to one session
@@ -18,6 +18,6 @@ export function dropInHeaders(req: Request, caller: Caller): DropInHeaders {
     betas: req.headers.get("anthropic-beta"),
     conversation: found ? `${found[0]}:${found[1]}` : null,
     tools: req.headers.get(TOOLS_HEADER),
-    keyId: caller.key?.id ?? null,
+    keyTools: caller.key?.tools ?? null,
   };
 }

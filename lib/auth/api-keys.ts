@@ -73,7 +73,7 @@ async function lookUp(hash: string, admission?: Admission): Promise<Caller> {
     if (!key) throw invalidKey("unknown");
     if (key.revoked_at) throw invalidKey("revoked");
     if (key.expires_at && key.expires_at.getTime() <= key.now.getTime()) throw invalidKey("expired");
-    const caller: Caller = { userId: key.user_id, email: null, via: "key", key: { id: key.id, name: key.name, scopes: key.scopes } };
+    const caller: Caller = { userId: key.user_id, email: null, via: "key", key: { id: key.id, name: key.name, scopes: key.scopes, tools: key.tools } };
     if (admission) requireScope(key.scopes, admission.scope);
     if (take) {
       const bucket = { userId: key.user_id, keyId: key.id, bucket: "requests" as const, windowMicros: take.windowMicros };

@@ -1,6 +1,6 @@
 // Who is calling, as every layer from the limits up sees it.
 import "server-only";
-import type { Scope } from "@/lib/contract";
+import type { ApiTool, Scope } from "@/lib/contract";
 import type { Quota } from "@/lib/limits/quota";
 
 /**
@@ -14,6 +14,8 @@ export interface CallerKey {
   id: string;
   name: string;
   scopes: Scope[];
+  /** Which of Threadkeeper's own tools its requests offer Claude; null: the session's settings. */
+  tools: ApiTool[] | null;
 }
 
 export interface Caller {

@@ -18,6 +18,14 @@ export interface KeyBlock {
   is_error?: boolean;
   source?: unknown;
   block?: unknown;
+  /** An image's or PDF's notes (lib/turn/media.ts): the digest of its bytes, the same before and after it is stored. */
+  threadkeeper?: { sha256?: unknown };
+}
+
+/** Media by the digest of their bytes where known: a resent base64 image and the stored file it became are one. */
+function sourceKey(b: KeyBlock): string {
+  const sha = b.threadkeeper?.sha256;
+  return typeof sha === "string" ? `#${sha}` : JSON.stringify(b.source ?? null);
 }
 
 /** One message as the client saw it: Threadkeeper's own tool rounds hidden, a turn's replies merged. */
@@ -35,7 +43,7 @@ const squash = (text: string) => text.replace(/\s+/g, "");
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return (content as KeyBlock[]).map((b) => (b.type === "text" ? (b.text ?? "") : JSON.stringify(b.source ?? null))).join(" ");
+  return (content as KeyBlock[]).map((b) => (b.type === "text" ? (b.text ?? "") : sourceKey(b))).join(" ");
 }
 
 function systemText(content: unknown): string {
@@ -45,7 +53,7 @@ function systemText(content: unknown): string {
 /**
  * The canonical form of a message's blocks: text runs joined without whitespace, tool
  * calls by id (server tools' too), results by the id they answer and their text, images and
- * documents by source, system messages by their text, unknown kinds whole. Thinking is left out: Claude's reasoning is not part of the conversation a client resends.
+ * documents by the digest of their bytes (else their source), system messages by their text, unknown kinds whole. Thinking is left out: Claude's reasoning is not part of the conversation a client resends.
  */
 export function canonicalKey(role: Role, blocks: readonly KeyBlock[]): string {
   const parts: string[] = [role];
@@ -66,7 +74,7 @@ export function canonicalKey(role: Role, blocks: readonly KeyBlock[]): string {
     else if (b.type === "opaque") parts.push(`o${JSON.stringify(b.block)}`);
     else if (b.id !== undefined) parts.push(`u${b.id}`);
     else if (b.tool_use_id !== undefined) parts.push(`${b.type}${b.tool_use_id}`);
-    else parts.push(`${b.type}${JSON.stringify(b.source ?? null)}`);
+    else parts.push(`${b.type}${sourceKey(b)}`);
   }
   flush();
   return parts.join("\u0000");

@@ -164,6 +164,15 @@ export function earlierFilesSection(files: readonly FileInSession[], inWindow: (
   return `Files shared earlier in this conversation, no longer shown in full (read what you need with the open_file tool):\n${[...lines.values()].join("\n")}`;
 }
 
+/**
+ * Whether Claude is offered open_file: once a file came in an earlier turn than the one being
+ * answered. Never from the middle of a turn on, since a new tool definition invalidates the
+ * thinking of the tool loop in progress, which the API requires sent back unchanged.
+ */
+export function offersOpenFile(files: readonly Pick<FileInSession, "turn_seq">[], currentTurn: number): boolean {
+  return files.some((f) => f.turn_seq < currentTurn);
+}
+
 /** The files the window carries, by turn: what the bar's "files" part counts. */
 export function filesTokensInWindow(files: readonly Pick<FileInSession, "file_id" | "turn_seq" | "tokens">[], inWindow: (turnSeq: number) => boolean): number {
   let total = 0;

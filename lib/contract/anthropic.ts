@@ -217,6 +217,8 @@ export type AnthropicErrorJson = z.infer<typeof anthropicError>;
 /** Headers of the drop-in: the session a request continues, and what Threadkeeper did with it. */
 export const SESSION_HEADER = "threadkeeper-session-id";
 export const HISTORY_HEADER = "threadkeeper-history";
+/** How an API request's session was found: `header`, `tool_result`, `history`, `conversation` or `new` (docs/api.md). */
+export const SESSION_FOUND_HEADER = "threadkeeper-session-found";
 /** Which of Threadkeeper's own tools a request offers Claude: `recall`, `canvas`, both comma-separated, or `none`. */
 export const TOOLS_HEADER = "threadkeeper-tools";
 export const CONTEXT_TOKENS_HEADER = "threadkeeper-context-tokens";

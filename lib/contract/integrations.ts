@@ -5,6 +5,15 @@ import { count, described, named, timestamp, uuidString } from "./meta";
 export const SCOPES = ["read", "write", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** Threadkeeper's own tools an API caller can have offered to Claude (the `threadkeeper-tools` header, a key's `tools`). */
+export const API_TOOLS = ["recall", "canvas"] as const;
+export type ApiTool = (typeof API_TOOLS)[number];
+
+export const keyTools = described(
+  z.array(z.enum(API_TOOLS)).max(API_TOOLS.length).nullable(),
+  "Which of Threadkeeper's own tools requests with this key offer Claude in the drop-in and the OpenAI-compatible endpoint: `recall` (searching condensed turns and other sessions), `canvas`; `[]` for none. Null: the session's own settings (recall only for a session an API request creates). A request's `threadkeeper-tools` header wins.",
+);
+
 /** The scope an endpoint needs when its descriptor does not name one. */
 export function scopeForMethod(method: string): Scope {
   return method === "GET" || method === "HEAD" ? "read" : "write";
@@ -88,6 +97,7 @@ export const apiKey = named(
     name: z.string(),
     prefix: described(z.string(), "`tk_live_` and the first characters of the key, to tell keys apart."),
     scopes: z.array(z.enum(SCOPES)),
+    tools: keyTools,
     created_at: timestamp(),
     expires_at: timestamp().nullable(),
     last_used_at: timestamp().nullable(),

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { env } from "@/lib/env";
 import { elementId } from "./canvas-elements";
 import { PRESET_NAMES } from "./context";
-import { SCOPES, WEBHOOK_EVENTS } from "./integrations";
+import { keyTools, SCOPES, WEBHOOK_EVENTS } from "./integrations";
 import { attachment, MAX_ATTACHMENTS } from "./files";
 import { uuid } from "./meta";
 import { modelId, settingsSchema } from "./settings";
@@ -211,10 +211,13 @@ export const deliveriesQuery = z
   .object({ status: z.enum(["pending", "delivering", "delivered", "failed"]).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) })
   .strict();
 
+export const updateKeySchema = z.object({ tools: keyTools }).strict();
+
 export const createKeySchema = z
   .object({
     name: z.string().trim().min(1, "a key needs a name").max(100),
     scopes: z.array(z.enum(SCOPES)).min(1, "name at least one scope: read, write or admin"),
+    tools: keyTools.optional(),
     expires_at: z.iso
       .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2030-01-31T00:00:00Z" })
       .refine((v) => Date.parse(v) > Date.now(), "must be in the future")

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Scope } from "@/lib/contract";
+import type { ApiTool, Scope } from "@/lib/contract";
 import type { Tx } from "./driver";
 import { onConflictTake } from "./rate-limits";
 
@@ -9,25 +9,32 @@ export interface ApiKeyRow {
   name: string;
   prefix: string;
   scopes: Scope[];
+  tools: ApiTool[] | null;
   created_at: Date;
   expires_at: Date | null;
   last_used_at: Date | null;
   revoked_at: Date | null;
 }
 
-const COLUMNS = "id, user_id, name, prefix, scopes, created_at, expires_at, last_used_at, revoked_at";
+const COLUMNS = "id, user_id, name, prefix, scopes, tools, created_at, expires_at, last_used_at, revoked_at";
 
 export async function insertApiKey(
   tx: Tx,
   userId: string,
-  k: { name: string; prefix: string; hash: string; scopes: Scope[]; expiresAt: Date | null },
+  k: { name: string; prefix: string; hash: string; scopes: Scope[]; tools: ApiTool[] | null; expiresAt: Date | null },
 ): Promise<ApiKeyRow> {
   const [row] = await tx.query<ApiKeyRow>(
-    `insert into api_keys (user_id, name, prefix, key_hash, scopes, expires_at) values ($1, $2, $3, $4, $5, $6)
+    `insert into api_keys (user_id, name, prefix, key_hash, scopes, tools, expires_at) values ($1, $2, $3, $4, $5, $6, $7)
      returning ${COLUMNS}`,
-    [userId, k.name, k.prefix, k.hash, k.scopes, k.expiresAt],
+    [userId, k.name, k.prefix, k.hash, k.scopes, k.tools, k.expiresAt],
   );
   return row;
+}
+
+/** Sets which of Threadkeeper's own tools the key's requests offer; null when the user has no such key. */
+export async function setApiKeyTools(tx: Tx, userId: string, id: string, tools: ApiTool[] | null): Promise<ApiKeyRow | null> {
+  const [row] = await tx.query<ApiKeyRow>(`update api_keys set tools = $3 where id = $1 and user_id = $2 returning ${COLUMNS}`, [id, userId, tools]);
+  return row ?? null;
 }
 
 /** The user's keys, newest first, revoked ones included (they are the key's history). */

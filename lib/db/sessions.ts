@@ -81,11 +81,16 @@ export async function insertSession(
   return row;
 }
 
-/** Records the drop-in client's view, unless a message was appended after `seq` meanwhile. */
-export async function recordClientView(tx: Tx, id: string, view: { seq: number; len: number; digest: string }): Promise<void> {
+/**
+ * Records the drop-in client's view and the tool calls it was just given (its next request may
+ * answer them), unless a message was appended after `seq` meanwhile.
+ */
+export async function recordClientView(tx: Tx, id: string, view: { seq: number; len: number; digest: string; toolIds: readonly string[] }): Promise<void> {
   await tx.query(
-    `update sessions set client_view_seq = $2, client_view_len = $3, client_view_digest = $4 where id = $1 and next_seq - 1 = $2`,
-    [id, view.seq, view.len, view.digest],
+    `update sessions set client_view_seq = $2, client_view_len = $3, client_view_digest = $4,
+            client_tool_ids = case when cardinality($5::text[]) = 0 then null else $5::text[] end
+      where id = $1 and next_seq - 1 = $2`,
+    [id, view.seq, view.len, view.digest, view.toolIds],
   );
 }
 

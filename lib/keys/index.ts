@@ -5,11 +5,12 @@ import { z } from "zod";
 import { audit } from "@/lib/audit/record";
 import type { ApiKeyJson, CreatedApiKeyJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
-import { insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from "@/lib/db/api-keys";
+import { insertApiKey, listApiKeys, revokeApiKey, setApiKeyTools, type ApiKeyRow } from "@/lib/db/api-keys";
 import { notFound } from "@/lib/errors";
 import { generateKey } from "./format";
 import { normalizeScopes } from "./scopes";
-import { createKeySchema } from "@/lib/contract/requests";
+import { createKeySchema, updateKeySchema } from "@/lib/contract/requests";
+import { API_TOOLS, type ApiTool } from "@/lib/contract";
 
 export type CreateKeyInput = z.infer<typeof createKeySchema>;
 
@@ -20,6 +21,7 @@ export function keyJson(row: ApiKeyRow, now = new Date()): ApiKeyJson {
     name: row.name,
     prefix: row.prefix,
     scopes: row.scopes,
+    tools: row.tools,
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at?.toISOString() ?? null,
     last_used_at: row.last_used_at?.toISOString() ?? null,
@@ -37,6 +39,7 @@ export async function createKey(userId: string, input: CreateKeyInput): Promise<
       prefix,
       hash,
       scopes: normalizeScopes(input.scopes),
+      tools: input.tools === undefined || input.tools === null ? null : normalizeTools(input.tools),
       expiresAt: input.expires_at ? new Date(input.expires_at) : null,
     });
     await audit(tx, userId, {
@@ -63,4 +66,21 @@ export async function revokeKey(userId: string, id: string): Promise<void> {
     return revoked;
   });
   if (!row) throw notFound("API key", id);
+}
+
+/** The tools in their one order, each once. */
+function normalizeTools(tools: readonly ApiTool[]): ApiTool[] {
+  return API_TOOLS.filter((t) => tools.includes(t));
+}
+
+/** Changes which of Threadkeeper's own tools the key's requests offer Claude; a revoked key may change too (it answers nothing). */
+export async function updateKey(userId: string, id: string, input: z.infer<typeof updateKeySchema>): Promise<ApiKeyJson> {
+  const tools = input.tools === null ? null : normalizeTools(input.tools);
+  const row = await withUser(userId, async (tx) => {
+    const updated = await setApiKeyTools(tx, userId, id, tools);
+    if (updated) await audit(tx, userId, { action: "key.updated", target: { type: "api_key", id }, metadata: { name: updated.name, tools } });
+    return updated;
+  });
+  if (!row) throw notFound("API key", id);
+  return keyJson(row);
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { filesTokensInWindow, type FileInSession } from "@/lib/context/files";
+import { filesTokensInWindow, offersOpenFile, type FileInSession } from "@/lib/context/files";
 import { sessionUses } from "@/lib/db/files";
 import type { ContextSettings, ContextStatusJson, WindowJson } from "@/lib/contract";
 import { computeCapacity, type Capacity } from "@/lib/context/capacity";
@@ -39,7 +39,7 @@ export interface SessionContext {
 
 /** Raw tokens of every tool definition a request carries: Threadkeeper's and a drop-in caller's. */
 function allToolsRaw(ctx: SessionContext): number {
-  return toolsRawTokens(ctx.settings) + (ctx.files.length > 0 ? openFileToolRaw() : 0) + (ctx.callerToolsRaw ?? 0);
+  return toolsRawTokens(ctx.settings) + (offersOpenFile(ctx.files, ctx.session.last_turn_seq) ? openFileToolRaw() : 0) + (ctx.callerToolsRaw ?? 0);
 }
 
 export function defaultModelId(): string {

@@ -25,18 +25,21 @@ import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/cont
 
 /** `systemPrompt`: a drop-in caller's own, instead of the deployment's. */
 export async function createSession(userId: string, input: z.infer<typeof createSessionSchema>, systemPrompt = defaultSystemPrompt()): Promise<SessionJson> {
-  return withUser(userId, async (tx) => {
-    const user = await getUserSettings(tx, userId);
-    const row = await insertSession(tx, userId, {
-      title: input.title ?? null,
-      model: input.model ?? user.model ?? defaultModelId(),
-      settings: input.settings ?? {},
-      systemPrompt,
-      systemTokens: estimateSystemTokens(systemPrompt),
-    });
-    await audit(tx, userId, { action: "session.created", target: { type: "session", id: row.id }, metadata: { model: row.model } });
-    return sessionJson(row);
+  return withUser(userId, (tx) => createSessionIn(tx, userId, input, systemPrompt));
+}
+
+/** createSession within a transaction of the caller's. */
+export async function createSessionIn(tx: Tx, userId: string, input: z.infer<typeof createSessionSchema>, systemPrompt = defaultSystemPrompt()): Promise<SessionJson> {
+  const user = await getUserSettings(tx, userId);
+  const row = await insertSession(tx, userId, {
+    title: input.title ?? null,
+    model: input.model ?? user.model ?? defaultModelId(),
+    settings: input.settings ?? {},
+    systemPrompt,
+    systemTokens: estimateSystemTokens(systemPrompt),
   });
+  await audit(tx, userId, { action: "session.created", target: { type: "session", id: row.id }, metadata: { model: row.model } });
+  return sessionJson(row);
 }
 
 function defaultSystemPrompt(): string {

@@ -4,7 +4,6 @@
 // Claude is reachable, else the calibrated estimate.
 import "server-only";
 import type { AnthropicCountRequest } from "@/lib/contract/anthropic";
-import { DEFAULT_SETTINGS } from "@/lib/contract/settings";
 import { offeredTools } from "@/lib/context/tools";
 import type { EngineMessage } from "@/lib/context/types";
 import { withUser } from "@/lib/db";
@@ -14,7 +13,8 @@ import { assembleWindow, sessionContext } from "@/lib/operations/session-context
 import { calibrate } from "@/lib/tokens/calibration";
 import { countMessageOffThread, countMessagesOffThread } from "@/lib/tokens/off-thread";
 import { estimateSystemTokens, estimateToolsTokens } from "@/lib/tokens/tokenizer";
-import { betaList, callerParams, isSessionId, readRequest, systemText, toolDefs, type DropInHeaders } from "./drop-in";
+import { API_DEFAULT_TOOLS, chosenTools, isSessionId, systemText, type DropInHeaders } from "./api-session";
+import { betaList, callerParams, readRequest, toolDefs } from "./drop-in";
 import { buildRequest, withCallerTools, withFileBodies } from "./request";
 
 export async function countDropIn(userId: string, headers: DropInHeaders, body: AnthropicCountRequest): Promise<number> {
@@ -31,7 +31,7 @@ export async function countDropIn(userId: string, headers: DropInHeaders, body: 
       model: model.id,
       system: system ? [{ type: "text", text: system }] : [],
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
-      tools: withCallerTools(offeredTools(DEFAULT_SETTINGS), tools),
+      tools: withCallerTools(offeredTools(chosenTools(headers.tools, headers.keyTools) ?? API_DEFAULT_TOOLS), tools),
       params,
       betas,
     };

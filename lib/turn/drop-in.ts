@@ -27,13 +27,14 @@ import { mapSliced } from "@/lib/context/yield";
 import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, tailMessages } from "@/lib/db/messages";
 import { getSession, recordClientView, type SessionRow } from "@/lib/db/sessions";
-import { AppError, badRequest, notFound } from "@/lib/errors";
+import { AppError, badRequest } from "@/lib/errors";
 import type { CallerParams } from "@/lib/llm/client";
 import { getModel, MODELS } from "@/lib/models";
 import { leaseForTurn, release } from "@/lib/operations/lease";
-import { createSession, putSettings, useSystemPrompt } from "@/lib/operations/sessions";
 import { countMessageOffThread } from "@/lib/tokens/off-thread";
 import type { ToolDef } from "@/lib/tokens/tokenizer";
+import { answeredCalls, apiSession, type DropInHeaders, type FoundBy } from "./api-session";
+export type { DropInHeaders } from "./api-session";
 import { fitsOneBatch, importHistory, storeHistory } from "./import-history";
 import { lastUserMessage } from "./replay";
 import type { PlannedWindow } from "./plan-request";
@@ -46,6 +47,7 @@ export type HistoryHandling = Reconciliation["how"] | "continued";
 
 export interface DropIn {
   sessionId: string;
+  foundBy: FoundBy;
   history: HistoryHandling;
   prepared: PreparedSend;
   /**
@@ -66,11 +68,6 @@ function knownView(s: SessionRow): ViewDigest | null {
 /** Threadkeeper's own tools: run inside a request, so hidden from the caller's view of it. */
 const OWN_TOOLS = offeredTools({ recall_tool: true, canvas_tools: true });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A malformed session id names nothing: a 404 like an unknown one. */
-export const isSessionId = (id: string) => UUID.test(id);
-
 /** The caller's tool definitions as Threadkeeper sends them: as they came, but for cache_control (Threadkeeper places its own). */
 export function toolDefs(tools: AnthropicCreateRequest["tools"]): ToolDef[] {
   return (tools ?? []).map(({ cache_control, ...t }) => {
@@ -79,19 +76,6 @@ export function toolDefs(tools: AnthropicCreateRequest["tools"]): ToolDef[] {
   });
 }
 
-/** What a drop-in reads of the request beside its body (lib/api/drop-in-headers.ts reads it). */
-export interface DropInHeaders {
-  /** `threadkeeper-session-id`: the session it continues. */
-  session: string | null;
-  /** `anthropic-beta`. */
-  betas: string | null;
-  /** A conversation id a well-known client sends (Claude Code's `X-Claude-Code-Session-Id`, …), with the header it came in. */
-  conversation: string | null;
-  /** `threadkeeper-tools`: which of Threadkeeper's own tools this request offers; null leaves it to the key or the session. */
-  tools: string | null;
-  /** The API key the request came with, if any. */
-  keyId: string | null;
-}
 
 /**
  * The request's checks that need no database (a known model, a user message to answer, sizes),
@@ -120,22 +104,6 @@ export async function readRequest(body: Pick<AnthropicCreateRequest, "model" | "
   return { model, messages };
 }
 
-/** The session a request names (404 when unknown or another user's), or a new one. */
-async function dropInSession(userId: string, header: string | null, body: AnthropicCreateRequest, model: string): Promise<string> {
-  const system = systemText(body.system);
-  if (header === null) return (await createSession(userId, { model }, system ?? "")).id;
-  if (!isSessionId(header)) throw notFound("Session", header);
-  const session = await withUser(userId, (tx) => getSession(tx, userId, header));
-  if (session.model !== model) await putSettings(userId, session.id, { model });
-  if (system !== undefined) await useSystemPrompt(userId, session.id, system);
-  return session.id;
-}
-
-export function systemText(system: AnthropicCreateRequest["system"]): string | undefined {
-  if (system === undefined) return undefined;
-  return typeof system === "string" ? system : system.map((b) => b.text).join("\n\n");
-}
-
 // The fields Threadkeeper itself makes the request from; every other field is the caller's, sent as it came.
 const HANDLED_FIELDS = new Set(["model", "messages", "system", "tools", "max_tokens", "stream"]);
 
@@ -159,11 +127,13 @@ export async function startDropIn(
   body: AnthropicCreateRequest,
   onReply: TurnCaller["onReply"],
 ): Promise<DropIn> {
-  const sessionHeader = headers.session;
   const read = await readRequest(body);
   const model = read.model;
+  // Keys are the same before and after the media are stored (by their bytes' digest), so they find the session.
+  const keys = await mapSliced(read.messages, (m) => canonicalKey(m.role, m.content));
+  const lastRead = read.messages[read.messages.length - 1];
   // A dated alias is stored as its model's id, so costs and the picker know it.
-  const sessionId = await dropInSession(userId, sessionHeader, body, model.id);
+  const { sessionId, foundBy } = await apiSession(userId, headers, { model: model.id, system: body.system, keys, answers: answeredCalls(lastRead.content) });
   // Its images and PDFs become the session's files, as uploads would.
   const messages = await storeMedia(userId, sessionId, read.messages);
   const caller: TurnCaller = {
@@ -176,7 +146,6 @@ export async function startDropIn(
   const hidden = new Set(OWN_TOOLS.map((t) => t.name).filter((n) => !caller.tools.some((t) => t.name === n)));
   const last = messages[messages.length - 1];
   const continuing = !startsTurn("user", last.content);
-  const keys = await mapSliced(messages, (m) => canonicalKey(m.role, m.content));
   // A history is lined up with every message of the session, unless the session's digest of
   // what this client saw already covers it; a lone new message needs only the last turn (is it
   // a retry of it?). Either way the cost of a request does not grow with the session.
@@ -271,9 +240,15 @@ export async function startDropIn(
   const handle = { userId, sessionId, leaseId, stop: new AbortController(), caller, userMessage: saved.userMessage };
   const recordView = view
     ? (answered: readonly KeyBlock[], lastSeq: number) =>
-        withUser(userId, (tx) => recordClientView(tx, sessionId, { seq: lastSeq, ...extendDigest(view.base, [...view.added, canonicalKey("assistant", answered)]) }))
+        withUser(userId, (tx) =>
+          recordClientView(tx, sessionId, {
+            seq: lastSeq,
+            ...extendDigest(view.base, [...view.added, canonicalKey("assistant", answered)]),
+            toolIds: answered.flatMap((b) => (b.type === "tool_use" && typeof b.id === "string" ? [b.id] : [])),
+          }),
+        )
     : null;
-  return { sessionId, history, prepared: turnFor(handle, saved.mode, planned), recordView };
+  return { sessionId, foundBy, history, prepared: turnFor(handle, saved.mode, planned), recordView };
 }
 
 /** The reply a tool_result answers: the last one the client sent, else the session's last. */

@@ -5,7 +5,7 @@ import { toApiMessages } from "@/lib/context/api-messages";
 import { breakpointCount, markMessages, planCacheBreakpoints, systemBlocks } from "@/lib/context/prompt-cache";
 import { dropSuperseded } from "@/lib/context/retries";
 import { OPEN_FILE_TOOL, offeredTools } from "@/lib/context/tools";
-import { earlierFilesSection, fileIdsToSend } from "@/lib/context/files";
+import { earlierFilesSection, fileIdsToSend, offersOpenFile } from "@/lib/context/files";
 import type { EngineMessage } from "@/lib/context/types";
 import { env } from "@/lib/env";
 import type { CallerParams, LlmRequest } from "@/lib/llm/client";
@@ -59,7 +59,7 @@ export function buildRequest(
   const s = ctx.session;
   const base = s.system_prompt + (s.memory_text ?? "");
   const summary = s.summary_text ? summaryBlock(s.summary_text) : "";
-  const tools = withCallerTools([...offeredTools(ctx.settings), ...(ctx.files.length > 0 ? [OPEN_FILE_TOOL] : [])], caller?.tools ?? []);
+  const tools = withCallerTools([...offeredTools(ctx.settings), ...(offersOpenFile(ctx.files, s.last_turn_seq) ? [OPEN_FILE_TOOL] : [])], caller?.tools ?? []);
   // The files whose turns have left the window, one line each, before the canvas (both change
   // more often than the summary, so neither is in its cached prefix).
   const inWindow = new Set(window.map((m) => m.turnSeq));

@@ -9,6 +9,7 @@ import {
   CONTEXT_PERCENT_HEADER,
   CONTEXT_TOKENS_HEADER,
   HISTORY_HEADER,
+  SESSION_FOUND_HEADER,
   SESSION_HEADER,
   type AnthropicBlockOut,
   type AnthropicCreateRequest,
@@ -106,7 +107,7 @@ async function recordView(turn: DropIn, answer: Answer): Promise<void> {
 }
 
 function sessionHeaders(turn: DropIn): Record<string, string> {
-  return { [SESSION_HEADER]: turn.sessionId, [HISTORY_HEADER]: turn.history };
+  return { [SESSION_HEADER]: turn.sessionId, [SESSION_FOUND_HEADER]: turn.foundBy, [HISTORY_HEADER]: turn.history };
 }
 
 function contextHeaders(status: ContextStatusJson | null): Record<string, string> {

@@ -10,16 +10,25 @@ import {
   anthropicTokenCount,
   MAX_DROP_IN_MESSAGES,
   SESSION_HEADER,
+  TOOLS_HEADER,
 } from "../anthropic";
 import { group } from "../endpoint";
 
 /** Clients resend whole conversations, images included. */
 const MESSAGES_BODY_LIMIT = 32 * 1024 * 1024;
 
-const sessionHeader = {
+export const sessionHeader = {
   name: SESSION_HEADER,
-  description: "The Threadkeeper session this request continues; without it a new session is created. An unknown or foreign id is a 404.",
+  description:
+    "The Threadkeeper session this request continues. Without it the session is found as docs/api.md describes (a tool result for a call the caller was just given, a resent history the caller last saw, a client's own conversation header such as `X-Claude-Code-Session-Id`), else created; `threadkeeper-session-found` says how. An unknown or foreign id is a 404.",
   schema: z.uuid(),
+};
+
+export const toolsHeader = {
+  name: TOOLS_HEADER,
+  description:
+    "Which of Threadkeeper's own tools Claude is offered in this session from now on: `recall`, `canvas`, both comma-separated, or `none`. Without it the API key's choice applies, else the session's settings (a session an API request creates offers recall only).",
+  schema: z.string().max(100),
 };
 
 export const anthropicApi = group(
@@ -31,7 +40,7 @@ export const anthropicApi = group(
       path: "/api/anthropic/v1/messages",
       summary: "Create a message (Messages API)",
       description: [
-        "The Messages API request and answer (JSON, or its SSE event sequence with `stream: true`). The conversation is the session of the `threadkeeper-session-id` header, created when absent; every answer names it in the same header.",
+        "The Messages API request and answer (JSON, or its SSE event sequence with `stream: true`). The conversation is the session of the `threadkeeper-session-id` header, or the one the request continues without it (a tool result, a resent history, a client's conversation header), or a new one; every answer names it in the same header, and `threadkeeper-session-found` says how it was found: `header`, `tool_result`, `history`, `conversation` or `new`.",
         "",
         "Send only the new user message, or the whole conversation as most clients do: messages the session already holds are recognised by content and never stored twice. A history that differs from the session replaces the session's turns from the first difference on (they stay as earlier versions); `threadkeeper-history` says which case applied: `new`, `appended`, `resent`, `continued` (a tool_result for the caller's tool), `retried`, `imported` or `edited`.",
         "",
@@ -44,7 +53,7 @@ export const anthropicApi = group(
       dialect: "anthropic",
       body: anthropicCreateRequest,
       bodyLimit: MESSAGES_BODY_LIMIT,
-      headers: [sessionHeader],
+      headers: [sessionHeader, toolsHeader],
       responses: {
         200: { description: "The reply; with `stream: true`, its Server-Sent Events.", json: anthropicMessage, events: anthropicStreamEvent },
       },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { group } from "../endpoint";
-import { auditQuery, createKeySchema, createWebhookSchema, deliveriesQuery, idParams } from "../requests";
+import { auditQuery, createKeySchema, createWebhookSchema, deliveriesQuery, idParams, updateKeySchema } from "../requests";
 import { apiKey, auditPage, createdApiKey, createdWebhook, delivery, webhook } from "../integrations";
 
 export const audit = group("Audit", "One append-only event per context operation, with actor, target, request id, IP and user agent.", {
@@ -61,6 +61,15 @@ export const keys = group("API keys", "Keys for integrations: `Authorization: Be
     summary: "Your keys, without their secrets",
     scope: "admin",
     responses: { 200: { description: "Your keys.", json: z.object({ keys: z.array(apiKey) }) } },
+  },
+  updateApiKey: {
+    method: "PATCH",
+    path: "/api/keys/{id}",
+    summary: "Change which of Threadkeeper's own tools the key's requests offer Claude",
+    scope: "admin",
+    params: idParams,
+    body: updateKeySchema,
+    responses: { 200: { description: "The key as it is now.", json: apiKey } },
   },
   revokeApiKey: {
     method: "DELETE",
