@@ -67,6 +67,11 @@ const mcpCall = (name: string, args: object) => ({ jsonrpc: "2.0", id: 1, method
 /** The drop-in Messages API: a session named by header, the conversation in the body. */
 const inSession = (i: Ids) => ({ "threadkeeper-session-id": i.session });
 const dropIn = (content: string) => ({ model: "claude-haiku-4-5", max_tokens: 256, messages: [{ role: "user", content }] });
+/** A's drop-in conversation, named by Claude Code's header and resent whole (seedA fills it in). */
+const A_CONVERSATION = { "x-claude-code-session-id": "conversation-of-a" };
+let aHistory: { role: string; content: unknown }[] = [];
+/** A's history, resent by B as if it were B's: it never continues A's session. */
+const replayOfA = () => ({ ...dropIn("And then?"), messages: [...aHistory, { role: "user", content: "And then?" }] });
 
 const ATTEMPTS: Attempt[] = [
   { route: "/api/session", method: "GET", expect: "own" },
@@ -168,6 +173,7 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/keys", method: "GET", expect: "own" },
   { route: "/api/keys", method: "POST", expect: "own", body: () => ({ name: "B's key", scopes: ["read"] }) },
   { route: "/api/keys/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.key }) },
+  { route: "/api/keys/[id]", method: "PATCH", expect: "not_found", params: (i) => ({ id: i.key }), body: () => ({ tools: ["canvas"] }) },
   // MCP answers in JSON-RPC: a tool asked about A's objects returns a not_found tool error (status 200).
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("search_history", { query: `${MARK} launch` }) },
   { route: "/api/mcp", method: "POST", expect: "own", headers: MCP, body: () => mcpCall("search_history", { query: `${MARK}.txt text` }) },
@@ -179,6 +185,10 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/anthropic/v1/messages", method: "POST", expect: "not_found", headers: inSession, body: () => dropIn("hijack") },
   { route: "/api/anthropic/v1/messages", method: "POST", expect: "not_found", headers: inSession, body: () => ({ ...dropIn("hijack"), stream: true }) },
   { route: "/api/anthropic/v1/messages", method: "POST", expect: "own", body: () => dropIn("What do we know about the launch in Lisbon on March 3rd?") },
+  // Neither A's conversation header nor A's exact history reaches A's session.
+  { route: "/api/anthropic/v1/messages", method: "POST", expect: "own", headers: A_CONVERSATION, body: () => dropIn("Which session is this?") },
+  { route: "/api/anthropic/v1/messages", method: "POST", expect: "own", body: replayOfA },
+  { route: "/api/anthropic/v1/messages", method: "POST", expect: "own", headers: A_CONVERSATION, body: replayOfA },
   { route: "/api/anthropic/v1/messages/count_tokens", method: "POST", expect: "not_found", headers: inSession, body: () => dropIn("count") },
   { route: "/api/anthropic/v1/messages/count_tokens", method: "POST", expect: "own", body: () => dropIn("count") },
   { route: "/api/anthropic/v1/models", method: "GET", expect: "own" },
@@ -278,6 +288,10 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
   const key = ((await as(a, "POST", "/api/keys", { body: () => ({ name: `${MARK} key`, scopes: ["read", "write"] }) })).key as { id: string }).id;
   const file = ((await as(a, "POST", "/api/session/[id]/files", { params: sid, form: fileForm(`${MARK}.txt`) }, ids)).file as { id: string }).id;
   await as(a, "POST", "/api/session/[id]/messages", { params: sid, body: () => ({ content: "with a file", attachments: [file] }) }, ids);
+  // A drop-in conversation of A's, found by its header and by its history.
+  const first = dropIn("Where shall the garden party be?");
+  const answer = await as(a, "POST", "/api/anthropic/v1/messages", { headers: A_CONVERSATION, body: () => first });
+  aHistory = [...first.messages, { role: "assistant", content: answer.content }];
   return { session, message, checkpoint, compaction, memory, project, template, webhook, key, file };
 }
 
@@ -319,7 +333,7 @@ describe("user B against user A's objects", () => {
     const bSession = ((await as(b, "POST", "/api/session", { body: () => ({ title: "B's session" }) })).session as { id: string }).id;
     ids = { ...own, bSession };
     before = await snapshotOf(h, a.id);
-    expect(before.sessions.length).toBe(1);
+    expect(before.sessions.length).toBe(2);
     expect(before.compaction_logs.length).toBe(1);
   }, 120_000);
 

@@ -478,6 +478,7 @@ describe("usage, audit and webhooks", () => {
 
     const created = await expectStatus<{ key: { id: string }; secret: string }>(201, "POST", "/api/keys", { body: { name: "CI", scopes: ["read"] } });
     await expectStatus(200, "GET", "/api/keys");
+    await expectStatus(200, "PATCH", "/api/keys/{id}", { params: { id: created.key.id }, body: { tools: ["recall"] } });
     // Read-only key: a write is beyond its scope.
     await expectStatus(403, "POST", "/api/session", { body: {}, headers: { authorization: `Bearer ${created.secret}` } }, "insufficient_scope");
     await expectStatus(204, "DELETE", "/api/keys/{id}", { params: { id: created.key.id } });
