@@ -1,10 +1,22 @@
 "use client";
 // One key in the list: name, visible prefix, scopes, when it was made, last used and expires,
-// and revoking it after a confirmation (integrations using it stop at once).
-import { useState } from "react";
+// which of Threadkeeper's own tools its API sessions offer Claude, and revoking it after a
+// confirmation (integrations using it stop at once).
+import { useId, useState } from "react";
 import { Trash2 } from "lucide-react";
-import type { ApiKeyJson } from "@/lib/contract";
+import type { ApiKeyJson, ApiTool } from "@/lib/contract";
 import { relativeTime } from "@/lib/client/format";
+
+/** The choices of Threadkeeper's own tools, by the value the select holds. */
+const TOOL_CHOICES: { value: string; tools: ApiTool[] | null; label: string }[] = [
+  { value: "default", tools: null, label: "Session settings (recall in new sessions)" },
+  { value: "recall", tools: ["recall"], label: "Recall" },
+  { value: "recall,canvas", tools: ["recall", "canvas"], label: "Recall and canvas" },
+  { value: "canvas", tools: ["canvas"], label: "Canvas" },
+  { value: "none", tools: [], label: "None" },
+];
+
+const choiceOf = (tools: ApiKeyJson["tools"]) => (tools === null ? "default" : tools.length === 0 ? "none" : tools.join(","));
 
 /** "in 29 d", "in 3 h": how long until a future moment. */
 function untilTime(iso: string, now = Date.now()): string {
@@ -23,10 +35,31 @@ function when(key: ApiKeyJson): string[] {
   return parts;
 }
 
-export function ApiKeyItem({ apiKey, onRevoke }: { apiKey: ApiKeyJson; onRevoke(key: ApiKeyJson): Promise<void> }) {
+export function ApiKeyItem({
+  apiKey,
+  onRevoke,
+  onTools,
+}: {
+  apiKey: ApiKeyJson;
+  onRevoke(key: ApiKeyJson): Promise<void>;
+  onTools(key: ApiKeyJson, tools: ApiTool[] | null): Promise<void>;
+}) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const toolsId = useId();
   const active = apiKey.status === "active";
+
+  async function chooseTools(value: string) {
+    const choice = TOOL_CHOICES.find((c) => c.value === value);
+    if (!choice) return;
+    setSaving(true);
+    try {
+      await onTools(apiKey, choice.tools);
+    } finally {
+      setSaving(false);
+    }
+  }
 
   async function revoke() {
     setBusy(true);
@@ -84,6 +117,27 @@ export function ApiKeyItem({ apiKey, onRevoke }: { apiKey: ApiKeyJson; onRevoke(
         ))}
       </div>
       <p className="text-xs text-zinc-500 dark:text-zinc-400">{when(apiKey).join(" · ")}</p>
+      {active && (
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <label htmlFor={toolsId} className="text-xs text-zinc-600 dark:text-zinc-400" title="What Claude is offered of Threadkeeper's own tools in the drop-in and OpenAI-compatible APIs">
+            Threadkeeper tools
+          </label>
+          <select
+            id={toolsId}
+            data-testid="api-key-tools"
+            value={choiceOf(apiKey.tools)}
+            disabled={saving}
+            onChange={(e) => void chooseTools(e.target.value)}
+            className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-1.5 py-0.5 text-xs focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:border-zinc-700 dark:bg-zinc-900 dark:focus:border-zinc-400 dark:focus:ring-sky-800"
+          >
+            {TOOL_CHOICES.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {confirming && (
         <div
           role="alertdialog"

@@ -4,7 +4,7 @@
 // Keys belong to the user, not to the open session.
 import { useEffect, useId, useState, type FormEvent } from "react";
 import { KeyRound } from "lucide-react";
-import type { ApiKeyJson, Scope } from "@/lib/contract";
+import type { ApiKeyJson, ApiTool, Scope } from "@/lib/contract";
 import { describeError } from "@/lib/client/api/http";
 import * as keysApi from "@/lib/client/api/keys";
 import { ApiKeyItem } from "./ApiKeyItem";
@@ -76,6 +76,16 @@ export function ApiKeysSection() {
     }
   }
 
+  async function setTools(key: ApiKeyJson, tools: ApiTool[] | null) {
+    setError(null);
+    try {
+      const updated = await keysApi.setKeyTools(key.id, tools);
+      setKeys((k) => (k ?? []).map((x) => (x.id === updated.id ? updated : x)));
+    } catch (err) {
+      setError(describeError(err).message);
+    }
+  }
+
   const toggle = (scope: Scope, on: boolean) => setScopes((s) => (on ? [...s, scope] : s.filter((x) => x !== scope)));
   const current = (keys ?? []).filter((k) => k.status !== "revoked");
   const revoked = (keys ?? []).filter((k) => k.status === "revoked");
@@ -105,7 +115,7 @@ export function ApiKeysSection() {
       {current.length > 0 && (
         <ul className="flex flex-col gap-2" data-testid="api-key-list">
           {current.map((k) => (
-            <ApiKeyItem key={k.id} apiKey={k} onRevoke={revoke} />
+            <ApiKeyItem key={k.id} apiKey={k} onRevoke={revoke} onTools={setTools} />
           ))}
         </ul>
       )}
@@ -114,7 +124,7 @@ export function ApiKeysSection() {
           <summary className="cursor-pointer select-none">Revoked ({revoked.length})</summary>
           <ul className="mt-2 flex flex-col gap-2" data-testid="api-key-revoked-list">
             {revoked.map((k) => (
-              <ApiKeyItem key={k.id} apiKey={k} onRevoke={revoke} />
+              <ApiKeyItem key={k.id} apiKey={k} onRevoke={revoke} onTools={setTools} />
             ))}
           </ul>
         </details>

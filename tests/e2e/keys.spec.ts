@@ -60,6 +60,17 @@ test("create a key, copy it once, use it within its scopes, revoke it", async ({
   await expect(again).toContainText("last used just now");
   expect(await page.content()).not.toContain(secret.slice(16));
 
+  // Which of Threadkeeper's own tools the key's API sessions offer Claude: chosen here, kept on the key.
+  const tools = again.getByTestId("api-key-tools");
+  await expect(tools).toHaveValue("default");
+  await tools.selectOption({ label: "None" });
+  await expect
+    .poll(async () => ((await (await request.get("/api/keys")).json()) as { keys: { name: string; tools: string[] | null }[] }).keys.find((k) => k.name === name)?.tools)
+    .toEqual([]);
+  await page.keyboard.press("Escape");
+  await page.getByTestId("account-settings-link").click();
+  await expect(page.getByTestId("account-settings-panel").getByTestId("api-key-item").filter({ hasText: name }).getByTestId("api-key-tools")).toHaveValue("none");
+
   // Revoking asks first; keeping it changes nothing.
   await again.getByTestId("api-key-revoke").click();
   await expect(again.getByRole("alertdialog")).toContainText("refused from the next request on");
