@@ -185,6 +185,22 @@ describe("the OpenAI-compatible endpoint with the openai SDK as its client", () 
     expect((await stored(session)).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   });
 
+  it("streams a function call as tool_calls deltas: its id and name first, then the arguments in fragments", async () => {
+    h.fake.enqueue({ kind: "tool_use", name: "get_weather", input: { city: "Bergen", unit: "celsius" } });
+    const stream = await sdk().chat.completions.create({ model: MODEL, stream: true, tools: WEATHER, messages: [{ role: "user", content: "Weather in Bergen?" }] });
+    const deltas: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall[] = [];
+    let finish: string | null = null;
+    for await (const c of stream) {
+      deltas.push(...(c.choices[0]?.delta.tool_calls ?? []));
+      finish = c.choices[0]?.finish_reason ?? finish;
+    }
+    expect(deltas[0]).toMatchObject({ index: 0, type: "function", function: { name: "get_weather", arguments: "" } });
+    expect(deltas[0].id).toMatch(/^toolu_/);
+    expect(deltas.slice(1).every((d) => d.index === 0 && d.id === undefined)).toBe(true);
+    expect(JSON.parse(deltas.map((d) => d.function?.arguments ?? "").join(""))).toEqual({ city: "Bergen", unit: "celsius" });
+    expect(finish).toBe("tool_calls");
+  });
+
   it("response_format json_schema is Claude's structured output; json_object a system instruction", async () => {
     const schema = { type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"], additionalProperties: false };
     const res = await sdk().chat.completions.create({
