@@ -16,8 +16,12 @@ import * as sessionMessagesRoute from "@/app/api/session/[id]/messages/route";
 import * as sessionFilesRoute from "@/app/api/session/[id]/files/route";
 import { JSON_OBJECT_INSTRUCTION } from "@/lib/api/openai/request";
 import type { CreatedApiKeyJson, FileInfo, MessageJson, MessagesPageJson, SessionJson } from "@/lib/contract";
+import { LOCAL_USER_ID, withUser } from "@/lib/db";
+import { getSession } from "@/lib/db/sessions";
+import { tailMessages } from "@/lib/db/messages";
+import { clientView, EMPTY_VIEW, extendDigest } from "@/lib/context/client-history";
 import { pngHeader } from "../fake-anthropic/images";
-import { params, req, useHarness } from "./harness";
+import { idle, params, req, useHarness } from "./harness";
 
 const h = useHarness();
 const BASE = "http://127.0.0.1:3000/api/openai/v1";
@@ -245,6 +249,41 @@ describe("the OpenAI-compatible endpoint with the openai SDK as its client", () 
     }
   });
 
+  it("with the session header, a resent history (a recall round and a function call in it) is recognised from the view the last answer recorded", async () => {
+    h.fake.enqueue({ kind: "tool_use", name: "recall", input: { query: "launch" }, text: "Let me look." }, { kind: "reply", text: "Nothing yet." });
+    const history: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "What did we say about the launch?" }];
+    const first = await sdk().chat.completions.create({ model: MODEL, messages: history }).withResponse();
+    expect(first.data.choices[0].message.content).toBe("Let me look.\n\nNothing yet.");
+    const session = first.response.headers.get("threadkeeper-session-id") ?? "";
+    h.fake.enqueue({ kind: "tool_use", name: "get_weather", input: { city: "Lisbon" } });
+    history.push({ role: "assistant", content: first.data.choices[0].message.content }, { role: "user", content: "And the weather there?" });
+    const second = await sdk(key, session).chat.completions.create({ model: MODEL, tools: WEATHER, messages: history }).withResponse();
+    expect(second.response.headers.get("threadkeeper-history")).toBe("matched");
+    const { content, tool_calls } = second.data.choices[0].message;
+    const call = tool_calls?.[0];
+    if (call?.type !== "function") throw new Error("no function call");
+    history.push({ role: "assistant", content, tool_calls }, { role: "tool", tool_call_id: call.id, content: "Sunny" });
+    const third = await sdk(key, session).chat.completions.create({ model: MODEL, tools: WEATHER, messages: history }).withResponse();
+    expect(third.response.headers.get("threadkeeper-history")).toBe("continued");
+    await idle(h, session);
+    const { row, rows } = await withUser(LOCAL_USER_ID, async (tx) => ({ row: await getSession(tx, LOCAL_USER_ID, session), rows: await tailMessages(tx, session, 1) }));
+    // The view the last answer recorded is the session as this client holds it: the next resend reads nothing.
+    expect(row.client_view_seq).toBe(row.next_seq - 1);
+    const view = clientView(rows, new Set(["recall"]));
+    expect({ len: row.client_view_len, digest: row.client_view_digest }).toEqual(extendDigest(EMPTY_VIEW, view.map((v) => v.key)));
+    // Stored once each: the recall round the client never saw, the function call and its result.
+    expect((await stored(session)).map((m) => [m.role, m.content.map((b) => b.type).join()])).toEqual([
+      ["user", "text"],
+      ["assistant", "text,tool_use"],
+      ["user", "tool_result"],
+      ["assistant", "text"],
+      ["user", "text"],
+      ["assistant", "tool_use"],
+      ["user", "tool_result"],
+      ["assistant", "text"],
+    ]);
+  });
+
   it("holds a multi-turn conversation in one session when the client resends the history without Threadkeeper's header", async () => {
     const history: OpenAI.ChatCompletionMessageParam[] = [{ role: "user", content: "Remember: the launch is in Lisbon." }];
     const first = await sdk().chat.completions.create({ model: MODEL, messages: history }).withResponse();
@@ -290,6 +329,15 @@ describe("the OpenAI-compatible endpoint with the openai SDK as its client", () 
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
     expect(limited).toMatchObject({ type: "rate_limit_error", code: "rate_limit_exceeded" });
     expect(limited?.headers?.get("retry-after")).toBeTruthy();
+    // Once the stream has started, a failure is an error frame, which the SDK raises.
+    h.fake.enqueue({ kind: "error", status: 529 }, { kind: "error", status: 529 }, { kind: "error", status: 529 });
+    const { data: stream, response } = await sdk().chat.completions.create({ ...ask, stream: true }).withResponse();
+    const broken = await fail((async () => {
+      for await (const c of stream) void c;
+    })());
+    expect(broken).toBeInstanceOf(OpenAI.APIError);
+    expect(broken).toMatchObject({ type: "server_error", code: "overloaded" });
+    await idle(h, response.headers.get("threadkeeper-session-id") ?? "");
   });
 
   it("lists and retrieves the registry's models; an unknown one is a 404", async () => {
