@@ -100,8 +100,9 @@ function toolInput(args: string, at: string): Record<string, unknown> {
 }
 
 function assistantBlocks(m: Extract<OpenAIMessage, { role: "assistant" }>, at: string): Block[] {
-  const parts = typeof m.content === "string" ? [m.content] : (m.content ?? []).map((p) => (p.type === "text" ? p.text : p.refusal));
-  const text = [...parts, ...(m.refusal && parts.length === 0 ? [m.refusal] : [])].join("");
+  const said = typeof m.content === "string" ? m.content : (m.content ?? []).map((p) => (p.type === "text" ? p.text : p.refusal)).join("");
+  // A refusal the client kept apart from the content is still what was said.
+  const text = said || (m.refusal ?? "");
   const calls = (m.tool_calls ?? []).map((c, k) => ({
     type: "tool_use",
     id: c.id,
