@@ -9,10 +9,12 @@ import OpenAI from "openai";
 import { performance } from "node:perf_hooks";
 import * as messagesRoute from "@/app/api/anthropic/v1/messages/route";
 import * as chatRoute from "@/app/api/openai/v1/chat/completions/route";
+import { toAnthropic } from "@/lib/api/openai/request";
+import { openaiChatRequest } from "@/lib/contract/openai";
 import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
 import { MODEL, sentence, signed, upstreamEnv } from "./drop-in";
 import { fmtMs, statJson, table } from "./report";
-import { summarize, type MeasureOptions, type Stat, withEnv } from "./stats";
+import { measure, summarize, type MeasureOptions, type Stat, withEnv } from "./stats";
 
 const HISTORY_TURNS = Number(process.env.BENCH_OPENAI_TURNS ?? 200);
 const SESSION = "threadkeeper-session-id";
@@ -24,6 +26,8 @@ export interface OpenAIBenchResult {
   openaiStream: Stat;
   newOnly: Stat;
   resent: Stat;
+  /** The resent history's validation and translation alone, no turn. */
+  translation: Stat;
   turns: number;
 }
 
@@ -112,7 +116,9 @@ export async function benchOpenAI(opts: MeasureOptions): Promise<OpenAIBenchResu
         ],
         opts,
       );
-      return { direct: directStat, dropIn: dropInStat, openai: openaiStat, openaiStream: streamStat, newOnly, resent, turns: HISTORY_TURNS };
+      const body = { model: MODEL, max_tokens: 256, messages: whole.history };
+      const translation = (await measure(() => toAnthropic(openaiChatRequest.parse(body)), opts)).stat;
+      return { direct: directStat, dropIn: dropInStat, openai: openaiStat, openaiStream: streamStat, newOnly, resent, translation, turns: HISTORY_TURNS };
     });
   } finally {
     await fake.close();
@@ -134,6 +140,7 @@ export function printOpenAI(r: OpenAIBenchResult): void {
     ["the same, streamed with usage", fmtMs(r.openaiStream.medianMs), fmtMs(r.openaiStream.p95Ms), added(r.openaiStream), signed(r.openaiStream.medianMs - r.dropIn.medianMs), met(r.openaiStream)],
     [`${r.turns}-turn session, only the new message`, fmtMs(r.newOnly.medianMs), fmtMs(r.newOnly.p95Ms), "", "", ""],
     [`${r.turns}-turn session, whole history resent`, fmtMs(r.resent.medianMs), fmtMs(r.resent.p95Ms), signed(resend), "", `< 5 ms ${resend < 5 ? "met" : "NOT MET"}`],
+    [`  of which the ${r.turns}-turn history's validation and translation`, fmtMs(r.translation.medianMs), fmtMs(r.translation.p95Ms), "", "", ""],
   ];
   console.log(table(["request", "p50", "p95", "added (p50)", "over the drop-in", "target"], rows));
 }
@@ -151,5 +158,6 @@ export function openaiJson(r: OpenAIBenchResult) {
     new_only: statJson(r.newOnly),
     resent: statJson(r.resent),
     resend_added_ms: ms(r.resent.medianMs - r.newOnly.medianMs),
+    translation: statJson(r.translation),
   };
 }
