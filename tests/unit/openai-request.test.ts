@@ -131,6 +131,7 @@ describe("toAnthropic", () => {
     expect(part({ type: "image_url", image_url: { url: "ftp://x.test/a.png" } }).status).toBe(400);
     expect(part({ type: "image_url", image_url: { url: "data:text/plain;base64,AAAA" } }).message).toMatch(/not an image/);
     expect(part({ type: "file", file: { file_id: "file-1" } }).message).toMatch(/file_data/);
+    expect(part({ type: "file", file: { file_data: "data:text/plain;base64,not base64!" } }).message).toMatch(/not valid base64/);
   });
 
   it("an unknown model is OpenAI's 404 model_not_found; n other than 1 is refused by the contract", () => {

@@ -8,6 +8,7 @@ import type { OpenAIChatRequest, OpenAIMessage, OpenAIUserPart } from "@/lib/con
 import { DEFAULT_SETTINGS } from "@/lib/contract/settings";
 import { computeCapacity } from "@/lib/context/capacity";
 import { env } from "@/lib/env";
+import { decodeBase64 } from "@/lib/files/base64";
 import { AppError, badRequest } from "@/lib/errors";
 import { getModel, MODELS, type ModelInfo } from "@/lib/models";
 
@@ -71,7 +72,9 @@ function fileBlock(file: { file_data?: string | null; file_id?: string | null; f
   const title = file.filename ? { title: file.filename } : {};
   if (inline.mediaType === "application/pdf") return { type: "document", source: { type: "base64", media_type: "application/pdf", data: inline.data }, ...title };
   if (inline.mediaType === "text/plain") {
-    return { type: "document", source: { type: "text", media_type: "text/plain", data: Buffer.from(inline.data, "base64").toString("utf8") }, ...title };
+    const bytes = decodeBase64(inline.data);
+    if (!bytes) throw invalid(`${at}.file.file_data`, "the file's data is not valid base64");
+    return { type: "document", source: { type: "text", media_type: "text/plain", data: Buffer.from(bytes).toString("utf8") }, ...title };
   }
   throw invalid(`${at}.file.file_data`, `files are PDFs or plain text, not ${inline.mediaType}`);
 }
