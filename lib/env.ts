@@ -23,6 +23,9 @@ const schema = z.object({
   // Breakpoints after attached files unless "off" (the files benchmark's baseline).
   THREADKEEPER_FILE_BREAKPOINTS: z.enum(["on", "off"]).optional(),
   THREADKEEPER_SYSTEM_PROMPT: z.string().optional(),
+  // The OpenAI-compatible endpoint fetches nothing unless "on": an image_url that is an http(s)
+  // URL is refused (400) and only base64 data: URLs are taken; "on" passes URLs to Claude as URL sources.
+  THREADKEEPER_OPENAI_IMAGE_URLS: z.enum(["on", "off"]).optional(),
   THREADKEEPER_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().optional(),
   THREADKEEPER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).optional(),
   THREADKEEPER_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).optional(),

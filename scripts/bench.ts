@@ -2,14 +2,15 @@
 // with seeded long sessions. Prints tables and, last, one JSON line. Benchmarks are separate
 // modules under scripts/bench/: context, compaction, sessions (checkpoints, resume, picker), memory,
 // recall (issue 11: facts kept through compaction, memory and history search), dropin (issue 21:
-// the drop-in Messages API's overhead and a resent history's cost), load (issue 22: two instances
+// the drop-in Messages API's overhead and a resent history's cost), openai (issue 32: the
+// OpenAI-compatible endpoint's, the same way), load (issue 22: two instances
 // over real PostgreSQL; BENCH_LOAD_* in scripts/bench/load.ts), locomo (issue 18: the
 // same on real conversations, ../shared/data/locomo-dev), hostile (issue 29: every per-character
 // algorithm on pathological text, and the event-loop stalls; BENCH_HOSTILE_* in scripts/bench/hostile.ts).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, load, usage, search, recall, canvas, locomo, hostile, content, files; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, openai, load, usage, search, recall, canvas, locomo, hostile, content, files; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
 // scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
 // scripts/bench/recall.ts.
 import os from "node:os";
@@ -25,6 +26,7 @@ import { auditJson, benchAudit, printAudit } from "./bench/audit";
 import { benchUsage, printUsage, usageJson } from "./bench/usage";
 import { benchKeys, keysJson, printKeys } from "./bench/keys";
 import { benchDropIn, dropInJson, printDropIn } from "./bench/drop-in";
+import { benchOpenAI, openaiJson, printOpenAI } from "./bench/openai";
 import { benchLoad, loadJson, printLoad } from "./bench/load";
 import { benchSearch, printSearch, searchJson } from "./bench/search";
 import { benchRecall, printRecall, recallJson } from "./bench/recall";
@@ -39,7 +41,7 @@ import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content", "files"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "openai", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content", "files"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -177,6 +179,8 @@ async function main(): Promise<void> {
     if (keys) printKeys(keys);
     const dropIn = only.has("dropin") ? await benchDropIn(db, ours) : null;
     if (dropIn) printDropIn(dropIn);
+    const openai = only.has("openai") ? await benchOpenAI(ours) : null;
+    if (openai) printOpenAI(openai);
     // Its own cluster and two app processes (needs the built app).
     const load = only.has("load") ? await benchLoad() : null;
     if (load) printLoad(load);
@@ -239,6 +243,7 @@ async function main(): Promise<void> {
       usage: usage ? usageJson(usage) : null,
       keys: keys ? keysJson(keys) : null,
       drop_in: dropIn ? dropInJson(dropIn) : null,
+      openai: openai ? openaiJson(openai) : null,
       load: load ? loadJson(load) : null,
       search: search ? searchJson(search) : null,
       recall: recall ? recallJson(recall) : null,

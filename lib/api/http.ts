@@ -15,6 +15,7 @@ import { log } from "@/lib/log";
 import { assertRoomToWrite } from "@/lib/db/storage";
 import { isShuttingDown, SHUTDOWN_RETRY_AFTER_S, trackRequest } from "@/lib/shutdown";
 import { anthropicError } from "./anthropic/errors";
+import { openaiError } from "./openai/errors";
 import { readBodyBytes, readBodyText } from "./body";
 import { metricsTokenRequired, operatorAccess } from "./operator";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
@@ -48,8 +49,8 @@ function toAppError(err: unknown, requestId: string): AppError {
 
 function errorResponse(err: unknown, dialect: EndpointSpec["dialect"], requestId: string): Response {
   const e = toAppError(err, requestId);
-  if (dialect === "anthropic") {
-    const { status, body } = anthropicError(e);
+  if (dialect === "anthropic" || dialect === "openai") {
+    const { status, body } = dialect === "anthropic" ? anthropicError(e) : openaiError(e);
     return json(body, status, e.headers);
   }
   return json(errorBody(e, requestId), e.status, e.headers);

@@ -16,7 +16,7 @@ import { fmtMs, statJson, table } from "./report";
 import { performance } from "node:perf_hooks";
 import { measure, summarize, type MeasureOptions, type Stat, withEnv } from "./stats";
 
-const MODEL = "claude-haiku-4-5";
+export const MODEL = "claude-haiku-4-5";
 const HISTORY_TURNS = Number(process.env.BENCH_DROPIN_TURNS ?? 200);
 const BASE = "http://127.0.0.1:3000/api/anthropic";
 /** The app's login role on the cluster, as in tests/pg. */
@@ -35,7 +35,8 @@ export interface DropInRun {
   turns: number;
 }
 
-const sentence = (i: number) => `Turn ${i}: we went over the ${["parser", "scheduler", "cache", "exporter"][i % 4]} and its edge cases in some detail. `;
+/** One distinct message per call, so no cache or recognition answers it for free. */
+export const sentence = (i: number) => `Turn ${i}: we went over the ${["parser", "scheduler", "cache", "exporter"][i % 4]} and its edge cases in some detail. `;
 
 /** The database, counting what runs through it. */
 function counting(db: Database) {
@@ -97,11 +98,21 @@ export async function benchDropIn(db: Database, opts: MeasureOptions): Promise<D
   return { runs };
 }
 
+/** Threadkeeper pointed at the fake API, with nothing (retries, rate limits) between a request and its figure. */
+export const upstreamEnv = (url: string) => ({
+  ANTHROPIC_API_KEY: "bench",
+  ANTHROPIC_BASE_URL: url,
+  THREADKEEPER_MODEL: MODEL,
+  THREADKEEPER_MAX_RETRIES: "0",
+  THREADKEEPER_RATE_LIMIT_PER_MINUTE: "0",
+  THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0",
+});
+
 async function measureOn(engine: DropInRun["engine"], db: Database, opts: MeasureOptions): Promise<DropInRun> {
   const fake = await startFakeAnthropic();
   try {
     return await withEnv(
-      { ANTHROPIC_API_KEY: "bench", ANTHROPIC_BASE_URL: fake.url, THREADKEEPER_MODEL: MODEL, THREADKEEPER_MAX_RETRIES: "0", THREADKEEPER_RATE_LIMIT_PER_MINUTE: "0", THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0" },
+      upstreamEnv(fake.url),
       async () => {
         const direct = new Anthropic({ apiKey: "bench", baseURL: fake.url, maxRetries: 0 });
         const dropIn = (session?: string) =>
@@ -186,7 +197,7 @@ async function measureOn(engine: DropInRun["engine"], db: Database, opts: Measur
 }
 
 /** A difference of medians, which may be negative. */
-const signed = (ms: number) => (ms < 0 ? `-${fmtMs(-ms)}` : fmtMs(ms));
+export const signed = (ms: number) => (ms < 0 ? `-${fmtMs(-ms)}` : fmtMs(ms));
 
 export function printDropIn(r: DropInBenchResult): void {
   const first = r.runs[0];

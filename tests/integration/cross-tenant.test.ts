@@ -72,6 +72,8 @@ const A_CONVERSATION = { "x-claude-code-session-id": "conversation-of-a" };
 let aHistory: { role: string; content: unknown }[] = [];
 /** A's history, resent by B as if it were B's: it never continues A's session. */
 const replayOfA = () => ({ ...dropIn("And then?"), messages: [...aHistory, { role: "user", content: "And then?" }] });
+/** The OpenAI-compatible endpoint: the same, in Chat Completions' terms. */
+const openai = (content: string) => ({ model: "claude-haiku-4-5", messages: [{ role: "user", content }] });
 
 const ATTEMPTS: Attempt[] = [
   { route: "/api/session", method: "GET", expect: "own" },
@@ -193,10 +195,17 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/anthropic/v1/messages/count_tokens", method: "POST", expect: "own", body: () => dropIn("count") },
   { route: "/api/anthropic/v1/models", method: "GET", expect: "own" },
   { route: "/api/anthropic/v1/models/[model_id]", method: "GET", expect: "own", params: () => ({ model_id: "claude-haiku-4-5" }) },
+  { route: "/api/openai/v1/chat/completions", method: "POST", expect: "not_found", headers: inSession, body: () => openai("hijack") },
+  { route: "/api/openai/v1/chat/completions", method: "POST", expect: "not_found", headers: inSession, body: () => ({ ...openai("hijack"), stream: true }) },
+  { route: "/api/openai/v1/chat/completions", method: "POST", expect: "own", body: () => openai("What do we know about the launch in Lisbon on March 3rd?") },
+  { route: "/api/openai/v1/chat/completions", method: "POST", expect: "own", headers: A_CONVERSATION, body: () => openai("Which session is this?") },
+  { route: "/api/openai/v1/models", method: "GET", expect: "own" },
+  { route: "/api/openai/v1/models/[model_id]", method: "GET", expect: "own", params: () => ({ model_id: "claude-haiku-4-5" }) },
   // Counts across users, and no user's data: no ids, no text.
   { route: "/api/metrics", method: "GET", expect: "operator" },
   ...METHODS.map((method): Attempt => ({ route: "/api/[...path]", method, expect: "not_found", params: () => ({ path: ["nope", "x"] }) })),
   ...METHODS.map((method): Attempt => ({ route: "/api/anthropic/[...path]", method, expect: "not_found", params: () => ({ path: ["v1", "messages", "batches"] }) })),
+  ...METHODS.map((method): Attempt => ({ route: "/api/openai/[...path]", method, expect: "not_found", params: () => ({ path: ["v1", "embeddings"] }) })),
 ];
 
 // --- the route files themselves ---
@@ -341,7 +350,8 @@ describe("user B against user A's objects", () => {
     const res = await call(attempt, ids, b.bearer);
     const text = await res.text();
     expect(res.status, text).toBe(404);
-    // The drop-in Messages API answers in Anthropic's shape: `{ type: "error", error: { type } }`.
+    // The drop-in Messages API answers in Anthropic's shape, `{ type: "error", error: { type } }`;
+    // the OpenAI-compatible endpoint in OpenAI's, whose `code` is ours.
     const error = (JSON.parse(text) as { error: { code?: string; type?: string } }).error;
     expect(error.code ?? error.type).toBe(attempt.route.startsWith("/api/anthropic/") ? "not_found_error" : "not_found");
     expect(text.toLowerCase()).not.toContain(MARK);

@@ -65,7 +65,9 @@ export async function readSse(res: Response): Promise<SendEvent[]> {
     .filter((f) => f.trim() !== "")
     .map((frame) => {
       const event = /^event: (.*)$/m.exec(frame)?.[1] ?? "";
-      const data = JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? "null") as unknown;
+      const raw = /^data: (.*)$/m.exec(frame)?.[1] ?? "null";
+      // OpenAI's streams end with `data: [DONE]`, which is not JSON: kept as the text it is.
+      const data = (raw === "[DONE]" ? raw : JSON.parse(raw)) as unknown;
       return { event, data } as SendEvent;
     });
 }

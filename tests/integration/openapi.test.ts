@@ -518,6 +518,24 @@ describe("the drop-in Messages API", () => {
   });
 });
 
+describe("the OpenAI-compatible endpoint", () => {
+  it("answers Chat Completions and the Models API as documented, errors in OpenAI's shape", async () => {
+    const ask = { model: "claude-haiku-4-5", messages: [{ role: "user", content: "Hello there." }] };
+    const reply = await expectStatus<{ object: string }>(200, "POST", "/api/openai/v1/chat/completions", { body: ask });
+    expect(reply.object).toBe("chat.completion");
+    const frames = await expectStatus<{ data: unknown }[]>(200, "POST", "/api/openai/v1/chat/completions", { body: { ...ask, stream: true, stream_options: { include_usage: true } } });
+    expect(frames.at(-1)?.data).toBe("[DONE]");
+    await expectStatus(200, "GET", "/api/openai/v1/models");
+    await expectStatus(200, "GET", "/api/openai/v1/models/{model_id}", { params: { model_id: "claude-opus-4-8" } });
+    const bad = await expectStatus<{ error: { type: string; param: string } }>(400, "POST", "/api/openai/v1/chat/completions", { body: { ...ask, n: 3 } });
+    expect(bad.error).toMatchObject({ type: "invalid_request_error", param: "n" });
+    const model = await expectStatus<{ error: { code: string } }>(404, "POST", "/api/openai/v1/chat/completions", { body: { ...ask, model: "gpt-4o" } });
+    expect(model.error.code).toBe("model_not_found");
+    await expectStatus(404, "POST", "/api/openai/v1/chat/completions", { body: ask, headers: { "threadkeeper-session-id": missing } });
+    await expectStatus(404, "GET", "/api/openai/v1/models/{model_id}", { params: { model_id: "gpt-4o" } });
+  });
+});
+
 describe("operations", () => {
   it("metrics: Prometheus text for the local operator, an admin key or the metrics token; 403 for a key without admin, 401 for a wrong token", async () => {
     const text = await expectStatus<string>(200, "GET", "/api/metrics");

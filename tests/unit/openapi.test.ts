@@ -124,8 +124,8 @@ describe("the document is sound OpenAPI 3.1", () => {
           continue;
         }
         const response = "$ref" in r ? doc.components.responses[r.$ref.split("/").pop() ?? ""] : (r as ResponseObject);
-        // The drop-in Messages API answers in Anthropic's own error shape.
-        const envelope = p.startsWith("/api/anthropic/") ? "AnthropicError" : "ApiError";
+        // The drop-in Messages API answers in Anthropic's own error shape, the OpenAI-compatible endpoint in OpenAI's.
+        const envelope = p.startsWith("/api/anthropic/") ? "AnthropicError" : p.startsWith("/api/openai/") ? "OpenAIError" : "ApiError";
         expect(JSON.stringify(response.content?.["application/json"]?.schema), `${m} ${p} ${status}`).toContain(`#/components/schemas/${envelope}"`);
       }
       // A public operation reads no credentials, so it never answers 401.

@@ -9,6 +9,7 @@ import { SchemaCollector, componentRef } from "./schemas";
 import { SECURITY_SCHEMES, securityOf } from "./security";
 import { apiError } from "@/lib/contract/errors";
 import { ANTHROPIC_ERROR_STATUSES, anthropicError } from "@/lib/contract/anthropic";
+import { OPENAI_ERROR_STATUSES, openaiError } from "@/lib/contract/openai";
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ReferenceObject, ResponseObject } from "./types";
 
 export interface DocumentInfo {
@@ -63,7 +64,7 @@ function operationObject(op: Endpoint, tag: string, schemas: SchemaCollector): O
     ...(op.body ? { requestBody: requestBody(op.body, schemas) } : {}),
     responses: {
       ...successResponses(op.responses, schemas),
-      ...(op.dialect === "anthropic" ? anthropicErrors(schemas) : errorResponses(errorCases(op))),
+      ...(op.dialect === "anthropic" ? anthropicErrors(schemas) : op.dialect === "openai" ? openaiErrors(schemas) : errorResponses(errorCases(op))),
     },
     security: securityOf(op),
   };
@@ -121,6 +122,17 @@ function anthropicErrors(schemas: SchemaCollector): Record<string, ResponseObjec
     Object.entries(ANTHROPIC_ERROR_STATUSES).map(([status, type]) => [
       status,
       { description: `\`${type}\`${status === "429" || status === "409" ? " (with `retry-after`)" : ""}`, content: { "application/json": { schema } } },
+    ]),
+  );
+}
+
+/** OpenAI's error shape, with the statuses the endpoint answers; each body names its type and code. */
+function openaiErrors(schemas: SchemaCollector): Record<string, ResponseObject> {
+  const schema = schemas.convert(openaiError, "output");
+  return Object.fromEntries(
+    Object.entries(OPENAI_ERROR_STATUSES).map(([status, type]) => [
+      status,
+      { description: `\`${type}\`${status === "429" || status === "409" || status === "503" ? " (with `retry-after`)" : ""}`, content: { "application/json": { schema } } },
     ]),
   );
 }

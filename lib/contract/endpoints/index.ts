@@ -12,13 +12,14 @@ import { files } from "./files";
 import { messages } from "./messages";
 import { mcp } from "./mcp";
 import { meta } from "./meta";
+import { openaiApi } from "./openai";
 import { operations } from "./operations";
 import { projects } from "./projects";
 import { search } from "./search";
 import { sessions } from "./sessions";
 import { usage } from "./usage";
 
-export const GROUPS: EndpointGroup[] = [sessions, messages, files, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, anthropicApi, operations, meta];
+export const GROUPS: EndpointGroup[] = [sessions, messages, files, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, anthropicApi, openaiApi, operations, meta];
 
 /** Every endpoint by its operationId: what a route file binds its handler to. */
 export const api = {
@@ -37,6 +38,7 @@ export const api = {
   ...keys.endpoints,
   ...mcp.endpoints,
   ...anthropicApi.endpoints,
+  ...openaiApi.endpoints,
   ...operations.endpoints,
   ...meta.endpoints,
 };
@@ -48,6 +50,7 @@ export const api = {
 export const UNDOCUMENTED_ROUTES: Record<string, string> = {
   "/api/[...path]": "answers 404 not_found for every unknown /api path",
   "/api/anthropic/[...path]": "answers 404 in Anthropic's error shape for every unknown path of the drop-in Messages API",
+  "/api/openai/[...path]": "answers 404 in OpenAI's error shape for every unknown path of the OpenAI-compatible endpoint",
 };
 
 /** The drop-in's catch-all: Anthropic's error shape, in no group. */
@@ -58,6 +61,17 @@ export const unknownAnthropicRoute = {
   summary: "Any unknown path of the drop-in Messages API",
   scope: "read",
   dialect: "anthropic",
+  responses: {},
+} as const;
+
+/** The OpenAI-compatible endpoint's catch-all: OpenAI's error shape, in no group. */
+export const unknownOpenAIRoute = {
+  method: "GET",
+  path: "/api/openai/{path}",
+  operationId: "unknownOpenAIRoute",
+  summary: "Any unknown path of the OpenAI-compatible endpoint",
+  scope: "read",
+  dialect: "openai",
   responses: {},
 } as const;
 
