@@ -112,9 +112,13 @@ export async function apiSession(userId: string, headers: DropInHeaders, facts: 
   let found = await recognised(userId, headers, facts);
   if (!found && headers.conversation !== null) {
     const conversation = headers.conversation;
+    // A lone message under a known conversation id is a side request of the client (a title,
+    // a topic check): it must not replace the conversation's turns, so it gets a session of its own.
+    const alone = facts.keys.length === 1;
     const mapped = await withUser(userId, async (tx) => {
       await lockConversation(tx, userId, conversation);
       const id = await conversationSession(tx, userId, conversation);
+      if (id && alone) return { id: (await createSessionIn(tx, userId, create, system ?? "")).id, foundBy: "new" as const };
       if (id) return { id, foundBy: "conversation" as const };
       const created = await createSessionIn(tx, userId, create, system ?? "");
       await linkConversation(tx, userId, conversation, created.id);

@@ -152,12 +152,15 @@ describe("a conversation found without threadkeeper-session-id", () => {
         { role: "user", content: "Carry on." },
       ],
     });
+    // A lone message under the same id is the client's side request (a title, say): a session of its own.
+    await client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: "user", content: "Write a five-word title for this chat." }] });
     // Another conversation id is another session.
     await sdk(key, { "X-Claude-Code-Session-Id": "cc-other" }).messages.create({ model: MODEL, max_tokens: 256, messages: [{ role: "user", content: "Elsewhere." }] });
     const got = since(from);
-    expect(got.map((x) => x.found)).toEqual(["new", "conversation", "new"]);
+    expect(got.map((x) => x.found)).toEqual(["new", "conversation", "new", "new"]);
     expect(got[1].session).toBe(got[0].session);
-    expect(got[2].session).not.toBe(got[0].session);
+    expect(new Set(got.map((x) => x.session)).size).toBe(3);
+    expect((await history(got[0].session)).messages.map((m) => m.text)).not.toContain("Write a five-word title for this chat.");
   });
 
   it("the Vercel AI SDK: a multi-turn conversation with a tool loop is one session", async () => {
