@@ -4,7 +4,7 @@
 // name the session, and the client's view recorded after the answer.
 import "server-only";
 import type { ContextStatusJson, SendEvent } from "@/lib/contract";
-import { CONTEXT_CAPACITY_HEADER, CONTEXT_PERCENT_HEADER, CONTEXT_TOKENS_HEADER, HISTORY_HEADER, SESSION_HEADER } from "@/lib/contract/anthropic";
+import { CONTEXT_CAPACITY_HEADER, CONTEXT_PERCENT_HEADER, CONTEXT_TOKENS_HEADER, HISTORY_HEADER, SESSION_FOUND_HEADER, SESSION_HEADER } from "@/lib/contract/anthropic";
 import type { KeyBlock } from "@/lib/context/client-history";
 import { AppError } from "@/lib/errors";
 import type { LlmReply, LlmUsage } from "@/lib/llm/client";
@@ -63,7 +63,7 @@ export async function recordView(turn: DropIn, tally: TurnTally, answered: reado
 }
 
 export function sessionHeaders(turn: DropIn): Record<string, string> {
-  return { [SESSION_HEADER]: turn.sessionId, [HISTORY_HEADER]: turn.history };
+  return { [SESSION_HEADER]: turn.sessionId, [SESSION_FOUND_HEADER]: turn.foundBy, [HISTORY_HEADER]: turn.history };
 }
 
 export function contextHeaders(status: ContextStatusJson | null): Record<string, string> {
