@@ -171,7 +171,7 @@ describe("the document is sound OpenAPI 3.1", () => {
     const union = doc.components.schemas.SendEvent.oneOf ?? doc.components.schemas.SendEvent.anyOf ?? [];
     const names = union.map((s) => ((s.properties?.event as JsonSchema | undefined)?.const as string | undefined) ?? "");
     expect(names.sort()).toEqual(
-      ["assistant_message", "block", "canvas", "checkpoint", "compaction", "delta", "done", "error", "memories", "notice", "status", "user_message"].sort(),
+      ["assistant_message", "block", "canvas", "checkpoint", "compaction", "delta", "done", "error", "memories", "notice", "status", "usage", "user_message"].sort(),
     );
     expect((send?.responses["201"] as ResponseObject).content?.["application/json"]).toBeTruthy();
   });
