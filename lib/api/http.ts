@@ -8,6 +8,7 @@ import { authMode } from "@/lib/mode";
 import { authEnv } from "@/lib/env";
 import { bodyLimitOf, scopeOf, type EndpointSpec, type Inputs, type UploadedFile, type UploadSpec } from "@/lib/contract/endpoint";
 import { inputProblem, type InputProblem } from "@/lib/contract/input-guard";
+import { decisiveIssues } from "@/lib/contract/issues";
 import { AppError, badRequest } from "@/lib/errors";
 import { requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
@@ -226,11 +227,11 @@ function withSecurityHeaders(res: Response): Response {
 }
 
 function zodIssues(err: z.ZodError) {
-  return err.issues.map((i) => ({ path: i.path.join("."), message: i.message, code: i.code }));
+  return decisiveIssues(err.issues).map((i) => ({ path: i.path.join("."), message: i.message, code: i.code }));
 }
 
 function describeZod(err: z.ZodError): string {
-  const first = err.issues[0];
+  const first = decisiveIssues(err.issues)[0];
   if (!first) return "Invalid request";
   const where = first.path.length ? `'${first.path.join(".")}'` : "request";
   return `Invalid ${where}: ${first.message}`;
