@@ -6,6 +6,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
 import * as mcpRoute from "@/app/api/mcp/route";
+import * as dropInRoute from "@/app/api/anthropic/v1/messages/route";
+import { estimateTextTokens } from "@/lib/tokens/tokenizer";
 import type { CreatedApiKeyJson } from "@/lib/contract";
 import { newSession, req, sendJson, useHarness } from "./harness";
 
@@ -83,6 +85,49 @@ describe("the MCP server", () => {
     // An unknown session is the protocol's invalid-params error, not an internal one.
     const unknown = await client.getPrompt({ name: "resume_session", arguments: { session_id: "7d9f3c2e-1b4a-4c5d-8e6f-0a1b2c3d4e5f" } }).catch((e: unknown) => e);
     expect(unknown).toMatchObject({ code: -32602, message: expect.stringContaining("No session") });
+    await client.close();
+  });
+
+  it("resume_session carries how it began and the latest turns within max_tokens, and says what it left out", async () => {
+    // A long conversation, stored as a drop-in client's history.
+    const history: { role: "user" | "assistant"; content: string }[] = [];
+    for (let t = 1; t <= 60; t++) {
+      history.push({ role: "user", content: `Turn ${t}: what about step ${t} of the lighthouse restoration? ${"We need the details. ".repeat(20)}` });
+      history.push({ role: "assistant", content: `Step ${t} is done: ${"the lamp room was repainted ".repeat(15)}` });
+    }
+    history.push({ role: "user", content: "What is left to do on the lighthouse?" });
+    const res = await dropInRoute.POST(
+      new Request("http://127.0.0.1:3000/api/anthropic/v1/messages", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": writeKey, "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 256, messages: history }),
+      }),
+      undefined,
+    );
+    expect(res.status).toBe(200);
+    const session = res.headers.get("threadkeeper-session-id") ?? "";
+    const client = await connect(readKey);
+    const listed = (await client.listPrompts()).prompts.find((p) => p.name === "resume_session");
+    expect(listed?.arguments?.find((a) => a.name === "max_tokens")?.required).toBeFalsy();
+    const resume = async (max_tokens?: string) => {
+      const prompt = await client.getPrompt({ name: "resume_session", arguments: { session_id: session, ...(max_tokens ? { max_tokens } : {}) } });
+      return (prompt.messages[0].content as { text: string }).text;
+    };
+    const small = await resume("2000");
+    expect(estimateTextTokens(small)).toBeLessThanOrEqual(2_000);
+    expect(small).toContain("## How it began\n**user:** Turn 1: what about step 1");
+    expect(small).toMatch(/\*\*user:\*\* What is left to do on the lighthouse\?\n\n\*\*assistant:\*\* Echo: What is left to do on the lighthouse\?$/);
+    const left = /\[… (\d+) earlier messages not shown; use search_history with session_id ([0-9a-f-]+)/.exec(small);
+    expect(Number(left?.[1])).toBeGreaterThan(60);
+    expect(left?.[2]).toBe(session);
+    // The default budget (8,000) shows more of the latest turns, and fewer are left out.
+    const usual = await resume();
+    expect(estimateTextTokens(usual)).toBeLessThanOrEqual(8_000);
+    expect(Number(/\[… (\d+) earlier/.exec(usual)?.[1])).toBeLessThan(Number(left?.[1]));
+    // A budget out of bounds, or not a number, is the protocol's invalid-params error.
+    for (const bad of ["12", "999999", "lots"]) {
+      await expect(resume(bad)).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/max_tokens/) });
+    }
     await client.close();
   });
 
