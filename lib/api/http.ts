@@ -21,7 +21,7 @@ import { metricsTokenRequired, operatorAccess } from "./operator";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { requestContextOf, requestIdOf, runWithRequest, withRequestId, type Actor } from "@/lib/request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
-import type { ApiErrorJson } from "@/lib/contract";
+import type { ApiErrorJson, BearerErrorJson } from "@/lib/contract";
 
 export function json<T>(body: T, status = 200, headers?: Record<string, string>): NextResponse<T> {
   return NextResponse.json(body, { status, headers });
@@ -47,12 +47,25 @@ function toAppError(err: unknown, requestId: string): AppError {
   return new AppError(500, "internal_error", "Something went wrong on our side; nothing was lost. Please retry.");
 }
 
+/**
+ * An authentication failure as OAuth answers it (RFC 6750): the body says what its challenge
+ * says, so a client that shows either shows why. Null for any other error.
+ */
+function bearerErrorBody(e: AppError): BearerErrorJson | null {
+  const challenge = e.headers?.["WWW-Authenticate"];
+  if (!challenge?.startsWith("Bearer") || (e.status !== 401 && e.status !== 403)) return null;
+  const error = /error="([a-z_]+)"/.exec(challenge)?.[1] ?? e.code;
+  return { error, error_description: e.message, code: e.code, ...(e.details !== undefined ? { details: e.details } : {}) };
+}
+
 function errorResponse(err: unknown, dialect: EndpointSpec["dialect"], requestId: string): Response {
   const e = toAppError(err, requestId);
   if (dialect === "anthropic") {
     const { status, body } = anthropicError(e);
     return json(body, status, e.headers);
   }
+  const bearer = dialect === "mcp" ? bearerErrorBody(e) : null;
+  if (bearer) return json(bearer, e.status, e.headers);
   return json(errorBody(e, requestId), e.status, e.headers);
 }
 

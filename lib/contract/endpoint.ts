@@ -67,8 +67,12 @@ export interface EndpointSpec {
   responses: Record<number, SuccessResponse>;
   /** Errors beyond those every route answers and those its params, query and body imply. */
   errors?: ErrorCase[];
-  /** Errors in another API's shape: `anthropic` answers `{ type: "error", error: { type, message } }`. */
-  dialect?: "anthropic";
+  /**
+   * Errors in another API's shape: `anthropic` answers `{ type: "error", error: { type, message } }`;
+   * `mcp` answers its authentication failures (401, insufficient_scope) as OAuth does,
+   * `{ error, error_description }` (lib/contract/errors.ts bearerError), and the rest as ApiError.
+   */
+  dialect?: "anthropic" | "mcp";
   /**
    * Answers without a caller (the health check): only the Host check runs, no credentials are
    * read, nothing is counted against a limit, and the handler gets no caller, so it cannot

@@ -125,8 +125,10 @@ describe("the document is sound OpenAPI 3.1", () => {
         }
         const response = "$ref" in r ? doc.components.responses[r.$ref.split("/").pop() ?? ""] : (r as ResponseObject);
         // The drop-in Messages API answers in Anthropic's own error shape.
-        const envelope = p.startsWith("/api/anthropic/") ? "AnthropicError" : "ApiError";
+        // The MCP endpoint's 401 is OAuth's (RFC 6750); its 403 is that or the envelope.
+        const envelope = p.startsWith("/api/anthropic/") ? "AnthropicError" : p === "/api/mcp" && status === "401" ? "BearerError" : "ApiError";
         expect(JSON.stringify(response.content?.["application/json"]?.schema), `${m} ${p} ${status}`).toContain(`#/components/schemas/${envelope}"`);
+        if (p === "/api/mcp" && status === "403") expect(JSON.stringify(response.content?.["application/json"]?.schema)).toContain('#/components/schemas/BearerError"');
       }
       // A public operation reads no credentials, so it never answers 401.
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(op.security.length === 0 ? ["403", "500"] : ["401", "403", "500"]));
