@@ -27,6 +27,34 @@ export class AppError extends Error {
   }
 }
 
+/** RFC 6750's error codes for a bearer challenge (§3.1). */
+export type BearerErrorCode = "invalid_request" | "invalid_token" | "insufficient_scope";
+
+/**
+ * The `WWW-Authenticate` header of an RFC 6750 challenge: `error` and `error_description` say
+ * why (what MCP clients show), `scope` what is needed. A request with no credentials, or with an
+ * unsupported scheme, gets no error information (§3): pass no error.
+ */
+export function bearerChallenge(error?: BearerErrorCode, description?: string, params: { realm?: string; scope?: string } = {}): Record<string, string> {
+  const attributes = [
+    params.realm && `realm="${params.realm}"`,
+    error && `error="${error}"`,
+    error && description && `error_description="${challengeText(description)}"`,
+    params.scope && `scope="${params.scope}"`,
+  ].filter(Boolean);
+  return { "WWW-Authenticate": attributes.length ? `Bearer ${attributes.join(", ")}` : "Bearer" };
+}
+
+/** A quoted-string of RFC 6750's error_description: printable ASCII without `"` or `\` (a header carries no more anyway). */
+function challengeText(text: string): string {
+  return text
+    .replace(/…/g, "...")
+    .replace(/[‘’"]/g, "'")
+    .replace(/\\/g, "/")
+    .normalize("NFKD")
+    .replace(/[^\x20-\x7e]/g, "");
+}
+
 export const notFound = (what: string, id?: string) =>
   new AppError(404, "not_found", `${what} not found`, id ? { id } : undefined);
 

@@ -102,8 +102,8 @@ function OpenedFileText({ text }: { text: string }) {
 
 function GenericResult({ result, use }: { result: ToolResultBlock; use: ToolUseBlock | undefined }) {
   // Images, documents and search results show beneath the row, seen without opening it.
-  const media = typeof result.content === "string" ? [] : result.content.filter((p) => p.type !== "text");
-  const text = typeof result.content === "string" ? result.content : typedText(result.content);
+  const media = typeof result.content === "string" ? [] : (result.content ?? []).filter((p) => p.type !== "text");
+  const text = typeof result.content === "string" ? result.content : typedText(result.content ?? []);
   const opened = use?.name === OPEN_FILE_TOOL_NAME;
   const label = opened ? openedFile(use.input, text, result.is_error === true) : `${result.is_error ? "Tool failed" : "Tool result"}${use ? `: ${use.name}` : ""}`;
   return (

@@ -8,6 +8,7 @@ import { authMode } from "@/lib/mode";
 import { authEnv } from "@/lib/env";
 import { bodyLimitOf, scopeOf, type EndpointSpec, type Inputs, type UploadedFile, type UploadSpec } from "@/lib/contract/endpoint";
 import { inputProblem, type InputProblem } from "@/lib/contract/input-guard";
+import { decisiveIssues } from "@/lib/contract/issues";
 import { AppError, badRequest } from "@/lib/errors";
 import { requireScope } from "@/lib/keys/scopes";
 import { admit, limits, rateLimitHeaders, type Quota } from "@/lib/limits";
@@ -21,7 +22,7 @@ import { metricsTokenRequired, operatorAccess } from "./operator";
 import { assertAllowedHost, assertSameOriginWrite, hostPolicy, requestHost } from "./edge";
 import { requestContextOf, requestIdOf, runWithRequest, withRequestId, type Actor } from "@/lib/request-context";
 import { API_CSP, BASE_SECURITY_HEADERS } from "./security-headers";
-import type { ApiErrorJson } from "@/lib/contract";
+import type { ApiErrorJson, BearerErrorJson } from "@/lib/contract";
 
 export function json<T>(body: T, status = 200, headers?: Record<string, string>): NextResponse<T> {
   return NextResponse.json(body, { status, headers });
@@ -47,12 +48,25 @@ function toAppError(err: unknown, requestId: string): AppError {
   return new AppError(500, "internal_error", "Something went wrong on our side; nothing was lost. Please retry.");
 }
 
+/**
+ * An authentication failure as OAuth answers it (RFC 6750): the body says what its challenge
+ * says, so a client that shows either shows why. Null for any other error.
+ */
+function bearerErrorBody(e: AppError): BearerErrorJson | null {
+  const challenge = e.headers?.["WWW-Authenticate"];
+  if (!challenge?.startsWith("Bearer") || (e.status !== 401 && e.status !== 403)) return null;
+  const error = /error="([a-z_]+)"/.exec(challenge)?.[1] ?? e.code;
+  return { error, error_description: e.message, code: e.code, ...(e.details !== undefined ? { details: e.details } : {}) };
+}
+
 function errorResponse(err: unknown, dialect: EndpointSpec["dialect"], requestId: string): Response {
   const e = toAppError(err, requestId);
   if (dialect === "anthropic" || dialect === "openai") {
     const { status, body } = dialect === "anthropic" ? anthropicError(e) : openaiError(e);
     return json(body, status, e.headers);
   }
+  const bearer = dialect === "mcp" ? bearerErrorBody(e) : null;
+  if (bearer) return json(bearer, e.status, e.headers);
   return json(errorBody(e, requestId), e.status, e.headers);
 }
 
@@ -227,11 +241,11 @@ function withSecurityHeaders(res: Response): Response {
 }
 
 function zodIssues(err: z.ZodError) {
-  return err.issues.map((i) => ({ path: i.path.join("."), message: i.message, code: i.code }));
+  return decisiveIssues(err.issues).map((i) => ({ path: i.path.join("."), message: i.message, code: i.code }));
 }
 
 function describeZod(err: z.ZodError): string {
-  const first = err.issues[0];
+  const first = decisiveIssues(err.issues)[0];
   if (!first) return "Invalid request";
   const where = first.path.length ? `'${first.path.join(".")}'` : "request";
   return `Invalid ${where}: ${first.message}`;

@@ -7,7 +7,7 @@ import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { E } from "@/lib/contract/error-cases";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { AppError, bearerChallenge } from "@/lib/errors";
 
 /** How an operator's request is let in: by the token (no caller at all), or as a caller route() checks. */
 export type OperatorAccess = "token" | "caller";
@@ -26,13 +26,8 @@ export function operatorAccess(req: Request, localMode: boolean): OperatorAccess
   // Local mode with the token set stays as it was for everything but a wrong token: no
   // credentials, or an API key (held to its scope by route()).
   if (localMode && (presented === null || presented.startsWith("tk_"))) return "caller";
-  throw new AppError(
-    E.invalidMetricsToken.status,
-    E.invalidMetricsToken.code,
-    "This endpoint takes only the operator's metrics token: 'Authorization: Bearer <THREADKEEPER_METRICS_TOKEN>'.",
-    undefined,
-    { "WWW-Authenticate": 'Bearer realm="metrics", error="invalid_token"' },
-  );
+  const message = "This endpoint takes only the operator's metrics token: 'Authorization: Bearer <THREADKEEPER_METRICS_TOKEN>'.";
+  throw new AppError(E.invalidMetricsToken.status, E.invalidMetricsToken.code, message, undefined, bearerChallenge("invalid_token", message, { realm: "metrics" }));
 }
 
 /**

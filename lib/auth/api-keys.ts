@@ -9,7 +9,7 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import { findApiKeyByHash, touchApiKey } from "@/lib/db/api-keys";
 import { bucketDebt } from "@/lib/db/rate-limits";
-import { AppError } from "@/lib/errors";
+import { AppError, bearerChallenge } from "@/lib/errors";
 import { checkKeyFormat, hashKey } from "@/lib/keys/format";
 import type { Scope } from "@/lib/contract";
 import { requireScope } from "@/lib/keys/scopes";
@@ -37,7 +37,7 @@ const REASONS = {
 } as const;
 
 function invalidKey(reason: keyof typeof REASONS): AppError {
-  return new AppError(401, "invalid_api_key", REASONS[reason], { reason }, { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+  return new AppError(401, "invalid_api_key", REASONS[reason], { reason }, bearerChallenge("invalid_token", REASONS[reason]));
 }
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb, LOCAL_USER_ID } from "@/lib/db";
 import { ensureEmbeddedUser } from "@/lib/db/users";
-import { AppError } from "@/lib/errors";
+import { AppError, bearerChallenge } from "@/lib/errors";
 import { clientAddress } from "@/lib/limits/failed-auth";
 import { keyCaller, type Admission } from "./api-keys";
 import type { Caller } from "./caller";
@@ -13,8 +13,9 @@ import { accessTokenFromCookies } from "./session-cookie";
 
 const LOCAL_CALLER: Caller = Object.freeze({ userId: LOCAL_USER_ID, email: null, via: "local" });
 
-const unauthenticated = (message: string) =>
-  new AppError(401, "unauthenticated", message, undefined, { "WWW-Authenticate": "Bearer" });
+/** `presented`: a credential came and is not one (RFC 6750's invalid_token); none came, or another scheme: a bare challenge (§3). */
+const unauthenticated = (message: string, presented = false) =>
+  new AppError(401, "unauthenticated", message, undefined, bearerChallenge(presented ? "invalid_token" : undefined, message));
 
 /**
  * Who is calling. An API key (`Authorization: Bearer tk_live_…` or `x-api-key: tk_live_…`) works in both modes and acts
@@ -33,7 +34,7 @@ export async function authenticate(req: Request, admission?: Admission): Promise
   if (key) return keyCaller(key, clientAddress(req), admission);
   const cfg = supabaseAuth();
   if (!cfg) return LOCAL_CALLER;
-  if (xApiKey !== null && header === null) throw unauthenticated("'x-api-key' must be a Threadkeeper API key (tk_live_…).");
+  if (xApiKey !== null && header === null) throw unauthenticated("'x-api-key' must be a Threadkeeper API key (tk_live_…).", true);
   const bearer = bearerToken(header);
   const token = bearer ?? (await accessTokenFromCookies(req.headers.get("cookie"), cfg.storageKey));
   if (!token) throw unauthenticated("Sign in first: send 'Authorization: Bearer <access token>' or the session cookie.");
@@ -55,6 +56,6 @@ function apiKeyOf(header: string | null): string | null {
 function bearerToken(header: string | null): string | null {
   if (header === null) return null;
   const match = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)\s*$/i.exec(header);
-  if (!match) throw unauthenticated("The Authorization header must be 'Bearer <access token>'.");
+  if (!match) throw unauthenticated("The Authorization header must be 'Bearer <access token>'.", /^Bearer\s/i.test(header));
   return match[1];
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from "jose";
-import { AppError } from "@/lib/errors";
+import { AppError, bearerChallenge } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { SupabaseAuthConfig } from "@/lib/mode";
 
@@ -28,7 +28,7 @@ function keySet(jwksUrl: string): JWTVerifyGetKey {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const unauthorized = (code: string, message: string) =>
-  new AppError(401, code, message, undefined, { "WWW-Authenticate": `Bearer error="invalid_token"` });
+  new AppError(401, code, message, undefined, bearerChallenge("invalid_token", message));
 
 /**
  * Verifies a Supabase access token locally: signature (ES256 or RS256, from the project's

@@ -61,6 +61,7 @@ function parseFrame(text: string): SseFrame | null {
 const KNOWN: Record<SendEvent["event"], true> = {
   user_message: true,
   notice: true,
+  usage: true,
   delta: true,
   block: true,
   assistant_message: true,

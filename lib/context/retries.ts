@@ -12,13 +12,23 @@ export function isReplacedTurn(turn: number, edits: readonly (readonly [from: nu
   return edits.some(([from, by]) => turn >= from && turn < by);
 }
 
+/** The first turn no edit replaced: turn 1, unless an edit (made in turn `by`) replaced it. */
+export function firstCurrentTurn(edits: readonly (readonly [from: number, by: number])[]): number {
+  // Each step moves to a later turn, so this ends.
+  for (let turn = 1; ; ) {
+    const edit = edits.find(([from, by]) => isReplacedTurn(turn, [[from, by]]));
+    if (!edit) return turn;
+    turn = edit[1];
+  }
+}
+
 /**
  * Drops turns replaced by an edit (a later user message names them in `supersedesTurn`) and,
  * within a turn, every reply before its latest regenerated one (`restartsTurn`); the user
  * message that starts the turn stays. Runs before window selection, so what is replaced
  * counts for nothing.
  */
-export function dropReplaced(messages: readonly EngineMessage[]): EngineMessage[] {
+export function dropReplaced<M extends Pick<EngineMessage, "seq" | "turnSeq" | "supersedesTurn" | "restartsTurn">>(messages: readonly M[]): M[] {
   const replaced: [number, number][] = [];
   const restartSeq = new Map<number, number>();
   const firstSeq = new Map<number, number>();

@@ -1,6 +1,6 @@
 import type { ContentBlock, ToolResultBlock } from "./types";
 
-type ResultPart = Exclude<ToolResultBlock["content"], string>[number];
+type ResultPart = Exclude<ToolResultBlock["content"], string | undefined>[number];
 
 function partText(p: ResultPart): string {
   switch (p.type) {
@@ -15,9 +15,9 @@ function partText(p: ResultPart): string {
   }
 }
 
-/** A tool result's text, whether it came as one string or as blocks. */
+/** A tool result's text, whether it came as one string or as blocks (or, as the API allows, not at all). */
 export function toolResultText(b: ToolResultBlock): string {
-  return typeof b.content === "string" ? b.content : b.content.map(partText).join("\n");
+  return typeof b.content === "string" ? b.content : (b.content ?? []).map(partText).join("\n");
 }
 
 /** A document as text: its title, then what Threadkeeper read of it (a PDF's extracted text). */

@@ -3,6 +3,7 @@
 // (https://docs.claude.com/en/api/messages); unknown fields and block kinds are passed through
 // rather than refused, so a newer client still works.
 import { z } from "zod";
+import { decisiveIssues } from "./issues";
 import { described, named } from "./meta";
 import { contentBlock, KNOWN_BLOCK_TYPES, SERVER_RESULT_TYPES } from "./messages";
 
@@ -13,16 +14,72 @@ const cacheControl = z.unknown().optional();
 const ASSISTANT_ONLY: ReadonlySet<string> = new Set(["thinking", "redacted_thinking", "tool_use", "server_tool_use", "mcp_tool_use", "mcp_tool_result", ...SERVER_RESULT_TYPES]);
 const USER_ONLY: ReadonlySet<string> = new Set(["tool_result", "image", "document", "search_result", "container_upload"]);
 
+const DROP_IN = "Threadkeeper's drop-in";
+// A file_id names a file of Anthropic's Files API: Threadkeeper does not serve that API, its own
+// key cannot read the caller's files, and the session would send the id on every later request.
+const FILES_API = `names a file of Anthropic's Files API, which ${DROP_IN} does not support`;
+// The sources a client may send, by block; `threadkeeper_file` is Threadkeeper's own.
+const CLIENT_SOURCES: Record<string, readonly string[]> = { image: ["base64", "url"], document: ["base64", "text", "url", "content"] };
+// What a tool_result, and a document's `content` source, may hold.
+const TOOL_RESULT_PARTS = ["text", "image", "document", "search_result"];
+const CONTENT_SOURCE_PARTS = ["text", "image"];
+
+type Path = (string | number)[];
+type Loose = { type?: unknown } & Record<string, unknown>;
+
+/**
+ * What a client may not send inside a block of a kind Threadkeeper knows, with where it is: a
+ * source or a nested block it does not take, a Files API reference, Threadkeeper's own notes. Said
+ * before the block's fields are checked, since a union's error ("Invalid input") names neither.
+ */
+function refusal(b: Loose, at: Path = []): { path: Path; message: string } | null {
+  if ("threadkeeper" in b) return { path: [...at, "threadkeeper"], message: `'threadkeeper' is Threadkeeper's own field and cannot be sent` };
+  if (b.type === "container_upload") return { path: at, message: `block type 'container_upload' ${FILES_API}; send the file's content in the conversation instead` };
+  const allowed = typeof b.type === "string" ? CLIENT_SOURCES[b.type] : undefined;
+  const source = b.source as Loose | undefined;
+  if (allowed && source && typeof source === "object") {
+    const kind = source.type;
+    const send = `send the ${b.type} itself as ${anyOf(allowed)}`;
+    if (kind === "file") return { path: [...at, "source", "type"], message: `source type 'file' ${FILES_API}; ${send}` };
+    if (typeof kind === "string" && !allowed.includes(kind)) {
+      return { path: [...at, "source", "type"], message: `source type '${kind}' is not supported for ${b.type} blocks by ${DROP_IN}; ${send}` };
+    }
+    if (kind === "content" && Array.isArray(source.content)) return nested(source.content, [...at, "source", "content"], CONTENT_SOURCE_PARTS, "a document's content source");
+  }
+  if (b.type === "tool_result" && Array.isArray(b.content)) return nested(b.content, [...at, "content"], TOOL_RESULT_PARTS, "a tool_result");
+  return null;
+}
+
+const anyOf = (xs: readonly string[]) => (xs.length > 1 ? `${xs.slice(0, -1).join(", ")} or ${xs.at(-1)}` : (xs[0] ?? ""));
+
+function nested(parts: unknown[], at: Path, kinds: readonly string[], where: string): { path: Path; message: string } | null {
+  for (const [i, p] of parts.entries()) {
+    if (!p || typeof p !== "object") continue;
+    const kind = (p as Loose).type;
+    if (typeof kind === "string" && !kinds.includes(kind)) {
+      return { path: [...at, i, "type"], message: `block type '${kind}' is not supported inside ${where} by ${DROP_IN}; it takes ${anyOf(kinds)}` };
+    }
+    const inner = refusal(p as Loose, [...at, i]);
+    if (inner) return inner;
+  }
+  return null;
+}
+
 /**
  * A content block as a client sends it. Every kind the API has is checked against the content
  * model (lib/contract/messages.ts) with its fields named in the error; a kind Threadkeeper does
  * not know yet is accepted and kept verbatim, so a newer client still works.
  */
 const anthropicBlockIn = described(
-  z.looseObject({ type: z.string().min(1), cache_control: cacheControl }).superRefine((b, ctx) => {
+  z.looseObject({ type: z.string({ error: "every content block needs a 'type'" }).min(1), cache_control: cacheControl }).superRefine((b, ctx) => {
     if (!KNOWN_BLOCK_TYPES.has(b.type)) return;
+    const refused = refusal(b);
+    if (refused) {
+      ctx.addIssue({ code: "custom", ...refused });
+      return;
+    }
     const parsed = contentBlock.safeParse(b);
-    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    if (!parsed.success) for (const issue of decisiveIssues(parsed.error.issues)) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
     else if (parsed.data.type === "text" && parsed.data.text === "") ctx.addIssue({ code: "custom", message: "text content blocks must be non-empty", path: ["text"] });
   }),
   "Any content block of the Messages API (text, image, document, search_result, thinking, redacted_thinking, tool_use, tool_result, server tool blocks, MCP connector blocks, container_upload); a kind Threadkeeper does not know is kept and sent back verbatim.",

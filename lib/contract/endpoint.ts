@@ -69,9 +69,11 @@ export interface EndpointSpec {
   errors?: ErrorCase[];
   /**
    * Errors in another API's shape: `anthropic` answers `{ type: "error", error: { type, message } }`,
-   * `openai` `{ error: { message, type, param, code } }`.
+   * `openai` `{ error: { message, type, param, code } }`; `mcp` answers its authentication
+   * failures (401, insufficient_scope) as OAuth does, `{ error, error_description }`
+   * (lib/contract/errors.ts bearerError), and the rest as ApiError.
    */
-  dialect?: "anthropic" | "openai";
+  dialect?: "anthropic" | "openai" | "mcp";
   /**
    * Answers without a caller (the health check): only the Host check runs, no credentials are
    * read, nothing is counted against a limit, and the handler gets no caller, so it cannot

@@ -29,14 +29,14 @@ export const E = {
 
   // The edge and the caller: every operation.
   unauthenticated: error(401, "unauthenticated", "SaaS mode: no credentials, or an Authorization header that is not `Bearer <token>`.", {
-    "WWW-Authenticate": "`Bearer`, or `Bearer error=\"invalid_token\"` when a token was sent but is not valid.",
+    "WWW-Authenticate": "RFC 6750's challenge: `Bearer` when no credentials came (or another scheme); `Bearer error=\"invalid_token\", error_description=\"<why>\"` when a key or token came and is not valid (malformed, unknown, revoked, expired).",
   }),
   invalidToken: error(401, "invalid_token", "The access token is not valid (forged, unknown signing key, wrong audience or issuer)."),
   tokenExpired: error(401, "token_expired", "The access token has expired; refresh it or sign in again."),
   invalidApiKey: error(401, "invalid_api_key", "The API key is malformed, fails its checksum, is unknown, revoked or expired (`details.reason`)."),
   forbiddenHost: error(403, "forbidden_host", "The Host header names a server this is not (DNS rebinding defence; THREADKEEPER_ALLOWED_HOSTS adds names)."),
   insufficientScope: error(403, "insufficient_scope", "The API key lacks the scope this operation needs (`details.required_scope`).", {
-    "WWW-Authenticate": "With `insufficient_scope`: `Bearer error=\"insufficient_scope\", scope=\"<the scope needed>\"`.",
+    "WWW-Authenticate": "With `insufficient_scope`: `Bearer error=\"insufficient_scope\", error_description=\"<why>\", scope=\"<the scope needed>\"`.",
   }),
   internal: error(500, "internal_error", "An unexpected failure; nothing was lost, retry."),
   authUnavailable: error(503, "auth_unavailable", "Sign-in cannot be checked right now (the project's JWKS could not be fetched).", RETRY_AFTER),
@@ -47,7 +47,7 @@ export const E = {
 
   // Operation-specific.
   invalidMetricsToken: error(401, "invalid_metrics_token", "THREADKEEPER_METRICS_TOKEN is set and the bearer token sent is not it; in SaaS mode also no token, or a user's credential (admin API keys included).", {
-    "WWW-Authenticate": "`Bearer realm=\"metrics\", error=\"invalid_token\"`.",
+    "WWW-Authenticate": "`Bearer realm=\"metrics\", error=\"invalid_token\", error_description=\"<why>\"`.",
   }),
   metricsTokenRequired: error(403, "metrics_token_required", "SaaS mode without THREADKEEPER_METRICS_TOKEN: the metrics endpoint answers no user, admin API keys included, until the operator sets a token."),
   sessionBusy: error(409, "session_busy", "Another message or compaction is running in this session; retry shortly.", RETRY_AFTER),

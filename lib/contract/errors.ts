@@ -15,3 +15,15 @@ export const apiError = named(
 );
 
 export type ApiErrorJson = z.infer<typeof apiError>;
+
+export const bearerError = named(
+  "BearerError",
+  z.object({
+    error: described(z.string(), "RFC 6750's code, as in the `WWW-Authenticate` challenge (`invalid_token`, `insufficient_scope`); `unauthenticated` when no credentials came, which the challenge leaves bare."),
+    error_description: described(z.string(), "Why, for people: what MCP clients show."),
+    code: described(z.string(), "Threadkeeper's own code for it (`invalid_api_key`, `token_expired`, …), as the other routes answer it."),
+    details: described(z.unknown().optional(), "As in ApiError: an API key's `reason`, the scope needed."),
+  }),
+  "An authentication failure of the MCP endpoint (401, and 403 for a scope), in OAuth's shape (RFC 6750, the MCP authorization spec), so MCP clients show why.",
+);
+export type BearerErrorJson = z.infer<typeof bearerError>;

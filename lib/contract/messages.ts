@@ -89,7 +89,7 @@ const toolUseBlock = z.looseObject({ type: z.literal("tool_use"), id: z.string()
 const toolResultBlock = z.looseObject({
   type: z.literal("tool_result"),
   tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(z.union([textBlock, imageBlock, documentBlock, searchResultBlock]))]),
+  content: z.union([z.string(), z.array(z.union([textBlock, imageBlock, documentBlock, searchResultBlock]))]).optional(),
   is_error: z.boolean().optional(),
 });
 

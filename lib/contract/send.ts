@@ -35,6 +35,19 @@ export const sendEvent = named(
   z.discriminatedUnion("event", [
     frame("user_message", message),
     frame("notice", notice),
+    frame(
+      "usage",
+      described(
+        z.object({
+          input_tokens: count(),
+          cache_creation_input_tokens: count(),
+          cache_read_input_tokens: count(),
+          output_tokens: count(),
+          measured: z.boolean(),
+        }),
+        "The input of a call to Claude as its reply starts: Claude's own counts from its message_start (`measured`), or, when the offline responder answers, Threadkeeper's calibrated estimate of the request. Each call of a tool loop sends one.",
+      ),
+    ),
     frame("delta", z.object({ text: z.string() })),
     frame(
       "block",
@@ -52,7 +65,7 @@ export const sendEvent = named(
     frame("error", apiError),
     frame("done", z.record(z.string(), z.never())),
   ]),
-  "One Server-Sent Event of a send: the frame `event: <event>` / `data: <data as JSON>`. In order: user_message; memories (a session's first message); notice and compaction (when the window had to be made to fit); many delta (the reply's text) and block (every block's streaming event, thinking included); assistant_message (status complete or interrupted); canvas after a tool round's results when Claude changed the canvas; error on failure; status; then, after the turn, checkpoint, compaction and a fresh status when they ran; done last. A tool-use loop repeats user_message (tool results) and assistant_message within the turn.",
+  "One Server-Sent Event of a send: the frame `event: <event>` / `data: <data as JSON>`. In order: user_message; memories (a session's first message); notice and compaction (when the window had to be made to fit); usage (as each call to Claude starts); many delta (the reply's text) and block (every block's streaming event, thinking included); assistant_message (status complete or interrupted); canvas after a tool round's results when Claude changed the canvas; error on failure; status; then, after the turn, checkpoint, compaction and a fresh status when they ran; done last. A tool-use loop repeats user_message (tool results) and assistant_message within the turn.",
 );
 
 export type SendEvent = z.infer<typeof sendEvent>;

@@ -190,6 +190,15 @@ export async function turnMessages(tx: Tx, sessionId: string, turnSeq: number): 
   ]);
 }
 
+/** Every edit of the session as [the first turn it replaces, the turn that replaces it] (lib/context/retries.ts). */
+export async function turnEdits(tx: Tx, sessionId: string): Promise<[number, number][]> {
+  const rows = await tx.query<{ from: number; by: number }>(
+    `select supersedes_turn as "from", turn_seq as "by" from session_messages($1) where supersedes_turn is not null`,
+    [sessionId],
+  );
+  return rows.map((r) => [r.from, r.by]);
+}
+
 /** The messages of turns `from` to `to`, in order. */
 export async function turnsMessages(tx: Tx, sessionId: string, from: number, to: number): Promise<MessageRow[]> {
   return tx.query<MessageRow>(`select ${COLUMNS} from session_messages($1) where turn_seq between $2 and $3 order by seq`, [

@@ -4,7 +4,7 @@
 // (scopeForMethod in lib/contract). Browser, access-token and local-mode callers hold every scope.
 import "server-only";
 import { SCOPES, type Scope } from "@/lib/contract/integrations";
-import { AppError } from "@/lib/errors";
+import { AppError, bearerChallenge } from "@/lib/errors";
 
 /**
  * Whether a key's scopes cover what a route needs. `admin` covers everything: a key that can
@@ -23,11 +23,6 @@ export function normalizeScopes(scopes: readonly Scope[]): Scope[] {
 /** 403 `insufficient_scope` (with RFC 6750's WWW-Authenticate) when a key lacks what a route needs; null scopes: not a key. */
 export function requireScope(scopes: readonly Scope[] | null, needed: Scope): void {
   if (scopes === null || grants(scopes, needed)) return;
-  throw new AppError(
-    403,
-    "insufficient_scope",
-    `This API key lacks the '${needed}' scope this request needs (it has: ${scopes.join(", ")}).`,
-    { required_scope: needed, key_scopes: scopes },
-    { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${needed}"` },
-  );
+  const message = `This API key lacks the '${needed}' scope this request needs (it has: ${scopes.join(", ")}).`;
+  throw new AppError(403, "insufficient_scope", message, { required_scope: needed, key_scopes: scopes }, bearerChallenge("insufficient_scope", message, { scope: needed }));
 }

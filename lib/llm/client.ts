@@ -47,6 +47,15 @@ export type BlockEvent =
   | { type: "content_block_delta"; index: number; delta: Record<string, unknown> & { type: string } }
   | { type: "content_block_stop"; index: number };
 
+/**
+ * What a streamed call reports as it goes: each block's events, and Claude's count of the
+ * request's input from its message_start, before the first block (a drop-in answer opens with it).
+ */
+export interface StreamListener {
+  block: (e: BlockEvent) => void;
+  start: (usage: LlmUsage) => void;
+}
+
 export interface LlmReply {
   content: ContentBlock[];
   /** Null for the offline responder, which measures nothing. */
@@ -76,10 +85,10 @@ export function measuredInput(usage: LlmUsage): number {
   return usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens;
 }
 
-export function streamReply(client: Anthropic, req: LlmRequest, onBlock: (e: BlockEvent) => void, signal?: AbortSignal): Promise<LlmReply> {
+export function streamReply(client: Anthropic, req: LlmRequest, listen: StreamListener, signal?: AbortSignal): Promise<LlmReply> {
   return inSpan("claude", genAiAttributes("chat", req.model), (span) =>
     timeClaudeCall("chat", async () => {
-      const reply = await streamOnce(client, req, onBlock, signal);
+      const reply = await streamOnce(client, req, listen, signal);
       if (reply.usage) {
         countBilledTokens(reply.usage);
         span?.setAttributes({
@@ -118,21 +127,27 @@ function betaHeaders(betas: readonly string[] | undefined) {
 // The answer's own fields; anything else the API adds is the caller's to see.
 const MESSAGE_FIELDS = new Set(["id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"]);
 
-async function streamOnce(client: Anthropic, req: LlmRequest, onBlock: (e: BlockEvent) => void, signal?: AbortSignal): Promise<LlmReply> {
+/** The SDK's usage as ours: absent cache counts are none. */
+function llmUsage(u: Anthropic.Usage): LlmUsage {
+  return {
+    input_tokens: u.input_tokens,
+    output_tokens: u.output_tokens,
+    cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
+  };
+}
+
+async function streamOnce(client: Anthropic, req: LlmRequest, listen: StreamListener, signal?: AbortSignal): Promise<LlmReply> {
   const stream = client.messages.stream({ ...requestBody(req), max_tokens: req.maxTokens }, { signal, headers: betaHeaders(req.betas) });
   stream.on("streamEvent", (event) => {
-    if (event.type === "content_block_start" || event.type === "content_block_delta" || event.type === "content_block_stop") onBlock(event as BlockEvent);
+    if (event.type === "message_start") listen.start(llmUsage(event.message.usage));
+    else if (event.type === "content_block_start" || event.type === "content_block_delta" || event.type === "content_block_stop") listen.block(event as BlockEvent);
   });
   const final = await stream.finalMessage();
   const extra = Object.fromEntries(Object.entries(final).filter(([k]) => !MESSAGE_FIELDS.has(k)));
   return {
     content: final.content.map(storedBlock),
-    usage: {
-      input_tokens: final.usage.input_tokens,
-      output_tokens: final.usage.output_tokens,
-      cache_creation_input_tokens: final.usage.cache_creation_input_tokens ?? 0,
-      cache_read_input_tokens: final.usage.cache_read_input_tokens ?? 0,
-    },
+    usage: llmUsage(final.usage),
     stopReason: final.stop_reason,
     stopSequence: final.stop_sequence,
     ...(Object.keys(extra).length > 0 ? { extra } : {}),

@@ -16,9 +16,19 @@ import { saveCheckpoint, sessionCheckpoints } from "@/lib/operations/checkpoints
 import { compactNow } from "@/lib/operations/compact";
 import { compactionHistory } from "@/lib/operations/compaction-log";
 import { memories, saveMemory, searchMemories } from "@/lib/operations/memory";
-import { getStatus, messagesPage, pickerSessions } from "@/lib/operations/sessions";
+import { getStatus, pickerSessions } from "@/lib/operations/sessions";
+import { resumeMessages } from "@/lib/operations/resume";
 import { searchHistoryFor } from "@/lib/search/api";
+import { RESUME_DEFAULT_TOKENS, RESUME_MAX_TOKENS, RESUME_MIN_TOKENS, resumeText } from "@/lib/context/resume";
 import pkg from "@/package.json";
+
+// A prompt's arguments are strings in MCP: the budget is digits, held to its bounds here.
+const resumeBudget = z
+  .string()
+  .regex(/^\d{1,6}$/, "a whole number of tokens")
+  .refine((v) => Number(v) >= RESUME_MIN_TOKENS && Number(v) <= RESUME_MAX_TOKENS, `from ${RESUME_MIN_TOKENS} to ${RESUME_MAX_TOKENS}`)
+  .optional()
+  .describe(`At most this many tokens (${RESUME_MIN_TOKENS}-${RESUME_MAX_TOKENS}, default ${RESUME_DEFAULT_TOKENS}), counted by Threadkeeper's tokenizer`);
 
 // Tool inputs reuse the REST requests' fields (lib/contract/requests.ts), so both surfaces
 // accept exactly the same values; only dates differ, ISO strings in JSON Schema for a model.
@@ -145,13 +155,15 @@ function mcpServer(caller: Caller): McpServer {
   server.registerPrompt(
     "resume_session",
     {
-      description: "Carry a Threadkeeper session into this conversation: its summary, its facts and its latest turns.",
-      argsSchema: { session_id: saveSchema.shape.session_id },
+      description:
+        "Carry a Threadkeeper session into this conversation: how it began, the summary of its condensed turns, its facts and as many of its latest turns as fit in max_tokens, saying what was left out.",
+      argsSchema: { session_id: saveSchema.shape.session_id, max_tokens: resumeBudget },
     },
-    async ({ session_id }): Promise<GetPromptResult> => {
+    async ({ session_id, max_tokens }): Promise<GetPromptResult> => {
       requireScope(caller.key?.scopes ?? null, "read");
       try {
-        return { messages: [{ role: "user", content: { type: "text", text: await resumeText(userId, session_id) } }] };
+        const text = await resumeSession(userId, session_id, max_tokens ? Number(max_tokens) : RESUME_DEFAULT_TOKENS);
+        return { messages: [{ role: "user", content: { type: "text", text } }] };
       } catch (err) {
         // A session that is not the caller's (or none) is a wrong argument, as the protocol says it.
         if (err instanceof AppError && err.status === 404) throw new McpError(ErrorCode.InvalidParams, `No session ${session_id}: it does not exist or is not yours.`);
@@ -202,13 +214,7 @@ async function sessionContext(userId: string, sessionId: string) {
   return { status, summary, facts, checkpoints: checkpoints.map((c) => ({ id: c.id, name: c.name, created_at: c.created_at })) };
 }
 
-const RECENT_MESSAGES = 20;
-
-async function resumeText(userId: string, sessionId: string): Promise<string> {
-  const [context, page] = await Promise.all([sessionContext(userId, sessionId), messagesPage(userId, sessionId, undefined, RECENT_MESSAGES)]);
-  const parts = ["We are continuing a conversation from Threadkeeper. What it established so far:"];
-  if (context.summary || context.facts.length) parts.push(contextText(context));
-  const turns = page.messages.filter((m) => m.text.trim()).map((m) => `**${m.role}:** ${m.text}`);
-  if (turns.length) parts.push(`## The latest turns\n${turns.join("\n\n")}`);
-  return parts.join("\n\n");
+async function resumeSession(userId: string, sessionId: string, budget: number): Promise<string> {
+  const [context, messages] = await Promise.all([sessionContext(userId, sessionId), resumeMessages(userId, sessionId, budget)]);
+  return resumeText({ sessionId, summary: context.summary, facts: context.facts, ...messages, budget }).text;
 }

@@ -74,6 +74,7 @@ const REDACTED_CHARS_PER_TOKEN = 4;
 const UNKNOWN_DOCUMENT_TOKENS = 30_000;
 
 function resultParts(content: ToolResultBlock["content"], parts: CountParts): void {
+  if (content === undefined) return;
   if (typeof content === "string") {
     parts.texts.push(content);
     return;

@@ -11,18 +11,15 @@ import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, findByIdempotencyKey, finishMessage, messageJson, type MessageEnd, type MessageRow, type NewMessage } from "@/lib/db/messages";
 import { finishReply } from "@/lib/db/reply-call";
 import type { SessionRow } from "@/lib/db/sessions";
-import { env } from "@/lib/env";
 import { AppError, conflict } from "@/lib/errors";
-import { anthropicClient, isPromptTooLong, measuredInput, streamReply, wholeBlockEvents, type BlockEvent, type LlmReply, type LlmRequest } from "@/lib/llm/client";
-import { OFFLINE_BANNER, offlineReply, streamOffline } from "@/lib/llm/offline";
-import { DEMO_CANVAS_TEXT, offlineCanvasDemo } from "@/lib/llm/offline-canvas";
-import { offlineToolUse } from "@/lib/llm/offline-recall";
+import { anthropicClient, isPromptTooLong, measuredInput, type BlockEvent, type LlmReply, type LlmUsage } from "@/lib/llm/client";
 import { log } from "@/lib/log";
 import { countTurn } from "@/lib/metrics";
 import { trackTurn } from "@/lib/shutdown";
 import { inSpan } from "@/lib/tracing";
 import { calibrate, updateFactor } from "@/lib/tokens/calibration";
 import { countMessageOffThread } from "@/lib/tokens/off-thread";
+import { callModel } from "./call-model";
 import { afterTurn, emitStatus, loadMemories, nameSession, settleWithReply } from "./after-turn";
 import { turnFacts } from "@/lib/operations/checkpoints";
 import { llmError } from "./errors";
@@ -220,6 +217,9 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
         stream.dirty = true;
         emit({ event: "delta", data: { text: e.delta.text } });
       };
+      // Claude's count of the request as its reply starts; offline, our calibrated estimate of it.
+      const onStart = (usage: LlmUsage | null) =>
+        emit({ event: "usage", data: usage ? { ...usage, measured: true } : { input_tokens: win.selection.calibratedTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 0, measured: false } });
       let reply: LlmReply | null = null;
       let built: BuiltRequest | null = null;
       const firstRaw = win.rawTokens;
@@ -227,7 +227,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
         built = buildRequest(ctx, win.messages, current, h.caller);
         built.request = await withFileBodies(h.userId, built.request);
         try {
-          reply = await callModel(client, built.request, onBlock, h.stop.signal);
+          reply = await callModel(client, built.request, { block: onBlock, start: onStart }, h.stop.signal);
         } catch (err) {
           // Our estimate said it fits but Claude disagrees: shrink by a quarter and retry (FR-004).
           if (!isPromptTooLong(err) || attempt > MAX_OVERFLOW_ATTEMPTS || stream.text !== "") throw err;
@@ -367,31 +367,4 @@ function previousReply(window: readonly EngineMessage[], turnSeq: number): { sta
 function callsCallerTool(content: readonly ContentBlock[], caller: TurnHandle["caller"]): boolean {
   const names = new Set(caller?.tools.map((t) => t.name));
   return content.some((b) => b.type === "tool_use" && names.has(b.name));
-}
-
-async function callModel(
-  client: ReturnType<typeof anthropicClient>,
-  request: LlmRequest,
-  onBlock: (e: BlockEvent) => void,
-  signal: AbortSignal,
-): Promise<LlmReply> {
-  if (client) return streamReply(client, request, onBlock, signal);
-  const system = request.system.map((b) => b.text).join("");
-  const demo = offlineCanvasDemo(request.messages, request.tools ?? []);
-  const toolUse = demo ? null : offlineToolUse(request.messages, request.tools ?? []);
-  const uses: ContentBlock[] = demo ?? (toolUse ? [toolUse] : []);
-  const text = demo
-    ? `${OFFLINE_BANNER}\n\n${DEMO_CANVAS_TEXT}`
-    : toolUse
-      ? `${OFFLINE_BANNER}\n\nLet me search our earlier conversations for "${toolUse.input.query}".`
-      : offlineReply({ messages: request.messages, system, model: request.model }).text;
-  onBlock({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
-  for await (const chunk of streamOffline(text, env().THREADKEEPER_OFFLINE_DELAY_MS ?? 15)) {
-    signal.throwIfAborted();
-    onBlock({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: chunk } });
-  }
-  onBlock({ type: "content_block_stop", index: 0 });
-  uses.forEach((u, i) => wholeBlockEvents(i + 1, u).forEach(onBlock));
-  if (uses.length) return { content: [{ type: "text", text }, ...uses], usage: null, stopReason: "tool_use" };
-  return { content: [{ type: "text", text }], usage: null, stopReason: "end_turn" };
 }

@@ -16,6 +16,7 @@ import { clientView, EMPTY_VIEW, extendDigest } from "@/lib/context/client-histo
 import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { tailMessages } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";
+import { countRequestTokens } from "../fake-anthropic/server";
 import { params, req, useHarness } from "./harness";
 
 const h = useHarness();
@@ -180,6 +181,38 @@ describe("the drop-in Messages API with the Anthropic SDK as its client", () => 
     expect(final.stop_reason).toBe("end_turn");
     expect(final.usage.output_tokens).toBeGreaterThan(0);
     expect(final.usage.input_tokens + (final.usage.cache_read_input_tokens ?? 0) + (final.usage.cache_creation_input_tokens ?? 0)).toBeGreaterThan(0);
+  });
+
+  it("message_start carries Claude's own input counts; message_delta the whole turn's", async () => {
+    const billed = (u: { input_tokens: number; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null }) =>
+      u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+    /** The raw answer's events, in order, as { event, data }. */
+    const rawEvents = async (content: string) => {
+      const res = await dispatch(`${BASE}/v1/messages`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key, "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({ model: MODEL, max_tokens: 256, stream: true, messages: [{ role: "user", content }] }),
+      });
+      return [...(await res.text()).matchAll(/^event: (\S+)\ndata: (.*)$/gm)].map(([, event, data]) => ({ event, data: JSON.parse(data) as Record<string, unknown> }));
+    };
+    type Usage = Anthropic.Usage;
+    const events = await rawEvents("Count my input, please.");
+    expect(events.map((e) => e.event).slice(0, 3)).toEqual(["message_start", "ping", "content_block_start"]);
+    const started = (events[0].data.message as { usage: Usage }).usage;
+    // Exactly what the fake counted for the request Threadkeeper sent it.
+    expect(billed(started)).toBe(countRequestTokens(chatRequests().at(-1)?.body ?? {}));
+    expect(started.input_tokens).toBeGreaterThan(0);
+    const final = events.find((e) => e.event === "message_delta")?.data.usage as Usage;
+    expect(final.input_tokens).toBe(started.input_tokens);
+    expect(final.cache_read_input_tokens).toBe(started.cache_read_input_tokens);
+
+    // Threadkeeper's own recall round: message_start is the first call's, message_delta both calls'.
+    h.fake.enqueue({ kind: "tool_use", name: "recall", input: { query: "input" }, text: "Looking." }, { kind: "reply", text: "Found nothing." });
+    const round = await rawEvents("What did we count before?");
+    const first = (round[0].data.message as { usage: Usage }).usage;
+    const calls = chatRequests().slice(-2).map((r) => countRequestTokens(r.body ?? {}));
+    expect(billed(first)).toBe(calls[0]);
+    expect(billed(round.find((e) => e.event === "message_delta")?.data.usage as Usage)).toBe(calls[0] + calls[1]);
   });
 
   it("returns a call of the caller's tool to the caller, and its tool_result continues the turn", async () => {

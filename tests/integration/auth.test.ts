@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import * as auditRoute from "@/app/api/audit/route";
 import * as sessionRoute from "@/app/api/session/route";
+import * as mcpRoute from "@/app/api/mcp/route";
 import { req, useHarness } from "./harness";
 import { sessionCookie, signUp, useSaas } from "./saas";
 
@@ -23,6 +24,25 @@ describe("SaaS mode: every request a verified user", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect(await errorOf(res)).toMatchObject({ code: "unauthenticated" });
+  });
+
+  it("the MCP endpoint answers RFC 6750's challenge: bare without credentials, invalid_token with why for a bad token", async () => {
+    const call = (headers: Record<string, string>) =>
+      mcpRoute.POST(
+        req("POST", "/api/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { accept: "application/json, text/event-stream", ...headers }),
+        undefined,
+      );
+    // No credentials, or a scheme it does not take: no error code in the challenge (§3), the reason in the body.
+    for (const headers of [{}, { authorization: "Basic dXNlcjpwYXNz" }] as Record<string, string>[]) {
+      const res = await call(headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe("Bearer");
+      expect(await res.json()).toMatchObject({ error: "unauthenticated", code: "unauthenticated", error_description: expect.stringMatching(/Sign in first|must be 'Bearer/) });
+    }
+    const forged = await call({ authorization: "Bearer eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln" });
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get("www-authenticate")).toBe('Bearer error="invalid_token", error_description="The access token is not valid."');
+    expect(await forged.json()).toEqual({ error: "invalid_token", error_description: "The access token is not valid.", code: "invalid_token" });
   });
 
   it("serves a signed-up user by bearer token, and creates their auth.users row on the embedded database", async () => {

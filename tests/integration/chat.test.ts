@@ -22,6 +22,7 @@ describe("sending a message", () => {
     // Each text delta comes after its block event (Claude's own, passed on for thinking and the rest).
     expect(events.map((e) => e.event).filter((e) => e !== "block")).toEqual([
       "user_message",
+      "usage",
       ...ofType(events, "delta").map(() => "delta"),
       "assistant_message",
       "status",
@@ -33,6 +34,10 @@ describe("sending a message", () => {
     const [reply] = ofType(events, "assistant_message");
     expect(reply).toMatchObject({ role: "assistant", seq: 2, turn_seq: 1, status: "complete" });
     expect(reply.token_count).toBeGreaterThan(0);
+    // Claude's own count of the request, as its reply started.
+    const [usage] = ofType(events, "usage");
+    expect(usage.measured).toBe(true);
+    expect(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens).toBeGreaterThan(0);
 
     const page = await history(s.id);
     expect(page.messages.map((m) => [m.seq, m.role, m.text])).toEqual([

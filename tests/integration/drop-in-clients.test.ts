@@ -119,6 +119,20 @@ describe("LangChain", () => {
     expect(last.messages[0].content[0].type).toBe("document");
   });
 
+  it("a streamed call counts its input tokens (LangChain reads them from message_start only)", async () => {
+    let text = "";
+    let usage: { input_tokens: number; output_tokens: number } | undefined;
+    for await (const chunk of await chat({ streaming: true }).stream([new HumanMessage("Count what I sent you.")])) {
+      text += typeof chunk.content === "string" ? chunk.content : "";
+      if (chunk.usage_metadata) usage = { input_tokens: (usage?.input_tokens ?? 0) + chunk.usage_metadata.input_tokens, output_tokens: (usage?.output_tokens ?? 0) + chunk.usage_metadata.output_tokens };
+    }
+    expect(text).toContain("Count what I sent you.");
+    expect(usage?.input_tokens).toBeGreaterThan(0);
+    expect(usage?.output_tokens).toBeGreaterThan(0);
+    const invoked = await chat({ streaming: true }).invoke([new HumanMessage("Once more, through invoke.")]);
+    expect(invoked.usage_metadata?.input_tokens).toBeGreaterThan(0);
+  });
+
   it('withStructuredOutput({ method: "jsonSchema" }) gets JSON back through output_config', async () => {
     const sonnet = "claude-sonnet-5-5";
     const structured = new ChatAnthropic({ model: sonnet, apiKey: key, anthropicApiUrl: BASE, maxTokens: 1024, clientOptions: { fetch: dispatch, maxRetries: 0 } }).withStructuredOutput(

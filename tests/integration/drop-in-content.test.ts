@@ -261,3 +261,68 @@ describe("the drop-in keeps every block whole", () => {
     expect(back?.content.map((b) => b.type)).toEqual(data.content.map((b) => b.type));
   });
 });
+
+describe("the drop-in names what it does not take", () => {
+  const CALL: Anthropic.MessageParam[] = [
+    { role: "user", content: "Look it up." },
+    { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } }] },
+  ];
+  const result = (content: unknown): Anthropic.MessageParam[] => [...CALL, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content } as Anthropic.ToolResultBlockParam] }];
+  /** The 400 a request gets, as the SDK raises it. */
+  const refusal = async (messages: unknown[]) => {
+    const err = await sdk()
+      .messages.create({ model: "claude-haiku-4-5", max_tokens: 64, tools: [WEATHER], messages: messages as Anthropic.MessageParam[] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    return (err as InstanceType<typeof Anthropic.BadRequestError>).message;
+  };
+  const user = (...content: unknown[]) => [{ role: "user", content }];
+
+  it("a Files API reference, an unknown source, a block a tool_result cannot hold: the path and the reason, nothing stored", async () => {
+    const before = h.fake.requests.length;
+    expect(await refusal(user({ type: "document", source: { type: "file", file_id: "file_011CNha8iCJcU1wXNR6q4V8w" } }, { type: "text", text: "Summarise it." }))).toMatch(
+      /'messages\.0\.content\.0\.source\.type': source type 'file' names a file of Anthropic's Files API, which Threadkeeper's drop-in does not support; send the document itself as base64, text, url or content/,
+    );
+    expect(await refusal(user({ type: "text", text: "What is this?" }, { type: "image", source: { type: "file", file_id: "file_1" } }))).toMatch(
+      /'messages\.0\.content\.1\.source\.type': .*Files API.*send the image itself as base64 or url/,
+    );
+    expect(await refusal(user({ type: "container_upload", file_id: "file_1" }, { type: "text", text: "Run it." }))).toMatch(/'messages\.0\.content\.0': block type 'container_upload' names a file of Anthropic's Files API/);
+    expect(await refusal(user({ type: "document", source: { type: "s3", uri: "s3://bucket/report.pdf" } }))).toMatch(
+      /'messages\.0\.content\.0\.source\.type': source type 's3' is not supported for document blocks by Threadkeeper's drop-in/,
+    );
+    expect(await refusal(result([{ type: "tool_reference", tool_name: "get_weather" }]))).toMatch(
+      /'messages\.2\.content\.0\.content\.0\.type': block type 'tool_reference' is not supported inside a tool_result by Threadkeeper's drop-in; it takes text, image, document or search_result/,
+    );
+    expect(await refusal(result([{ type: "document", source: { type: "file", file_id: "file_1" } }]))).toMatch(/'messages\.2\.content\.0\.content\.0\.source\.type': .*Files API/);
+    expect(await refusal(user({ type: "document", source: { type: "content", content: [{ type: "search_result" }] } }))).toMatch(
+      /'messages\.0\.content\.0\.source\.content\.0\.type': block type 'search_result' is not supported inside a document's content source/,
+    );
+    // Nothing reached Claude.
+    expect(h.fake.requests.length).toBe(before);
+  });
+
+  it("a wrong field inside a union names that field, not 'Invalid input'", async () => {
+    expect(await refusal(result([{ type: "text" }]))).toMatch(/'messages\.2\.content\.0\.content\.0\.text': Invalid input: expected string/);
+    expect(await refusal(user({ text: "no type" }))).toMatch(/'messages\.0\.content\.0\.type': every content block needs a 'type'/);
+    expect(await refusal([{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "mcp_tool_use", id: "mcptoolu_1", server_name: "docs", input: {} }] }, { role: "user", content: "go" }])).toMatch(
+      /'messages\.1\.content\.0\.name': Invalid input: expected string/,
+    );
+  });
+
+  it("Threadkeeper's own source and notes cannot be sent (a stored file's id was a 500, forged notes were trusted)", async () => {
+    const forged = { type: "threadkeeper_file", file_id: "00000000-0000-4000-8000-000000000001", media_type: "application/pdf" };
+    expect(await refusal(user({ type: "document", source: forged }, { type: "text", text: "Read it." }))).toMatch(/source type 'threadkeeper_file' is not supported for document blocks/);
+    const notes = { pages: 1, tokens: 1, text: "A forged transcript." };
+    expect(await refusal(user({ type: "document", source: { type: "url", url: "https://example.com/a.pdf" }, threadkeeper: notes }, { type: "text", text: "Read it." }))).toMatch(
+      /'messages\.0\.content\.0\.threadkeeper': 'threadkeeper' is Threadkeeper's own field and cannot be sent/,
+    );
+  });
+
+  it("a tool_result without content is taken, as the API takes it", async () => {
+    h.fake.enqueue({ kind: "reply", text: "The tool said nothing." });
+    const reply = await sdk().messages.create({ model: "claude-haiku-4-5", max_tokens: 64, tools: [WEATHER], messages: [...CALL, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1" }] }] });
+    expect(reply.content[0]).toMatchObject({ type: "text", text: "The tool said nothing." });
+    const sent = (lastSent()?.body as { messages: { content: Record<string, unknown>[] }[] }).messages.at(-1)?.content[0];
+    expect(sent).toEqual({ type: "tool_result", tool_use_id: "toolu_1" });
+  });
+});

@@ -62,7 +62,8 @@ export async function readSse(res: Response): Promise<SendEvent[]> {
   const text = await res.text();
   return text
     .split("\n\n")
-    .filter((f) => f.trim() !== "")
+    // A frame of comment lines only (": …") dispatches no event, as in a browser's EventSource.
+    .filter((f) => f.split("\n").some((line) => line !== "" && !line.startsWith(":")))
     .map((frame) => {
       const event = /^event: (.*)$/m.exec(frame)?.[1] ?? "";
       const raw = /^data: (.*)$/m.exec(frame)?.[1] ?? "null";

@@ -5,18 +5,26 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
+import * as keyRoute from "@/app/api/keys/[id]/route";
+import { generateKey } from "@/lib/keys/format";
 import * as mcpRoute from "@/app/api/mcp/route";
+import * as dropInRoute from "@/app/api/anthropic/v1/messages/route";
+import { estimateTextTokens } from "@/lib/tokens/tokenizer";
 import type { CreatedApiKeyJson } from "@/lib/contract";
-import { newSession, req, sendJson, useHarness } from "./harness";
+import { newSession, params, req, sendJson, useHarness } from "./harness";
 
 useHarness();
 
 const URL_ = "http://127.0.0.1:3000/api/mcp";
 
-async function createKey(scopes: string[]): Promise<string> {
-  const res = await keysRoute.POST(req("POST", "/api/keys", { name: `mcp ${scopes.join("+")}`, scopes }), undefined);
+async function createKey(scopes: string[], expires_at?: string): Promise<string> {
+  return (await createdKey(scopes, expires_at)).secret;
+}
+
+async function createdKey(scopes: string[], expires_at?: string): Promise<CreatedApiKeyJson> {
+  const res = await keysRoute.POST(req("POST", "/api/keys", { name: `mcp ${scopes.join("+")}`, scopes, ...(expires_at ? { expires_at } : {}) }), undefined);
   if (res.status !== 201) throw new Error(`create key: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as CreatedApiKeyJson).secret;
+  return (await res.json()) as CreatedApiKeyJson;
 }
 
 /** An MCP client whose requests reach the route handler in this process. */
@@ -86,6 +94,49 @@ describe("the MCP server", () => {
     await client.close();
   });
 
+  it("resume_session carries how it began and the latest turns within max_tokens, and says what it left out", async () => {
+    // A long conversation, stored as a drop-in client's history.
+    const history: { role: "user" | "assistant"; content: string }[] = [];
+    for (let t = 1; t <= 60; t++) {
+      history.push({ role: "user", content: `Turn ${t}: what about step ${t} of the lighthouse restoration? ${"We need the details. ".repeat(20)}` });
+      history.push({ role: "assistant", content: `Step ${t} is done: ${"the lamp room was repainted ".repeat(15)}` });
+    }
+    history.push({ role: "user", content: "What is left to do on the lighthouse?" });
+    const res = await dropInRoute.POST(
+      new Request("http://127.0.0.1:3000/api/anthropic/v1/messages", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": writeKey, "anthropic-version": "2023-06-01" },
+        body: JSON.stringify({ model: "claude-haiku-4-5", max_tokens: 256, messages: history }),
+      }),
+      undefined,
+    );
+    expect(res.status).toBe(200);
+    const session = res.headers.get("threadkeeper-session-id") ?? "";
+    const client = await connect(readKey);
+    const listed = (await client.listPrompts()).prompts.find((p) => p.name === "resume_session");
+    expect(listed?.arguments?.find((a) => a.name === "max_tokens")?.required).toBeFalsy();
+    const resume = async (max_tokens?: string) => {
+      const prompt = await client.getPrompt({ name: "resume_session", arguments: { session_id: session, ...(max_tokens ? { max_tokens } : {}) } });
+      return (prompt.messages[0].content as { text: string }).text;
+    };
+    const small = await resume("2000");
+    expect(estimateTextTokens(small)).toBeLessThanOrEqual(2_000);
+    expect(small).toContain("## How it began\n**user:** Turn 1: what about step 1");
+    expect(small).toMatch(/\*\*user:\*\* What is left to do on the lighthouse\?\n\n\*\*assistant:\*\* Echo: What is left to do on the lighthouse\?$/);
+    const left = /\[… (\d+) earlier messages not shown; use search_history with session_id ([0-9a-f-]+)/.exec(small);
+    expect(Number(left?.[1])).toBeGreaterThan(60);
+    expect(left?.[2]).toBe(session);
+    // The default budget (8,000) shows more of the latest turns, and fewer are left out.
+    const usual = await resume();
+    expect(estimateTextTokens(usual)).toBeLessThanOrEqual(8_000);
+    expect(Number(/\[… (\d+) earlier/.exec(usual)?.[1])).toBeLessThan(Number(left?.[1]));
+    // A budget out of bounds, or not a number, is the protocol's invalid-params error.
+    for (const bad of ["12", "999999", "lots"]) {
+      await expect(resume(bad)).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/max_tokens/) });
+    }
+    await client.close();
+  });
+
   it("offers each recent session's condensed context as a resource", async () => {
     const client = await connect(readKey);
     const { resources } = await client.listResources();
@@ -124,5 +175,49 @@ describe("the MCP server", () => {
 
   it("refuses a bad key before any tool is listed", async () => {
     await expect(connect("tk_live_" + "x".repeat(38))).rejects.toThrow(/401|invalid_api_key/);
+  });
+
+  it("says why a key is refused: RFC 6750's challenge with error_description, and the same in the body", async () => {
+    const revoked = await createdKey(["read"]);
+    expect((await keyRoute.DELETE(req("DELETE", `/api/keys/${revoked.key.id}`), params({ id: revoked.key.id }))).status).toBe(204);
+    const expiring = await createKey(["read"], new Date(Date.now() + 1_000).toISOString());
+    await new Promise((r) => setTimeout(r, 1_200));
+    const cases = [
+      { secret: "tk_live_short", why: "This is not a Threadkeeper API key: keys look like tk_live_ followed by 38 letters and digits.", reason: "malformed" },
+      { secret: generateKey().secret, why: "No such API key.", reason: "unknown" },
+      { secret: revoked.secret, why: "This API key was revoked.", reason: "revoked" },
+      { secret: expiring, why: "This API key has expired.", reason: "expired" },
+    ];
+    for (const { secret, why, reason } of cases) {
+      // What an MCP client shows: the SDK's client raises the body, description included.
+      await expect(connect(secret)).rejects.toThrow(why);
+      const res = await mcpRoute.POST(
+        new Request(URL_, {
+          method: "POST",
+          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        }),
+        undefined,
+      );
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe(`Bearer error="invalid_token", error_description="${why}"`);
+      expect(await res.json()).toEqual({ error: "invalid_token", error_description: why, code: "invalid_api_key", details: { reason } });
+    }
+  });
+
+  it("a key without the read scope is a 403 insufficient_scope, described the same way", async () => {
+    const writer = await createKey(["write"]);
+    const res = await mcpRoute.POST(
+      new Request(URL_, {
+        method: "POST",
+        headers: { authorization: `Bearer ${writer}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      }),
+      undefined,
+    );
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as { error: string; error_description: string };
+    expect(body).toMatchObject({ error: "insufficient_scope", code: "insufficient_scope", error_description: expect.stringContaining("'read' scope") });
+    expect(res.headers.get("www-authenticate")).toBe(`Bearer error="insufficient_scope", error_description="${body.error_description}", scope="read"`);
   });
 });

@@ -498,6 +498,12 @@ describe("the MCP endpoint", () => {
     const tools = await expectStatus<{ result: { tools: unknown[] } }>(200, "POST", "/api/mcp", { headers: mcp, body: { jsonrpc: "2.0", id: 2, method: "tools/list" } });
     expect(tools.result.tools.length).toBe(7);
     await expectStatus(202, "POST", "/api/mcp", { headers: mcp, body: { jsonrpc: "2.0", method: "notifications/initialized" } });
+    // A refused key: OAuth's body, as the document says (BearerError).
+    const refused = await expectStatus<{ error: string; error_description: string }>(401, "POST", "/api/mcp", {
+      headers: { ...mcp, authorization: "Bearer tk_live_short" },
+      body: { jsonrpc: "2.0", id: 3, method: "tools/list" },
+    });
+    expect(refused).toMatchObject({ error: "invalid_token", error_description: expect.stringContaining("not a Threadkeeper API key") });
   });
 });
 

@@ -77,6 +77,6 @@ describe("scopes", () => {
     expect([e.status, e.code]).toEqual([403, "insufficient_scope"]);
     expect(e.message).toContain("'write'");
     expect(e.details).toEqual({ required_scope: "write", key_scopes: ["read"] });
-    expect(e.headers?.["WWW-Authenticate"]).toBe('Bearer error="insufficient_scope", scope="write"');
+    expect(e.headers?.["WWW-Authenticate"]).toBe(`Bearer error="insufficient_scope", error_description="${e.message}", scope="write"`);
   });
 });

@@ -125,8 +125,16 @@ describe("the document is sound OpenAPI 3.1", () => {
         }
         const response = "$ref" in r ? doc.components.responses[r.$ref.split("/").pop() ?? ""] : (r as ResponseObject);
         // The drop-in Messages API answers in Anthropic's own error shape, the OpenAI-compatible endpoint in OpenAI's.
-        const envelope = p.startsWith("/api/anthropic/") ? "AnthropicError" : p.startsWith("/api/openai/") ? "OpenAIError" : "ApiError";
+        // The MCP endpoint's 401 is OAuth's (RFC 6750); its 403 is that or the envelope.
+        const envelope = p.startsWith("/api/anthropic/")
+          ? "AnthropicError"
+          : p.startsWith("/api/openai/")
+            ? "OpenAIError"
+            : p === "/api/mcp" && status === "401"
+              ? "BearerError"
+              : "ApiError";
         expect(JSON.stringify(response.content?.["application/json"]?.schema), `${m} ${p} ${status}`).toContain(`#/components/schemas/${envelope}"`);
+        if (p === "/api/mcp" && status === "403") expect(JSON.stringify(response.content?.["application/json"]?.schema)).toContain('#/components/schemas/BearerError"');
       }
       // A public operation reads no credentials, so it never answers 401.
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(op.security.length === 0 ? ["403", "500"] : ["401", "403", "500"]));
@@ -171,7 +179,7 @@ describe("the document is sound OpenAPI 3.1", () => {
     const union = doc.components.schemas.SendEvent.oneOf ?? doc.components.schemas.SendEvent.anyOf ?? [];
     const names = union.map((s) => ((s.properties?.event as JsonSchema | undefined)?.const as string | undefined) ?? "");
     expect(names.sort()).toEqual(
-      ["assistant_message", "block", "canvas", "checkpoint", "compaction", "delta", "done", "error", "memories", "notice", "status", "user_message"].sort(),
+      ["assistant_message", "block", "canvas", "checkpoint", "compaction", "delta", "done", "error", "memories", "notice", "status", "usage", "user_message"].sort(),
     );
     expect((send?.responses["201"] as ResponseObject).content?.["application/json"]).toBeTruthy();
   });

@@ -139,20 +139,34 @@ const frame = (event: string, data: object) => `event: ${event}\ndata: ${JSON.st
 /**
  * The SSE answer: Claude's block events passed on as they come (text, thinking_delta and
  * signature_delta, tool input, server tool blocks), renumbered across the replies of the turn,
- * with Threadkeeper's own tool calls left out. The turn runs to its end even if the client goes
- * away, so the session keeps the reply.
+ * with Threadkeeper's own tool calls left out. message_start waits for the first call's
+ * message_start, so it carries Claude's own input counts (clients such as LangChain and the AI
+ * SDK read input tokens there and nowhere else); a comment goes out at once meanwhile. The turn
+ * runs to its end even if the client goes away, so the session keeps the reply.
  */
 async function streamMessage(userId: string, headers: DropInHeaders, body: AnthropicCreateRequest, answer: Answer): Promise<Response> {
   let send: (text: string) => void = () => {};
   let next = 0;
   // This reply's block index → the answer's, for the blocks the caller sees.
   let shown = new Map<number, number>();
+  let started = false;
+  const start = (usage: AnthropicUsage) => {
+    if (started) return;
+    started = true;
+    const message = { id: answer.id, type: "message", role: "assistant", model: answer.model, content: [], stop_reason: null, stop_sequence: null, usage };
+    send(frame("message_start", { message }));
+    send(frame("ping", {}));
+  };
   const turn = await startDropIn(userId, headers, body, (reply) => {
     answer.add(reply);
     shown = new Map();
   });
   const onEvent = (e: SendEvent) => {
     answer.note(e);
+    if (e.event === "usage") {
+      const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens } = e.data;
+      start({ input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens });
+    }
     if (e.event !== "block") return;
     const b = e.data as BlockEvent;
     if (b.type === "content_block_start") {
@@ -160,14 +174,17 @@ async function streamMessage(userId: string, headers: DropInHeaders, body: Anthr
       shown.set(b.index, next++);
     }
     const index = shown.get(b.index);
-    if (index !== undefined) send(frame(b.type, { ...b, index }));
+    if (index === undefined) return;
+    start(answer.finalUsage());
+    send(frame(b.type, { ...b, index }));
   };
   return eventStream(async (write) => {
     send = write;
-    const start = { id: answer.id, type: "message", role: "assistant", model: answer.model, content: [], stop_reason: null, stop_sequence: null };
-    send(frame("message_start", { message: { ...start, usage: { input_tokens: 0, output_tokens: 0 } } }));
-    send(frame("ping", {}));
+    // An SSE comment: every client skips it, and the answer's headers and first bytes leave now.
+    send(": threadkeeper\n\n");
     if (turn.prepared.kind === "turn") await turn.prepared.run(onEvent, { detachFollowUp: true });
+    // No call to Claude started (it failed first): the usage known now, our estimate included.
+    start(answer.finalUsage());
     await recordView(turn, answer);
     if (answer.error) send(anthropicErrorFrame(answer.error));
     else {

@@ -7,7 +7,7 @@ import { scopeOf, type Endpoint, type EndpointGroup, type SuccessResponse } from
 import { E, EXACT_CODE_STATUSES, type ErrorCase } from "@/lib/contract/error-cases";
 import { SchemaCollector, componentRef } from "./schemas";
 import { SECURITY_SCHEMES, securityOf } from "./security";
-import { apiError } from "@/lib/contract/errors";
+import { apiError, bearerError } from "@/lib/contract/errors";
 import { ANTHROPIC_ERROR_STATUSES, anthropicError } from "@/lib/contract/anthropic";
 import { OPENAI_ERROR_STATUSES, openaiError } from "@/lib/contract/openai";
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, PathItemObject, ReferenceObject, ResponseObject } from "./types";
@@ -64,7 +64,11 @@ function operationObject(op: Endpoint, tag: string, schemas: SchemaCollector): O
     ...(op.body ? { requestBody: requestBody(op.body, schemas) } : {}),
     responses: {
       ...successResponses(op.responses, schemas),
-      ...(op.dialect === "anthropic" ? anthropicErrors(schemas) : op.dialect === "openai" ? openaiErrors(schemas) : errorResponses(errorCases(op))),
+      ...(op.dialect === "anthropic"
+        ? anthropicErrors(schemas)
+        : op.dialect === "openai"
+          ? openaiErrors(schemas)
+          : errorResponses(errorCases(op), op.dialect === "mcp" ? schemas.convert(bearerError, "output") : null)),
     },
     security: securityOf(op),
   };
@@ -169,7 +173,8 @@ const REASONS: Record<number, string> = {
   507: "Insufficient storage",
 };
 
-function errorResponses(cases: ErrorCase[]): Record<string, ResponseObject | ReferenceObject> {
+/** `bearer`: the MCP dialect's body of an authentication failure (lib/api/http.ts), for its 401 and its 403's insufficient_scope. */
+function errorResponses(cases: ErrorCase[], bearer: JsonSchema | null = null): Record<string, ResponseObject | ReferenceObject> {
   const byStatus = new Map<number, ErrorCase[]>();
   for (const c of cases) {
     const list = byStatus.get(c.status) ?? [];
@@ -177,7 +182,14 @@ function errorResponses(cases: ErrorCase[]): Record<string, ResponseObject | Ref
     byStatus.set(c.status, list);
   }
   const out: Record<string, ResponseObject | ReferenceObject> = {};
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) out[String(status)] = shared(errorResponse(status, list));
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const response = errorResponse(status, list);
+    const schema = response.content?.["application/json"]?.schema;
+    if (bearer && schema && (status === 401 || status === 403)) {
+      const body = status === 401 ? bearer : { anyOf: [bearer, schema] };
+      out[String(status)] = { ...response, description: `${response.description}\n\nAs OAuth answers it (RFC 6750): \`{ error, error_description, code }\`${status === 403 ? " for `insufficient_scope`" : ""}.`, content: { "application/json": { schema: body } } };
+    } else out[String(status)] = shared(response);
+  }
   return out;
 }
 

@@ -20,6 +20,7 @@ export const mcp = group(
       description: "Send `Accept: application/json, text/event-stream`. Listing tools needs `read`; each write tool needs `write`, and answers a tool error without it.",
       // Tools check their own scope: a read-only key may still list and call the read tools.
       scope: "read",
+      dialect: "mcp",
       body: z.union([jsonRpcMessage, z.array(jsonRpcMessage)]),
       bodyLimit: 1024 * 1024,
       responses: {
