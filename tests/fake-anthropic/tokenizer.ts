@@ -32,7 +32,9 @@ import { imageTokens, MAX_IMAGE_TOKENS, readImageInfo } from "./images";
 import { modelTraits } from "./models";
 import { decryptContent } from "./server-tools";
 
-const TOKEN_RE = /\w+|[^\w\s]/g;
+// A word is at most 16 characters a piece: a real tokenizer splits a long run (a megabyte
+// without a space) into many tokens, never one.
+const TOKEN_RE = /\w{1,16}|[^\w\s]/g;
 
 const MESSAGE_OVERHEAD_TOKENS = 3;
 const TOOL_OVERHEAD_TOKENS = 10;

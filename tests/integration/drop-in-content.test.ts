@@ -10,6 +10,7 @@ import * as countRoute from "@/app/api/anthropic/v1/messages/count_tokens/route"
 import * as sessionMessagesRoute from "@/app/api/session/[id]/messages/route";
 import * as searchRoute from "@/app/api/search/route";
 import * as sessionFilesRoute from "@/app/api/session/[id]/files/route";
+import * as sessionsRoute from "@/app/api/session/route";
 import type { CreatedApiKeyJson, FileInfo, MessageJson, MessagesPageJson } from "@/lib/contract";
 import { makePdf } from "../fake-anthropic/server";
 import { params, req, useHarness } from "./harness";
@@ -124,8 +125,11 @@ describe("the drop-in keeps every block whole", () => {
     const use = reply.content.find((b) => b.type === "tool_use");
     if (!use || use.type !== "tool_use") throw new Error("no tool_use");
     const forged = reply.content.map((b) => (b.type === "thinking" ? { ...b, signature: `${b.signature}x` } : b));
-    // A new session, so the forged block is what Threadkeeper stores and sends.
-    const err = await sdk()
+    // A fresh session the history is imported into, so the forged block is what Threadkeeper
+    // stores and sends (without a session named, the tool result would continue the first
+    // session, whose own unforged thinking Threadkeeper sends).
+    const fresh = ((await (await sessionsRoute.POST(req("POST", "/api/session", {}), undefined)).json()) as { session: { id: string } }).session.id;
+    const err = await sdk(fresh)
       .messages.create({
         model,
         max_tokens: 4096,
