@@ -1,7 +1,7 @@
-// What an answer to a drop-in turn gathers whatever API it speaks (the OpenAI-compatible endpoint
-// today; the Messages API's answer keeps its own copy in lib/api/anthropic/messages.ts): Claude's
-// usage summed over the replies of the turn, the turn's status and failure, the headers that
-// name the session, and the client's view recorded after the answer.
+// What an answer to a drop-in turn gathers whatever API it speaks (the Messages API's, the
+// OpenAI-compatible endpoint's): Claude's usage summed over the replies of the turn, the turn's
+// status and failure, the headers that name the session, and the client's view recorded after
+// the answer.
 import "server-only";
 import type { ContextStatusJson, SendEvent } from "@/lib/contract";
 import { CONTEXT_CAPACITY_HEADER, CONTEXT_PERCENT_HEADER, CONTEXT_TOKENS_HEADER, HISTORY_HEADER, SESSION_FOUND_HEADER, SESSION_HEADER } from "@/lib/contract/anthropic";

@@ -3,51 +3,33 @@
 // message_stop), built from the turn's events and each reply Claude gave in it.
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { ContextStatusJson, SendEvent } from "@/lib/contract";
-import {
-  CONTEXT_CAPACITY_HEADER,
-  CONTEXT_PERCENT_HEADER,
-  CONTEXT_TOKENS_HEADER,
-  HISTORY_HEADER,
-  SESSION_FOUND_HEADER,
-  SESSION_HEADER,
-  type AnthropicBlockOut,
-  type AnthropicCreateRequest,
-  type AnthropicMessage,
-  type AnthropicUsage,
-} from "@/lib/contract/anthropic";
-import { AppError } from "@/lib/errors";
-import { log } from "@/lib/log";
+import type { SendEvent } from "@/lib/contract";
+import type { AnthropicBlockOut, AnthropicCreateRequest, AnthropicMessage, AnthropicUsage } from "@/lib/contract/anthropic";
 import type { BlockEvent, LlmReply } from "@/lib/llm/client";
 import { wireMessages } from "@/lib/context/api-messages";
 import type { KeyBlock } from "@/lib/context/client-history";
-import { estimateMessageTokens } from "@/lib/tokens/tokenizer";
-import { startDropIn, type DropIn, type DropInHeaders } from "@/lib/turn/drop-in";
-import { turnFailureStatus } from "@/lib/turn/errors";
+import { startDropIn, type DropInHeaders } from "@/lib/turn/drop-in";
 import { eventStream } from "../sse";
+import { contextHeaders, recordView, sessionHeaders, TurnTally } from "../turn-answer";
 import { anthropicError, anthropicErrorFrame } from "./errors";
 
 type StopReason = AnthropicMessage["stop_reason"];
 
 /** The caller's answer, gathered from the replies of one turn (Threadkeeper's own tool rounds included). */
-class Answer {
+class Answer extends TurnTally {
   readonly id = `msg_${randomBytes(12).toString("hex")}`;
   content: AnthropicBlockOut[] = [];
   stopReason: StopReason = null;
   stopSequence: string | null = null;
   /** Fields of Claude's last answer beyond the message (container, context_management, …). */
   extra: Record<string, unknown> = {};
-  usage: AnthropicUsage = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-  measured = false;
-  status: ContextStatusJson | null = null;
-  error: AppError | null = null;
-  /** The seq of the turn's last stored message. */
-  lastSeq = 0;
 
   constructor(
     readonly model: string,
     private readonly callerTools: ReadonlySet<string>,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Whether the caller sees a block: everything Claude said but calls of Threadkeeper's own tools, which run inside the request. */
   shows(b: { type: string; name?: unknown }): boolean {
@@ -65,33 +47,8 @@ class Answer {
     this.stopReason = reply.stopReason ?? null;
     this.stopSequence = reply.stopSequence ?? null;
     this.extra = reply.extra ?? {};
-    if (reply.usage) {
-      this.measured = true;
-      this.usage.input_tokens += reply.usage.input_tokens;
-      this.usage.output_tokens += reply.usage.output_tokens;
-      this.usage.cache_creation_input_tokens = (this.usage.cache_creation_input_tokens ?? 0) + reply.usage.cache_creation_input_tokens;
-      this.usage.cache_read_input_tokens = (this.usage.cache_read_input_tokens ?? 0) + reply.usage.cache_read_input_tokens;
-    } else {
-      // The offline responder measures nothing: our own estimate of what it wrote.
-      this.usage.output_tokens += estimateMessageTokens("assistant", reply.content);
-    }
+    this.addUsage(reply);
     return shown;
-  }
-
-  /** Our events: the status after the turn, and a failure of Claude's. */
-  note(e: SendEvent): void {
-    if (e.event === "user_message" || e.event === "assistant_message") this.lastSeq = Math.max(this.lastSeq, e.data.seq);
-    if (e.event === "status") this.status = e.data;
-    else if (e.event === "error") {
-      const { code, message, details } = e.data.error;
-      const retryAfter = (details as { retry_after?: string } | undefined)?.retry_after;
-      this.error = new AppError(turnFailureStatus(code), code, message, details, retryAfter ? { "retry-after": retryAfter } : undefined);
-    }
-  }
-
-  finalUsage(): AnthropicUsage {
-    if (this.measured || !this.status) return this.usage;
-    return { ...this.usage, input_tokens: this.status.current_tokens };
   }
 
   json(): AnthropicMessage {
@@ -100,32 +57,13 @@ class Answer {
   }
 }
 
-/** Remembers what the client now holds of the conversation; a failure only costs the next request a read. */
-async function recordView(turn: DropIn, answer: Answer): Promise<void> {
-  if (answer.error || answer.content.length === 0 || !turn.recordView || answer.lastSeq === 0) return;
-  await turn.recordView(answer.content as KeyBlock[], answer.lastSeq).catch((e: unknown) => log.error("[threadkeeper] recording the client's view failed", e));
-}
-
-function sessionHeaders(turn: DropIn): Record<string, string> {
-  return { [SESSION_HEADER]: turn.sessionId, [SESSION_FOUND_HEADER]: turn.foundBy, [HISTORY_HEADER]: turn.history };
-}
-
-function contextHeaders(status: ContextStatusJson | null): Record<string, string> {
-  if (!status) return {};
-  return {
-    [CONTEXT_TOKENS_HEADER]: String(status.current_tokens),
-    [CONTEXT_CAPACITY_HEADER]: String(status.capacity_tokens),
-    [CONTEXT_PERCENT_HEADER]: status.usage_percent.toFixed(1),
-  };
-}
-
 /** Runs a drop-in request and answers it as the Messages API would. */
 export async function createMessage(userId: string, headers: DropInHeaders, body: AnthropicCreateRequest): Promise<Response> {
   const answer = new Answer(body.model, new Set((body.tools ?? []).map((t) => t.name)));
   if (body.stream) return streamMessage(userId, headers, body, answer);
   const turn = await startDropIn(userId, headers, body, (reply) => answer.add(reply));
   if (turn.prepared.kind === "turn") await turn.prepared.run((e) => answer.note(e), { detachFollowUp: true });
-  await recordView(turn, answer);
+  await recordView(turn, answer, answer.content as KeyBlock[]);
   const responseHeaders = { ...sessionHeaders(turn), ...contextHeaders(answer.status) };
   if (answer.error) {
     const { status, body: err } = anthropicError(answer.error);
@@ -185,7 +123,7 @@ async function streamMessage(userId: string, headers: DropInHeaders, body: Anthr
     if (turn.prepared.kind === "turn") await turn.prepared.run(onEvent, { detachFollowUp: true });
     // No call to Claude started (it failed first): the usage known now, our estimate included.
     start(answer.finalUsage());
-    await recordView(turn, answer);
+    await recordView(turn, answer, answer.content as KeyBlock[]);
     if (answer.error) send(anthropicErrorFrame(answer.error));
     else {
       // The usage counters are whole-message totals here: the SDK overwrites its snapshot with them.
