@@ -15,7 +15,7 @@ import {
 import { group } from "../endpoint";
 
 /** Clients resend whole conversations, images included. */
-const MESSAGES_BODY_LIMIT = 32 * 1024 * 1024;
+export const MESSAGES_BODY_LIMIT = 32 * 1024 * 1024;
 
 export const sessionHeader = {
   name: SESSION_HEADER,

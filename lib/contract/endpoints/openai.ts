@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { MAX_DROP_IN_MESSAGES, SESSION_HEADER } from "../anthropic";
+import { MAX_DROP_IN_MESSAGES } from "../anthropic";
 import { openaiChatCompletion, openaiChatRequest, openaiModel, openaiModelList, openaiStreamFrame } from "../openai";
 import { group } from "../endpoint";
-
-/** Clients resend whole conversations, images included (the drop-in Messages API's limit). */
-const CHAT_BODY_LIMIT = 32 * 1024 * 1024;
+import { MESSAGES_BODY_LIMIT, sessionHeader, toolsHeader } from "./anthropic";
 
 export const openaiApi = group(
   "OpenAI-compatible API",
@@ -17,7 +15,7 @@ export const openaiApi = group(
       description: [
         "A Chat Completions request answered by Claude as a Threadkeeper turn: the `chat.completion` as JSON, or its `chat.completion.chunk` frames with `stream: true` (a last chunk with `usage` and no choices when `stream_options.include_usage` is set, then `[DONE]`).",
         "",
-        "The conversation is the session of the `threadkeeper-session-id` header, created when absent; the answer names it in the same header and says what was done with the request's messages in `threadkeeper-history` (as the drop-in Messages API does). Send the whole conversation, as OpenAI clients do: messages the session already holds are recognised and never stored twice.",
+        "The conversation is the session of the `threadkeeper-session-id` header, or the one the request continues without it (tool results for the calls just returned, a resent history, a client's conversation header such as `X-OpenWebUI-Chat-Id`), or a new one; the answer names it in the same header, says how it was found in `threadkeeper-session-found` and what was done with the request's messages in `threadkeeper-history` (as the drop-in Messages API does). Send the whole conversation, as OpenAI clients do: messages the session already holds are recognised and never stored twice.",
         "",
         `System and developer messages become the session's system prompt; a call of one of the request's \`tools\` ends the answer with \`finish_reason: "tool_calls"\`, and the \`role: "tool"\` results in the next request continue the turn. Threadkeeper's own tools (recall) run inside the request and are not shown, nor is Claude's thinking. At most ${MAX_DROP_IN_MESSAGES} messages a request (413 beyond).`,
       ].join("\n"),
@@ -25,14 +23,8 @@ export const openaiApi = group(
       send: true,
       dialect: "openai",
       body: openaiChatRequest,
-      bodyLimit: CHAT_BODY_LIMIT,
-      headers: [
-        {
-          name: SESSION_HEADER,
-          description: "The Threadkeeper session this request continues; without it a new session is created. An unknown or foreign id is a 404.",
-          schema: z.uuid(),
-        },
-      ],
+      bodyLimit: MESSAGES_BODY_LIMIT,
+      headers: [sessionHeader, toolsHeader],
       responses: {
         200: { description: "The completion; with `stream: true`, its data-only Server-Sent Events.", json: openaiChatCompletion, events: openaiStreamFrame },
       },
