@@ -67,13 +67,16 @@ export const KEYWORD_MATCH_CAP = 250;
 
 /** A query's words as full-text search stems them, with their document frequencies for the user and the user's totals. */
 export async function termStats(tx: Tx, userId: string, text: string): Promise<{ terms: TermStat[]; corpus: CorpusStat }> {
+  // Both tables take each change as a row of its own until folded (lib/db/rollups.ts): summed.
   const terms = await tx.query<TermStat>(
-    `select t.lexeme, coalesce(s.df, 0)::int as df
-     from (${lexemesOf("$2")}) t
-     left join search_terms s on s.user_id = $1 and s.term = hashtextextended(t.lexeme, 0)`,
+    `select t.lexeme, coalesce((select sum(s.df) from search_terms s where s.user_id = $1 and s.term = hashtextextended(t.lexeme, 0)), 0)::int as df
+     from (${lexemesOf("$2")}) t`,
     [userId, text],
   );
-  const [totals] = await tx.query<{ docs: string; words: string }>(`select docs, words from search_totals where user_id = $1`, [userId]);
+  const [totals] = await tx.query<{ docs: string; words: string }>(
+    `select sum(docs) as docs, sum(words) as words from search_totals where user_id = $1`,
+    [userId],
+  );
   const docs = Number(totals?.docs ?? 0);
   return { terms, corpus: { docs, avgLen: docs > 0 ? Number(totals!.words) / docs : 0 } };
 }
