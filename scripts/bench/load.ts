@@ -250,9 +250,18 @@ export function printLoad(modes: LoadModes): void {
   if (!one || !many) return;
   const [a, b] = [medians(one), medians(many)];
   console.log(
-    `\nOne user vs many users (medians): p50 ${fmtMs(a.p50)} vs ${fmtMs(b.p50)} (${(a.p50 / b.p50).toFixed(2)}x; target <= 1.2x), ` +
+    `\nOne user vs many users (medians): p50 ${fmtMs(a.p50)} vs ${fmtMs(b.p50)} (${(a.p50 / b.p50).toFixed(2)}x; target <= 1.2x; ` +
+      `run by run, each one-user run over the many-users run beside it: ${pairRatios(one, many).map((r) => `${r.toFixed(2)}x`).join(", ")}), ` +
       `turns/s ${a.turnsPerS.toFixed(1)} vs ${b.turnsPerS.toFixed(1)}, lock wait per turn ${fmtMs(a.lockWait)} vs ${fmtMs(b.lockWait)} (target < 5 ms).`,
   );
+}
+
+/**
+ * Each one-user run's p50 over that of the many-users run that followed it: a shared machine's
+ * load drifts between runs more than between the two halves of a pair.
+ */
+function pairRatios(one: readonly LoadBenchResult[], many: readonly LoadBenchResult[]): number[] {
+  return one.slice(0, many.length).map((r, i) => r.latency.medianMs / many[i].latency.medianMs);
 }
 
 function printMode(runs: readonly LoadBenchResult[]): void {
@@ -306,6 +315,7 @@ export function loadJson(modes: LoadModes) {
     one_user: one ? modeJson(one) : null,
     many_users: many ? modeJson(many) : null,
     one_vs_many_p50: one && many ? Math.round((medians(one).p50 / medians(many).p50) * 100) / 100 : null,
+    one_vs_many_p50_by_run: one && many ? pairRatios(one, many).map((r) => Math.round(r * 100) / 100) : null,
   };
 }
 
