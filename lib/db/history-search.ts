@@ -257,14 +257,18 @@ export async function pendingEmbeddings(tx: Tx, limit: number, maxChars: number)
 
 /**
  * Fills pending rows with their vectors (pgvector text; null for a zero vector, which has no
- * direction to compare). Only rows still pending: a message embedded by a racing pass keeps
- * that pass's (identical) vector.
+ * direction to compare). Only rows still pending, and not those a racing pass (another
+ * instance's indexer) is storing right now: it stores the same vector, and waiting for its
+ * commit would only hold this transaction.
  */
 export async function storeEmbeddings(tx: Tx, messageIds: readonly string[], vectors: readonly (string | null)[], model: string): Promise<void> {
   await tx.query(
-    `update message_embeddings e set model = $3, embedding = v.embedding::halfvec
-       from unnest($1::uuid[], $2::text[]) as v(message_id, embedding)
-       where e.message_id = v.message_id and e.model is null`,
+    `with free as (
+       select message_id from message_embeddings where message_id = any($1::uuid[]) and model is null for update skip locked
+     )
+     update message_embeddings e set model = $3, embedding = v.embedding::halfvec
+       from unnest($1::uuid[], $2::text[]) as v(message_id, embedding) join free f on f.message_id = v.message_id
+       where e.message_id = v.message_id`,
     [messageIds, vectors, model],
   );
 }

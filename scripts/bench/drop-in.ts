@@ -129,11 +129,22 @@ async function measureOn(engine: DropInRun["engine"], db: Database, opts: Measur
           });
         const ask = (i: number) => ({ model: MODEL, max_tokens: 256, messages: [{ role: "user" as const, content: sentence(i) }] });
 
-        const directStat = (await measure((i) => direct.messages.create(ask(i)), opts)).stat;
         const first = await dropIn().messages.create(ask(0)).withResponse();
         const session = first.response.headers.get("threadkeeper-session-id") ?? "";
         const inSession = dropIn(session);
-        const dropInStat = (await measure((i) => inSession.messages.create(ask(i + 1)), opts)).stat;
+        // Interleaved, request by request, so both see the same state of a shared machine.
+        const pair = { direct: [] as number[], dropIn: [] as number[] };
+        for (let i = 0; i < opts.warmups + opts.runs; i++) {
+          const t0 = performance.now();
+          await direct.messages.create(ask(i));
+          const t1 = performance.now();
+          await inSession.messages.create(ask(i + 1));
+          if (i < opts.warmups) continue;
+          pair.direct.push(t1 - t0);
+          pair.dropIn.push(performance.now() - t1);
+        }
+        const directStat = summarize(pair.direct);
+        const dropInStat = summarize(pair.dropIn);
         const dropInPerTurn = await countedRuns(db, opts.runs, (i) => inSession.messages.create(ask(opts.warmups + opts.runs + 1 + i)));
 
         const own = await createSession(LOCAL_USER_ID, { model: MODEL }, "");
@@ -207,7 +218,7 @@ const signed = (ms: number) => (ms < 0 ? `-${fmtMs(-ms)}` : fmtMs(ms));
 export function printDropIn(r: DropInBenchResult): void {
   const first = r.runs[0];
   console.log(
-    `\nDrop-in Messages API: the Anthropic SDK against the fake API, directly and through /api/anthropic, requests back to back (medians (p95) over ${first.direct.runs} runs).` +
+    `\nDrop-in Messages API: the Anthropic SDK against the fake API, directly and through /api/anthropic, one of each in turn (medians (p95) over ${first.direct.runs} pairs).` +
       `\nThe drop-in runs a whole Threadkeeper turn; Threadkeeper's own send of the same message shows how much of the added time is the turn's (its database work counted).`,
   );
   const rows: string[][] = [];
