@@ -67,13 +67,16 @@ export const KEYWORD_MATCH_CAP = 250;
 
 /** A query's words as full-text search stems them, with their document frequencies for the user and the user's totals. */
 export async function termStats(tx: Tx, userId: string, text: string): Promise<{ terms: TermStat[]; corpus: CorpusStat }> {
+  // Both tables take each change as a row of its own until folded (lib/db/rollups.ts): summed.
   const terms = await tx.query<TermStat>(
-    `select t.lexeme, coalesce(s.df, 0)::int as df
-     from (${lexemesOf("$2")}) t
-     left join search_terms s on s.user_id = $1 and s.term = hashtextextended(t.lexeme, 0)`,
+    `select t.lexeme, coalesce((select sum(s.df) from search_terms s where s.user_id = $1 and s.term = hashtextextended(t.lexeme, 0)), 0)::int as df
+     from (${lexemesOf("$2")}) t`,
     [userId, text],
   );
-  const [totals] = await tx.query<{ docs: string; words: string }>(`select docs, words from search_totals where user_id = $1`, [userId]);
+  const [totals] = await tx.query<{ docs: string; words: string }>(
+    `select sum(docs) as docs, sum(words) as words from search_totals where user_id = $1`,
+    [userId],
+  );
   const docs = Number(totals?.docs ?? 0);
   return { terms, corpus: { docs, avgLen: docs > 0 ? Number(totals!.words) / docs : 0 } };
 }
@@ -254,14 +257,18 @@ export async function pendingEmbeddings(tx: Tx, limit: number, maxChars: number)
 
 /**
  * Fills pending rows with their vectors (pgvector text; null for a zero vector, which has no
- * direction to compare). Only rows still pending: a message embedded by a racing pass keeps
- * that pass's (identical) vector.
+ * direction to compare). Only rows still pending, and not those a racing pass (another
+ * instance's indexer) is storing right now: it stores the same vector, and waiting for its
+ * commit would only hold this transaction.
  */
 export async function storeEmbeddings(tx: Tx, messageIds: readonly string[], vectors: readonly (string | null)[], model: string): Promise<void> {
   await tx.query(
-    `update message_embeddings e set model = $3, embedding = v.embedding::halfvec
-       from unnest($1::uuid[], $2::text[]) as v(message_id, embedding)
-       where e.message_id = v.message_id and e.model is null`,
+    `with free as (
+       select message_id from message_embeddings where message_id = any($1::uuid[]) and model is null for update skip locked
+     )
+     update message_embeddings e set model = $3, embedding = v.embedding::halfvec
+       from unnest($1::uuid[], $2::text[]) as v(message_id, embedding) join free f on f.message_id = v.message_id
+       where e.message_id = v.message_id`,
     [messageIds, vectors, model],
   );
 }

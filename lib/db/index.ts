@@ -92,11 +92,17 @@ export async function withUser<T>(userId: string, fn: (tx: Tx) => Promise<T>): P
   const db = await getDb();
   return db.transaction(async (tx) => {
     const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-    // One statement: set_config('role', …, true) is SET LOCAL ROLE (as PostgREST does it).
-    await tx.query(
+    // One statement: set_config('role', …, true) is SET LOCAL ROLE (as PostgREST does it). Not
+    // awaited before `fn`: statements of a transaction run in the order they were issued, so
+    // on PostgreSQL it leaves in one packet with fn's first statement (lib/db/driver.ts), and if
+    // it failed, so does everything after it.
+    const set = tx.query(
       "select set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true), set_config('role', 'authenticated', true)",
       [claims, userId],
     );
-    return fn(tx);
+    set.catch(() => {});
+    const result = await fn(tx);
+    await set;
+    return result;
   });
 }

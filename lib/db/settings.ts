@@ -129,11 +129,25 @@ export async function getCalibration(tx: Tx, userId: string, model: string): Pro
   return row ?? null;
 }
 
-/** A model's calibration stored, given the placeholders of its user, model, factor and samples. */
-export const calibrationUpsert = (user: string, model: string, factor: string, samples: string) =>
-  `insert into model_calibrations (user_id, model, factor, samples, updated_at) values (${user}, ${model}, ${factor}, ${samples}, now())
-     on conflict (user_id, model) do update set factor = excluded.factor, samples = excluded.samples, updated_at = now()`;
+/**
+ * A model's calibration stored, as WITH-list entries of a statement, given the placeholders of
+ * its user, model, factor and samples: inserted when the user has none for the model yet, else
+ * updated unless another transaction holds the row. A user's parallel turns each refine the
+ * factor they read at their start, so whichever writes it, the others' samples would be
+ * overwritten anyway: skipping them costs nothing, and no turn waits for another to commit.
+ */
+export const calibrationWrite = (user: string, model: string, factor: string, samples: string) =>
+  `calibration_new as (
+     insert into model_calibrations (user_id, model, factor, samples, updated_at)
+     select ${user}::uuid, ${model}::text, ${factor}::float8, ${samples}::int, now()
+     where not exists (select 1 from model_calibrations where user_id = ${user}::uuid and model = ${model}::text)
+     on conflict (user_id, model) do nothing),
+   calibration_free as (
+     select ctid from model_calibrations where user_id = ${user}::uuid and model = ${model}::text for update skip locked),
+   calibration_set as (
+     update model_calibrations c set factor = ${factor}::float8, samples = ${samples}::int, updated_at = now()
+     from calibration_free f where c.ctid = f.ctid)`;
 
 export async function putCalibration(tx: Tx, userId: string, model: string, c: CalibrationRow): Promise<void> {
-  await tx.query(calibrationUpsert("$1", "$2", "$3", "$4"), [userId, model, c.factor, c.samples]);
+  await tx.query(`with ${calibrationWrite("$1", "$2", "$3", "$4")} select 1`, [userId, model, c.factor, c.samples]);
 }

@@ -13,6 +13,37 @@ const LEASE_TTL_MS = 30_000;
 // A send may wait for a running turn plus a compaction (whose summarizer times out at 20 s).
 const LEASE_WAIT_MS = 45_000;
 
+// The sends of this process waiting for a session's lease, by session. The lease itself lives in
+// Postgres and a waiter always takes it there; this only wakes a waiter as soon as a holder in
+// this process gave it back, instead of at its next poll: a drop-in client's next request
+// arrives while the last one's checkpoint still holds the lease, and waited 5 ms for it.
+// On globalThis: the routes that take and give back leases may sit in different bundles.
+const waiting = ((globalThis as { __threadkeeperLeaseWaiters?: Map<string, Set<() => void>> }).__threadkeeperLeaseWaiters ??= new Map());
+
+/** Wakes this process's sends waiting for the session's lease: call once a transaction that gave it back has committed. */
+export function leaseGivenBack(sessionId: string): void {
+  const wake = waiting.get(sessionId);
+  if (!wake) return;
+  waiting.delete(sessionId);
+  for (const w of wake) w();
+}
+
+/** Waits `ms`, or less when the lease is given back in this process meanwhile. */
+function pause(sessionId: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const wakers = waiting.get(sessionId) ?? new Set<() => void>();
+    waiting.set(sessionId, wakers);
+    const done = () => {
+      clearTimeout(timer);
+      wakers.delete(done);
+      if (wakers.size === 0 && waiting.get(sessionId) === wakers) waiting.delete(sessionId);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    wakers.add(done);
+  });
+}
+
 /**
  * Takes the session's turn lease, waiting for a holder to finish. An unknown or another user's
  * session is a 404 (told by the statement that tries the lease).
@@ -41,7 +72,7 @@ export function leaseWithMessage<T>(
   message: NewMessage,
   then: (tx: Tx, taken: Extract<LeasedMessage, { kind: "taken" }>) => Promise<T>,
 ): Promise<{ leaseId: string; value: T | null }> {
-  return leaseLoop<T | null>(LEASE_WAIT_MS, async (leaseId) =>
+  return leaseLoop<T | null>(sessionId, LEASE_WAIT_MS, async (leaseId) =>
     withUser(userId, async (tx) => {
       const taken = await leaseAndAppend(tx, userId, sessionId, { id: leaseId, ttlMs: LEASE_TTL_MS }, message);
       if (taken.kind === "busy") return null;
@@ -51,7 +82,7 @@ export function leaseWithMessage<T>(
 }
 
 function leaseThen<T>(userId: string, sessionId: string, waitMs: number, then: (tx: Tx) => Promise<T>, forTurn: boolean) {
-  return leaseLoop(waitMs, (leaseId) =>
+  return leaseLoop(sessionId, waitMs, (leaseId) =>
     withUser(userId, async (tx) =>
       (await tryAcquireTurnLease(tx, userId, sessionId, leaseId, LEASE_TTL_MS, forTurn)) === "taken" ? { value: await then(tx) } : null,
     ),
@@ -60,13 +91,14 @@ function leaseThen<T>(userId: string, sessionId: string, waitMs: number, then: (
 
 /** Tries `attempt` (null: the lease is busy) until it succeeds or the wait is over. */
 async function leaseLoop<T>(
+  sessionId: string,
   waitMs: number,
   attempt: (leaseId: string) => Promise<{ value: T } | null>,
 ): Promise<{ leaseId: string; value: T }> {
   const leaseId = randomUUID();
   const deadline = Date.now() + waitMs;
   // Short waits first: the usual holder is the previous turn's follow-up, done in milliseconds.
-  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
     const taken = await attempt(leaseId);
     if (taken) return { leaseId, value: taken.value };
     if (Date.now() >= deadline) {
@@ -74,7 +106,7 @@ async function leaseLoop<T>(
         "Retry-After": "5",
       });
     }
-    await new Promise((r) => setTimeout(r, pause));
+    await pause(sessionId, wait);
   }
 }
 
@@ -83,7 +115,8 @@ export function renewLease(tx: Tx, sessionId: string, leaseId: string): Promise<
 }
 
 export async function release(userId: string, sessionId: string, leaseId: string): Promise<void> {
-  await withUser(userId, (tx) => releaseTurnLease(tx, sessionId, leaseId)).catch((e: unknown) =>
-    log.error("[threadkeeper] lease release failed; it expires by itself", e),
+  await withUser(userId, (tx) => releaseTurnLease(tx, sessionId, leaseId)).then(
+    () => leaseGivenBack(sessionId),
+    (e: unknown) => log.error("[threadkeeper] lease release failed; it expires by itself", e),
   );
 }

@@ -1,6 +1,7 @@
 // The background half of history indexing: embeds messages after they are saved, off the
 // send path. Saving a message only enqueues it (a trigger adds a pending row to
 // message_embeddings); until this pass reaches it, search finds the message by full-text alone.
+// The same pass folds the word statistics' (and the usage rollup's) appended rows.
 //
 // Storing a vector inserts it into the HNSW index, and on PGlite (WebAssembly, no half-float
 // instructions) that costs 10 to 50 ms a row, more as the graph grows: a batch of 128 rows in
@@ -11,6 +12,7 @@ import "server-only";
 import { redactSecrets } from "@/lib/redact";
 import type { Database } from "@/lib/db";
 import { pendingEmbeddings, storeEmbeddings } from "@/lib/db/history-search";
+import { foldRollups } from "@/lib/db/rollups";
 import { log } from "@/lib/log";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 import { yieldToLoop } from "@/lib/context/yield";
@@ -24,6 +26,9 @@ const MAX_BATCHES_PER_PASS = 8;
 const STORE_TARGET_MS = 25;
 const STORE_MIN = 1;
 const STORE_MAX = 32;
+/** Keys of each append-only rollup folded per transaction, and transactions per pass at most. */
+const FOLD_KEYS = 500;
+const MAX_FOLDS_PER_PASS = 8;
 
 export interface IndexOptions {
   /** Between two store transactions, after one that took `ms` (the background loop rests). */
@@ -72,8 +77,26 @@ export async function indexPendingMessages(db: Database, batch = BATCH, opts: In
 }
 
 /**
- * Drains the queue in this process: a pass every second, a few batches each. The function it
- * answers stops it between two store transactions.
+ * Folds the rows the word statistics and the usage rollup per day and model took since the last
+ * fold (lib/db/rollups.ts), a few hundred keys per transaction, resting between them as the
+ * store does. Returns how many keys it folded.
+ */
+export async function foldPendingRollups(db: Database, opts: IndexOptions = {}): Promise<number> {
+  const between = opts.between ?? (() => yieldToLoop());
+  let total = 0;
+  for (let i = 0; i < MAX_FOLDS_PER_PASS && !opts.stopping?.(); i++) {
+    const t0 = performance.now();
+    const n = await db.transaction((tx) => foldRollups(tx, FOLD_KEYS));
+    total += n;
+    await between(performance.now() - t0);
+    if (n < FOLD_KEYS) break;
+  }
+  return total;
+}
+
+/**
+ * Drains the queue in this process: a pass every second, a few batches each, then the fold of
+ * the append-only rollups. The function it answers stops it between two transactions.
  */
 export function scheduleHistoryIndexer(db: Database): () => Promise<void> {
   let pass: Promise<void> | null = null;
@@ -86,6 +109,7 @@ export function scheduleHistoryIndexer(db: Database): () => Promise<void> {
     if (pass) return;
     pass = (async () => {
       for (let i = 0; i < MAX_BATCHES_PER_PASS && !stopping; i++) if ((await indexPendingMessages(db, BATCH, opts)) < BATCH) break;
+      await foldPendingRollups(db, opts);
     })()
       .catch((err: unknown) => log.error("[threadkeeper] history indexing pass failed; it will be retried", err))
       .finally(() => {

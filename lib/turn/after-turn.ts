@@ -11,6 +11,7 @@ import { queueEvent } from "@/lib/webhooks/events";
 import { autoCheckpointTx } from "@/lib/operations/checkpoints";
 import { compactSession, wantsAutoCompaction, type CompactOutcome } from "@/lib/operations/compact";
 import { contextStatus, sessionContext, type SessionContext } from "@/lib/operations/session-context";
+import { leaseGivenBack } from "@/lib/operations/lease";
 import { loadMemoriesForSession } from "@/lib/operations/memory";
 import { titleSession } from "@/lib/operations/titles";
 import type { Emit, TurnHandle } from "./turn-handle";
@@ -61,6 +62,7 @@ export async function afterTurn(h: TurnHandle, emit: Emit, after: SessionContext
       return saved;
     });
     released = !compactionDue;
+    if (released) leaseGivenBack(h.sessionId);
     if (checkpoint) emit({ event: "checkpoint", data: checkpoint });
   } catch (err) {
     log.error("[threadkeeper] automatic checkpoint failed", err);

@@ -24,7 +24,7 @@ import { afterTurn, emitStatus, loadMemories, nameSession, settleWithReply } fro
 import { turnFacts } from "@/lib/operations/checkpoints";
 import { llmError } from "./errors";
 import { startFlusher, type StreamState } from "./flusher";
-import { leaseForTurn, leaseWithMessage, release } from "@/lib/operations/lease";
+import { leaseForTurn, leaseGivenBack, leaseWithMessage, release } from "@/lib/operations/lease";
 import { loadWindow, planRequest, recoverFromOverflow, type KnownSession, type PlannedWindow } from "./plan-request";
 import { buildRequest, withFileBodies, type BuiltRequest } from "./request";
 import { editedTurn, lastUserMessage, replayFor } from "./replay";
@@ -289,6 +289,8 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
         }
         return row;
       }));
+      // Given back with the reply (settleWithReply): a send waiting here for it goes now.
+      if (settled) leaseGivenBack(h.sessionId);
       stream.id = null;
       emit({ event: "assistant_message", data: messageJson(saved, true) });
       h.caller?.onReply(final);

@@ -115,12 +115,12 @@ function slope(points: Sample[]): number {
  * The user messages a session holds, every page of its history: a soak's sessions run to
  * thousands of messages, beyond one page's 500.
  */
-export async function userMessages(app: AppInstance, id: string): Promise<number> {
+export async function userMessages(app: AppInstance, id: string, caller: Record<string, string> = {}): Promise<number> {
   let users = 0;
   let before: number | undefined;
   for (;;) {
     const query = `limit=500${before === undefined ? "" : `&before_seq=${before}`}`;
-    const page = await api<MessagesPageJson>(app, "GET", `/api/session/${id}/messages?${query}`);
+    const page = await api<MessagesPageJson>(app, "GET", `/api/session/${id}/messages?${query}`, undefined, caller);
     if (page.status !== 200) throw new Error(`history of ${id}: ${page.status}`);
     users += page.body.messages.filter((m) => m.role === "user").length;
     if (!page.body.has_more || page.body.messages.length === 0) return users;

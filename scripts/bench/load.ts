@@ -5,13 +5,16 @@
 // statement the database ran during the load (pg_stat_statements, background work included) and
 // its transactions (pg_stat_database), both per turn, and checks that no message was lost or
 // stored twice. Skips when PostgreSQL 15 or the built app (`npx next build`) is missing.
+// BENCH_LOAD_USERS (one | many | both, the default) says whose the sessions are: one user's,
+// through one key, or each its own user's; both are reported side by side, each with the lock
+// wait per turn sampled from pg_stat_activity (scripts/bench/load-users.ts).
 // BENCH_LOAD_SOAK_SECONDS turns it into a soak: the sessions send for that long instead, and each
 // instance's RSS is sampled throughout (scripts/bench/load-soak.ts).
 //
 // The load runs BENCH_LOAD_RUNS times (3), each on a fresh cluster and fresh instances, and the
 // median of each figure is reported with every run's, since one shared machine's runs spread.
 //
-// Environment: BENCH_LOAD_SESSIONS (20), BENCH_LOAD_TURNS (10), BENCH_LOAD_RUNS (3), BENCH_LOAD_SOAK_SECONDS (unset).
+// Environment: BENCH_LOAD_SESSIONS (20), BENCH_LOAD_TURNS (10), BENCH_LOAD_RUNS (3), BENCH_LOAD_USERS (both), BENCH_LOAD_SOAK_SECONDS (unset).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -22,6 +25,7 @@ import { api, startApp, type AppInstance } from "../../tests/pg/app";
 import { applyFixture, missingPrerequisite, startCluster, SUPERUSER } from "../../tests/pg/cluster";
 import { cpuLine, cpuPerTurn, cpuSnapshot, type CpuPerTurn } from "./load-cpu";
 import { printSoak, rssMb, SOAK_SECONDS, SOAK_TURNS_PER_SESSION, soakJson, startRssSampler, userMessages, type SoakResult } from "./load-soak";
+import { seedCallers, startLockSampler, usersModes, type LockWaits, type UsersMode } from "./load-users";
 import { fmtInt, fmtMs, table } from "./report";
 import { median, summarize, type Stat } from "./stats";
 
@@ -33,6 +37,7 @@ const RUNS = SOAK_SECONDS > 0 ? 1 : Math.max(1, Number(process.env.BENCH_LOAD_RU
 const APP_ROLE = "postgres";
 
 export interface LoadBenchResult {
+  users: UsersMode;
   sessions: number;
   turns: number;
   seconds: number;
@@ -47,6 +52,9 @@ export interface LoadBenchResult {
   lostOrDuplicated: number;
   /** The statements run most often, per turn, and their execution time per turn: where the next saving is. */
   top: { perTurn: number; msPerTurn: number; query: string }[];
+  /** Time the turns' statements waited on heavyweight locks (rows, tuples), per turn, and where. */
+  lockWaitMsPerTurn: number;
+  lockWaits: LockWaits;
   /** CPU per turn by process, and what these cores could carry; null off Linux. */
   cpu: CpuPerTurn | null;
   /** Only in soak mode. */
@@ -59,25 +67,32 @@ function missing(): string | null {
   return missingPrerequisite();
 }
 
-export async function benchLoad(): Promise<LoadBenchResult[] | null> {
+/** Each mode's runs. */
+export type LoadModes = Partial<Record<UsersMode, LoadBenchResult[]>>;
+
+export async function benchLoad(): Promise<LoadModes | null> {
   const why = missing();
   if (why) {
     console.log(`\nLoad: skipped, ${why}.`);
     return null;
   }
-  const runs: LoadBenchResult[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await loadOnce());
-  return runs;
+  const modes = usersModes();
+  const out: LoadModes = {};
+  // The modes take turns, so a machine that grows busier weighs on both alike.
+  for (let i = 0; i < RUNS; i++) for (const mode of modes) (out[mode] ??= []).push(await loadOnce(mode));
+  return out;
 }
 
-async function loadOnce(): Promise<LoadBenchResult> {
+async function loadOnce(mode: UsersMode): Promise<LoadBenchResult> {
   const cluster = await startCluster({ shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" });
   const fake = await startFakeAnthropic();
   const admin = postgres(cluster.url(SUPERUSER), { max: 1, onnotice: () => {} });
   const apps: AppInstance[] = [];
+  let locks: ReturnType<typeof startLockSampler> | undefined;
   try {
     await applyFixture(cluster.url(SUPERUSER));
     await admin.unsafe("create extension if not exists pg_stat_statements");
+    await admin.unsafe("create database bench_sampler");
     const env = {
       ANTHROPIC_API_KEY: "bench",
       ANTHROPIC_BASE_URL: fake.url,
@@ -86,13 +101,16 @@ async function loadOnce(): Promise<LoadBenchResult> {
       THREADKEEPER_SEND_LIMIT_PER_MINUTE: "0",
     };
     apps.push(await startApp("a", cluster.url(APP_ROLE), env), await startApp("b", cluster.url(APP_ROLE), env));
+    const callers = await seedCallers(admin, mode, SESSIONS);
     const sessions: string[] = [];
     for (let i = 0; i < SESSIONS; i++) {
-      const res = await api<{ session: SessionJson }>(apps[i % 2], "POST", "/api/session", { title: `load ${i}` });
+      const res = await api<{ session: SessionJson }>(apps[i % 2], "POST", "/api/session", { title: `load ${i}` }, callers[i]);
       sessions.push(res.body.session.id);
     }
     // One turn each first, so the load measures ordinary turns (the first one names the session).
-    await Promise.all(sessions.map((id, i) => api(apps[i % 2], "POST", `/api/session/${id}/messages`, { content: "Let us start." })));
+    await Promise.all(
+      sessions.map((id, i) => api(apps[i % 2], "POST", `/api/session/${id}/messages`, { content: "Let us start." }, callers[i])),
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const rssStart = await Promise.all(apps.map(rssMb));
     const [before] = await admin.unsafe<{ xacts: string }[]>(
@@ -107,7 +125,10 @@ async function loadOnce(): Promise<LoadBenchResult> {
     // Each session's user messages sent; a soak moves each sender to a new session every
     // SOAK_TURNS_PER_SESSION turns, so the load stays that of ordinary sessions and the memory
     // measured is the server's, not a few histories growing without end.
-    const sent = new Map<string, { app: AppInstance; messages: number }>(sessions.map((id, i) => [id, { app: apps[i % 2], messages: 1 }]));
+    const sent = new Map<string, { app: AppInstance; caller: Record<string, string>; messages: number }>(
+      sessions.map((id, i) => [id, { app: apps[i % 2], caller: callers[i], messages: 1 }]),
+    );
+    locks = startLockSampler(cluster.url(SUPERUSER, "bench_sampler"), "postgres");
     const started = performance.now();
     const soakUntil = started + SOAK_SECONDS * 1000;
     const sampler = SOAK_SECONDS > 0 ? startRssSampler(apps) : null;
@@ -116,16 +137,16 @@ async function loadOnce(): Promise<LoadBenchResult> {
         let id = first;
         for (let t = 0; sampler ? performance.now() < soakUntil : t < TURNS; t++) {
           if (sampler && t > 0 && t % SOAK_TURNS_PER_SESSION === 0) {
-            const fresh = await api<{ session: SessionJson }>(apps[(s + t) % 2], "POST", "/api/session", { title: `soak ${s}.${t}` });
+            const fresh = await api<{ session: SessionJson }>(apps[(s + t) % 2], "POST", "/api/session", { title: `soak ${s}.${t}` }, callers[s]);
             id = fresh.body.session.id;
-            sent.set(id, { app: apps[(s + t) % 2], messages: 0 });
+            sent.set(id, { app: apps[(s + t) % 2], caller: callers[s], messages: 0 });
           }
           const t0 = performance.now();
           // The fake echoes at most 200 characters of the last user message, so its replies stay
           // short however long a soak's sessions grow.
           const res = await api<SendResultJson>(apps[(s + t) % 2], "POST", `/api/session/${id}/messages`, {
             content: `Turn ${t} of session ${s}: what should we look at next in the parser?`,
-          });
+          }, callers[s]);
           latencies.push(performance.now() - t0);
           const counted = sent.get(id);
           if (counted) counted.messages++;
@@ -136,6 +157,8 @@ async function loadOnce(): Promise<LoadBenchResult> {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
+    const lockWaits = await locks.stop();
+    locks = undefined;
     const cpuAfter = await cpuSnapshot(apps, backendPid);
     const soak = await sampler?.stop();
     // The turns' follow-ups (checkpoints, leases) and the background indexer finish.
@@ -155,10 +178,11 @@ async function loadOnce(): Promise<LoadBenchResult> {
     );
     const rssEnd = await Promise.all(apps.map(rssMb));
     let lostOrDuplicated = 0;
-    for (const [id, { app, messages }] of sent) lostOrDuplicated += Math.abs((await userMessages(app, id)) - messages);
+    for (const [id, { app, caller, messages }] of sent) lostOrDuplicated += Math.abs((await userMessages(app, id, caller)) - messages);
     const turns = latencies.length;
     const sorted = [...latencies].sort((a, b) => a - b);
     return {
+      users: mode,
       sessions: SESSIONS,
       turns,
       seconds,
@@ -171,10 +195,13 @@ async function loadOnce(): Promise<LoadBenchResult> {
       rssMb: apps.map((a, i) => ({ instance: a.name, startMb: rssStart[i], endMb: rssEnd[i] })),
       lostOrDuplicated,
       top: top.map((t) => ({ perTurn: Number(t.calls) / turns, msPerTurn: t.ms / turns, query: t.query })),
+      lockWaitMsPerTurn: lockWaits.totalMs / turns,
+      lockWaits,
       cpu: cpuPerTurn(cpuBefore, cpuAfter, turns),
       ...(soak ? { soak } : {}),
     };
   } finally {
+    await locks?.stop();
     for (const a of apps) await a.stop();
     await admin.end({ timeout: 5 });
     await fake.close();
@@ -200,6 +227,7 @@ function medians(runs: readonly LoadBenchResult[]) {
     statements: mid(runs, (r) => r.statementsPerTurn),
     sent: mid(runs, (r) => r.sentPerTurn),
     transactions: mid(runs, (r) => r.transactionsPerTurn),
+    lockWait: mid(runs, (r) => r.lockWaitMsPerTurn),
     cpu:
       cpus.length === runs.length && cpus.length > 0
         ? {
@@ -214,13 +242,35 @@ function medians(runs: readonly LoadBenchResult[]) {
   };
 }
 
-export function printLoad(runs: readonly LoadBenchResult[]): void {
+const WHOSE: Record<UsersMode, string> = { one: "all of one user, through one key", many: "each of its own user, each with a key" };
+
+export function printLoad(modes: LoadModes): void {
+  for (const runs of Object.values(modes)) printMode(runs);
+  const { one, many } = modes;
+  if (!one || !many) return;
+  const [a, b] = [medians(one), medians(many)];
+  console.log(
+    `\nOne user vs many users (medians): p50 ${fmtMs(a.p50)} vs ${fmtMs(b.p50)} (${(a.p50 / b.p50).toFixed(2)}x; target <= 1.2x; ` +
+      `run by run, each one-user run over the many-users run beside it: ${pairRatios(one, many).map((r) => `${r.toFixed(2)}x`).join(", ")}), ` +
+      `turns/s ${a.turnsPerS.toFixed(1)} vs ${b.turnsPerS.toFixed(1)}, lock wait per turn ${fmtMs(a.lockWait)} vs ${fmtMs(b.lockWait)} (target < 5 ms).`,
+  );
+}
+
+/**
+ * Each one-user run's p50 over that of the many-users run that followed it: a shared machine's
+ * load drifts between runs more than between the two halves of a pair.
+ */
+function pairRatios(one: readonly LoadBenchResult[], many: readonly LoadBenchResult[]): number[] {
+  return one.slice(0, many.length).map((r, i) => r.latency.medianMs / many[i].latency.medianMs);
+}
+
+function printMode(runs: readonly LoadBenchResult[]): void {
   const r = runs[0];
   const m = medians(runs);
   const shape = r.soak
     ? `${r.sessions} sessions sending turns for ${Math.round(r.soak.seconds)} s (soak)`
     : `${r.sessions} sessions x ${r.turns / r.sessions} turns at once, ${runs.length} run${runs.length === 1 ? "" : "s"}`;
-  console.log(`\nLoad: two next start instances on one PostgreSQL 15, ${shape}, the fake API answering at once.`);
+  console.log(`\nLoad: two next start instances on one PostgreSQL 15, ${shape}, the sessions ${WHOSE[r.users]}, the fake API answering at once.`);
   const rows = runs.map((x, i) => [
     String(i + 1),
     fmtInt(x.turns),
@@ -232,17 +282,18 @@ export function printLoad(runs: readonly LoadBenchResult[]): void {
     String(x.lostOrDuplicated),
     statementsCell(x.statementsPerTurn, x.sentPerTurn),
     x.transactionsPerTurn.toFixed(1),
+    fmtMs(x.lockWaitMsPerTurn),
     cpuCell(x.cpu),
     x.rssMb.map((m) => `${m.instance} ${m.startMb} -> ${m.endMb}`).join(", "),
   ]);
   if (runs.length > 1) {
     const sum = (f: (x: LoadBenchResult) => number) => String(runs.reduce((n, x) => n + f(x), 0));
     rows.push(["median", fmtInt(mid(runs, (x) => x.turns)), m.turnsPerS.toFixed(1), fmtMs(m.p50), fmtMs(m.p95), fmtMs(m.p99),
-      sum((x) => x.errors), sum((x) => x.lostOrDuplicated), statementsCell(m.statements, m.sent), m.transactions.toFixed(1), cpuCell(m.cpu), ""]);
+      sum((x) => x.errors), sum((x) => x.lostOrDuplicated), statementsCell(m.statements, m.sent), m.transactions.toFixed(1), fmtMs(m.lockWait), cpuCell(m.cpu), ""]);
   }
   console.log(
     table(
-      ["run", "turns", "turns/s", "p50", "p95", "p99", "errors", "lost or duplicated", "statements / turn (sent + nested)", "transactions / turn",
+      ["run", "turns", "turns/s", "p50", "p95", "p99", "errors", "lost or duplicated", "statements / turn (sent + nested)", "transactions / turn", "lock wait / turn",
         "CPU ms / turn (instances / PostgreSQL / bench) -> most turns/s", "RSS start -> end (MB)"],
       rows,
     ),
@@ -252,10 +303,23 @@ export function printLoad(runs: readonly LoadBenchResult[]): void {
   if (typical.cpu) console.log(cpuLine(typical.cpu));
   console.log("The statements run most often (calls per turn, and their execution time per turn; a statement's includes what it runs nested):");
   console.log(table(["per turn", "ms / turn", "statement"], typical.top.map((t) => [t.perTurn.toFixed(2), t.msPerTurn.toFixed(2), t.query])));
+  const w = typical.lockWaits;
+  console.log(`Lock waits (${fmtInt(w.samples)} samples of pg_stat_activity; ms of waiting per turn, the wait event, the waiting statement):`);
+  if (w.top.length > 0) console.log(table(["ms / turn", "event", "statement"], w.top.map((t) => [(t.ms / typical.turns).toFixed(2), t.event, t.query])));
   if (typical.soak) printSoak(typical.soak);
 }
 
-export function loadJson(runs: readonly LoadBenchResult[]) {
+export function loadJson(modes: LoadModes) {
+  const { one, many } = modes;
+  return {
+    one_user: one ? modeJson(one) : null,
+    many_users: many ? modeJson(many) : null,
+    one_vs_many_p50: one && many ? Math.round((medians(one).p50 / medians(many).p50) * 100) / 100 : null,
+    one_vs_many_p50_by_run: one && many ? pairRatios(one, many).map((r) => Math.round(r * 100) / 100) : null,
+  };
+}
+
+function modeJson(runs: readonly LoadBenchResult[]) {
   const m = medians(runs);
   return {
     runs: runs.map(runJson),
@@ -267,6 +331,7 @@ export function loadJson(runs: readonly LoadBenchResult[]) {
       statements_per_turn: round1(m.statements),
       top_level_statements_per_turn: round1(m.sent),
       transactions_per_turn: round1(m.transactions),
+      lock_wait_ms_per_turn: round1(m.lockWait),
       cpu_ms_per_turn: m.cpu && cpuJson(m.cpu),
     },
   };
@@ -293,6 +358,8 @@ function runJson(r: LoadBenchResult) {
     statements_per_turn: Math.round(r.statementsPerTurn * 10) / 10,
     top_level_statements_per_turn: Math.round(r.sentPerTurn * 10) / 10,
     transactions_per_turn: Math.round(r.transactionsPerTurn * 10) / 10,
+    lock_wait_ms_per_turn: round1(r.lockWaitMsPerTurn),
+    lock_waits: r.lockWaits.top.map((t) => ({ ms_per_turn: round1(t.ms / r.turns), event: t.event, query: t.query })),
     rss_mb: r.rssMb,
     cpu_ms_per_turn: r.cpu && cpuJson(r.cpu),
     ...(r.soak ? { soak: soakJson(r.soak) } : {}),

@@ -7,7 +7,7 @@ import { inheritHistory } from "@/lib/db/forks";
 import { appendMessage, type NewMessage } from "@/lib/db/messages";
 import { searchHistory, type HistoryHit, type HistoryQuery } from "@/lib/search/history";
 import { KEYWORD_MATCH_BUDGET } from "@/lib/search/keywords";
-import { indexPendingMessages } from "@/lib/search/indexer";
+import { foldPendingRollups, indexPendingMessages } from "@/lib/search/indexer";
 import { prose, useHarness } from "./harness";
 
 const h = useHarness({ online: false });
@@ -192,18 +192,22 @@ describe("history search", () => {
     expect(asOther.every((x) => x.session_id === theirs)).toBe(true);
   });
 
-  it("keeps each user's word statistics with their messages: inserted, finished streaming, deleted", async () => {
+  it("keeps each user's word statistics with their messages: inserted, finished streaming, deleted, folded", async () => {
     await ensureOther();
+    // Each change is a row of its own until folded: a key's figure is the sum of its rows.
     const stats = (userId: string) =>
       withUser(userId, async (tx) => ({
         terms: Object.fromEntries(
           (
             await tx.query<{ lexeme: string; df: number }>(
-              `select l.lexeme, s.df from unnest(array['carac', 'serval', 'lynx']) l(lexeme) join search_terms s on s.term = hashtextextended(l.lexeme, 0) order by 1`,
+              `select l.lexeme, sum(s.df)::int as df from unnest(array['carac', 'serval', 'lynx']) l(lexeme)
+               join search_terms s on s.term = hashtextextended(l.lexeme, 0) group by 1 having sum(s.df) <> 0 order by 1`,
             )
           ).map((r) => [r.lexeme, r.df]),
         ),
-        totals: (await tx.query<{ docs: string; words: string }>(`select docs, words from search_totals`))[0],
+        totals: (
+          await tx.query<{ docs: number; words: number }>(`select coalesce(sum(docs), 0)::int as docs, coalesce(sum(words), 0)::int as words from search_totals`)
+        )[0],
       }));
     const before = await stats(ME);
     const s = await session();
@@ -221,7 +225,24 @@ describe("history search", () => {
     // A deleted session takes its messages' counts with it (stored messages never change words).
     await withUser(ME, (tx) => tx.query(`delete from sessions where id = $1`, [s]));
     expect(await stats(ME)).toEqual(before);
-    expect((await stats(OTHER)).terms).toEqual({ carac: 1, lynx: 1 });
+    const other = await stats(OTHER);
+    expect(other.terms).toEqual({ carac: 1, lynx: 1 });
+    // The fold leaves one row per key (none for a key that sums to nothing) and every figure as it was; again, it does nothing.
+    expect(await foldPendingRollups(h.db)).toBeGreaterThan(0);
+    expect(await stats(ME)).toEqual(before);
+    expect(await stats(OTHER)).toEqual(other);
+    const shape = () =>
+      h.db.transaction(async (tx) => (
+        await tx.query<{ unfolded: number; repeated: number; empty: number }>(
+          `select (select count(*) from search_terms where not folded)::int + (select count(*) from search_totals where not folded)::int as unfolded,
+             (select count(*) from (select 1 from search_terms group by user_id, term having count(*) > 1) x)::int
+               + (select count(*) from (select 1 from search_totals group by user_id having count(*) > 1) x)::int as repeated,
+             (select count(*) from search_terms where df = 0)::int as empty`,
+        )
+      )[0]);
+    expect(await shape()).toEqual({ unfolded: 0, repeated: 0, empty: 0 });
+    expect(await foldPendingRollups(h.db)).toBe(0);
+    expect(await stats(ME)).toEqual(before);
   });
 
   it("returns a newest set of matches whichever way it reads the history, across segments, timestamp ties and date bounds", async () => {

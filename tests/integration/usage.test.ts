@@ -18,6 +18,7 @@ import { LOCAL_USER_ID, withUser, type Database } from "@/lib/db";
 import { fromPGlite } from "@/lib/db/driver";
 import { applyEmbeddedAuth, migrate } from "@/lib/db/migrate";
 import { recordLlmCall } from "@/lib/db/llm-calls";
+import { foldPendingRollups } from "@/lib/search/indexer";
 import { usageReport, usageSummary } from "@/lib/usage";
 import { CALL_ERROR_SQL } from "@/lib/db/usage/sums";
 import type { DayRowJson, ModelRowJson, SessionRowJson, TurnRowJson, UsageReportJson, UsageSummaryJson } from "@/lib/contract";
@@ -588,10 +589,18 @@ async function recordLlmCallAs(userId: string): Promise<void> {
 }
 
 describe("the rollups", () => {
-  it("agree with the calls they sum, per day and model, per day and session, and in calibration", async () => {
-    const diff = await h.db.transaction((tx) =>
+  it("agree with the calls they sum, per day and model, per day and session, and in calibration, before and after the fold", async () => {
+    const diff = () => h.db.transaction((tx) =>
       tx.query<{ what: string; n: number }>(
-        `with calls as (
+        `with dm as (
+           -- Each call statement adds rows of its own until folded (migration 20261128000010): a key's figures are its rows' sums.
+           select user_id, day, model, sum(requests)::int as requests, sum(input_tokens)::bigint as input_tokens,
+             sum(output_tokens)::bigint as output_tokens, sum(cache_creation_input_tokens)::bigint as cache_creation_input_tokens,
+             sum(cache_read_input_tokens)::bigint as cache_read_input_tokens, sum(cost_usd) as cost_usd,
+             sum(calibration_calls)::int as calibration_calls, sum(calibration_abs_error) as calibration_abs_error,
+             sum(compactions)::int as compactions
+           from llm_usage_day_models group by 1, 2, 3
+         ), calls as (
            select user_id, (created_at at time zone 'UTC')::date as day, session_id, model, kind, input_tokens, output_tokens,
              cache_creation_input_tokens as w, cache_read_input_tokens as r, cost_usd,
              ${CALL_ERROR_SQL} as err
@@ -612,10 +621,10 @@ describe("the rollups", () => {
          select 'day_models' as what, count(*)::int as n from (
            (select * from m except select user_id, day, model, requests, input_tokens, output_tokens, cache_creation_input_tokens,
               cache_read_input_tokens, round(cost_usd::numeric, 9), calibration_calls, round(calibration_abs_error::numeric, 9)
-            from llm_usage_day_models)
+            from dm)
            union all
            (select user_id, day, model, requests, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens,
-              round(cost_usd::numeric, 9), calibration_calls, round(calibration_abs_error::numeric, 9) from llm_usage_day_models
+              round(cost_usd::numeric, 9), calibration_calls, round(calibration_abs_error::numeric, 9) from dm
             where requests > 0
             except select * from m)) x
          union all
@@ -629,9 +638,9 @@ describe("the rollups", () => {
          union all
          select 'compactions by model', count(*)::int from (
            (select user_id, (created_at at time zone 'UTC')::date, model, count(*)::int from compaction_logs group by 1, 2, 3
-            except select user_id, day, model, compactions from llm_usage_day_models)
+            except select user_id, day, model, compactions from dm)
            union all
-           (select user_id, day, model, compactions from llm_usage_day_models where compactions > 0
+           (select user_id, day, model, compactions from dm where compactions > 0
             except select user_id, (created_at at time zone 'UTC')::date, model, count(*)::int from compaction_logs group by 1, 2, 3)) x
          union all
          select 'compactions by session', count(*)::int from (
@@ -646,13 +655,25 @@ describe("the rollups", () => {
            from llm_usage_daily) x`,
       ),
     );
-    expect(Object.fromEntries(diff.map((r) => [r.what, r.n]))).toEqual({
+    const agreed = {
       day_models: 0,
       day_sessions: 0,
       "compactions by model": 0,
       "compactions by session": 0,
       "daily calibration": 0,
-    });
+    };
+    expect(Object.fromEntries((await diff()).map((r) => [r.what, r.n]))).toEqual(agreed);
+    // Folded, each key is one row, with the same sums; a second fold finds nothing to do.
+    expect(await foldPendingRollups(h.db)).toBeGreaterThan(0);
+    expect(Object.fromEntries((await diff()).map((r) => [r.what, r.n]))).toEqual(agreed);
+    const [shape] = await h.db.transaction((tx) =>
+      tx.query<{ unfolded: number; repeated: number }>(
+        `select (select count(*) from llm_usage_day_models where not folded)::int as unfolded,
+           (select count(*) from (select 1 from llm_usage_day_models group by user_id, day, model having count(*) > 1) x)::int as repeated`,
+      ),
+    );
+    expect(shape).toEqual({ unfolded: 0, repeated: 0 });
+    expect(await foldPendingRollups(h.db)).toBe(0);
     const [counts] = await h.db.transaction((tx) =>
       tx.query<{ calls: number; models: number }>(
         "select (select count(*) from llm_calls)::int as calls, (select sum(requests) from llm_usage_day_models)::int as models",
