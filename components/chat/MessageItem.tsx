@@ -38,7 +38,7 @@ export interface VersionActions {
   /** On your last message: resend it changed. */
   onEdit?(messageId: string, text: string): void;
   /** On the last reply: answer the message again. */
-  onRegenerate?(): void;
+  onRegenerate?(replyId: string): void;
 }
 
 export interface MessageItemProps {
@@ -234,7 +234,7 @@ export const MessageItem = memo(function MessageItem({
             </button>
           )}
           {versions?.onRegenerate && (
-            <button type="button" data-testid="regenerate" className={ACTION} disabled={versions.disabled} onClick={versions.onRegenerate}>
+            <button type="button" data-testid="regenerate" className={ACTION} disabled={versions.disabled} onClick={() => versions.onRegenerate?.(message.id)}>
               <RefreshCw aria-hidden className="h-3 w-3" />
               Regenerate
             </button>

@@ -8,7 +8,7 @@ import type { CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
 import { FIRST_TURN_SEQ } from "@/lib/context/turns";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
 import { replacedIds } from "@/lib/client/conversation-helpers";
-import { versionView, type VersionPicks } from "@/lib/client/versions";
+import { offeredVersions, versionView, type VersionPicks } from "@/lib/client/versions";
 import { templateNames, useTemplatesStore } from "@/lib/client/templates-store";
 import { CompactionDivider } from "@/components/context/CompactionDivider";
 import { CompactionProgress } from "@/components/context/CompactionProgress";
@@ -125,7 +125,7 @@ export function MessageList() {
   const undoError = useConversationStore((s) => s.undoError);
   const undoCompaction = useConversationStore((s) => s.undoCompaction);
   const regenerate = useConversationStore((s) => s.regenerate);
-  const editLast = useConversationStore((s) => s.editLast);
+  const editMessage = useConversationStore((s) => s.editMessage);
   const templates = useTemplatesStore((s) => s.templates);
   const templatesLoaded = useTemplatesStore((s) => s.loaded);
 
@@ -137,8 +137,8 @@ export function MessageList() {
   // Stable across renders, so saved messages skip re-rendering while a reply streams.
   const onToggleProtect = useCallback((m: MessageJson) => void toggleProtect(m), [toggleProtect]);
   const onRetry = useCallback(() => void retry(), [retry]);
-  const onRegenerate = useCallback(() => void regenerate(), [regenerate]);
-  const onEdit = useCallback((id: string, text: string) => void editLast(id, text), [editLast]);
+  const onRegenerate = useCallback((replyId: string) => void regenerate(replyId), [regenerate]);
+  const onEdit = useCallback((id: string, text: string) => void editMessage(id, text), [editMessage]);
 
   const requestOlder = useCallback(() => {
     const el = scroller.current;
@@ -205,7 +205,7 @@ export function MessageList() {
   const firstUserId = !hasMore ? messages.find((m) => m.role === "user")?.id : undefined;
   const picks = chosen.session === sessionId ? chosen.picks : NO_PICKS;
   const view = useMemo(() => versionView(messages, picks), [messages, picks]);
-  const versionsFor = lastVersions(messages, replaced);
+  const versionsFor = useMemo(() => offeredVersions(messages, replaced, condensedThrough), [messages, replaced, condensedThrough]);
   const versionsDisabled = !idle || compacting;
   const empty = !loading && messages.length === 0 && pendingText === null && phase === "idle";
 
@@ -253,9 +253,9 @@ export function MessageList() {
                 onToggleProtect={onToggleProtect}
                 retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
                 versions={
-                  m.id === versionsFor.edit
+                  versionsFor.edit.has(m.id)
                     ? { disabled: versionsDisabled, onEdit }
-                    : m.id === versionsFor.regenerate
+                    : versionsFor.regenerate.has(m.id)
                       ? { disabled: versionsDisabled, onRegenerate }
                       : null
                 }
@@ -286,25 +286,6 @@ export function MessageList() {
       </div>
     </div>
   );
-}
-
-/**
- * Which messages offer Edit (your last typed message) and Regenerate (the last reply of the
- * last turn), ignoring earlier versions and tool results.
- */
-function lastVersions(messages: MessageJson[], replaced: Set<string>): { edit: string | null; regenerate: string | null } {
-  let edit: string | null = null;
-  let regenerate: string | null = null;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (replaced.has(m.id)) continue;
-    if (m.role === "assistant" && regenerate === null && edit === null) regenerate = m.id;
-    if (m.role === "user" && !m.content.some((b) => b.type === "tool_result")) {
-      edit = m.id;
-      break;
-    }
-  }
-  return { edit, regenerate };
 }
 
 const NO_PICKS: VersionPicks = {};

@@ -89,10 +89,10 @@ export interface ConversationState {
   retry(): Promise<void>;
   /** Stops the reply being written; what was written is kept, marked interrupted. */
   stop(): Promise<void>;
-  /** Answers the last message anew; the earlier reply stays as an earlier version. */
-  regenerate(): Promise<void>;
-  /** Resends the last message changed; the original turn stays as an earlier version. */
-  editLast(messageId: string, text: string): Promise<void>;
+  /** Answers a reply's message anew (the last reply when none is named); the earlier reply stays as an earlier version. */
+  regenerate(replyId?: string): Promise<void>;
+  /** Resends one of your messages changed: a new version from it, the original and the turns after it kept as the earlier one. */
+  editMessage(messageId: string, text: string): Promise<void>;
   /** A stop was asked for and the stream has not ended yet. */
   stopping: boolean;
   toggleProtect(message: MessageJson): Promise<void>;

@@ -166,15 +166,15 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       }
     },
 
-    async regenerate() {
+    async regenerate(replyId) {
       const { messages, sessionId, phase } = get();
       const text = lastTypedUserText(messages);
       if (!sessionId || text === null || phase !== "idle" || get().compacting) return;
       set({ phase: "sending", pendingText: null, streamingText: "", streamingBlocks: [], notices: [], sendError: null, commandFeedback: null });
-      await stream.run({ sessionId, text, saved: true, finished: false, released: false, background: false }, { regenerate: true });
+      await stream.run({ sessionId, text, saved: true, finished: false, released: false, background: false }, replyId ? { regenerate: true, reply_id: replyId } : { regenerate: true });
     },
 
-    async editLast(messageId, rawText) {
+    async editMessage(messageId, rawText) {
       const text = rawText.trim();
       const { sessionId, phase } = get();
       if (!sessionId || !text || phase !== "idle" || get().compacting) return;

@@ -72,3 +72,28 @@ export function versionView(messages: readonly MessageJson[], picks: VersionPick
   }
   return { hidden, switchers };
 }
+
+/** Which messages offer Edit and which Regenerate. */
+export interface OfferedVersions {
+  edit: ReadonlySet<string>;
+  regenerate: ReadonlySet<string>;
+}
+
+/**
+ * Every turn of the current version offers Edit on your typed message and Regenerate on its last
+ * reply: a new version from there (the server's branchPoint). Not earlier versions, tool results,
+ * or turns the active summary retells (`condensedThrough`: its last turn, 0 when none).
+ */
+export function offeredVersions(messages: readonly MessageJson[], replaced: ReadonlySet<string>, condensedThrough: number): OfferedVersions {
+  const edit = new Set<string>();
+  const lastReply = new Map<number, string>();
+  const firstOfTurn = new Set<number>();
+  for (const m of messages) {
+    const first = !firstOfTurn.has(m.turn_seq);
+    firstOfTurn.add(m.turn_seq);
+    if (replaced.has(m.id) || m.turn_seq <= condensedThrough) continue;
+    if (first && m.role === "user" && !m.content.some((b) => b.type === "tool_result")) edit.add(m.id);
+    if (m.role === "assistant" && m.status !== "streaming") lastReply.set(m.turn_seq, m.id);
+  }
+  return { edit, regenerate: new Set(lastReply.values()) };
+}

@@ -154,8 +154,10 @@ export const sendSchema = z
     retry: z.literal(true).optional(),
     /** Answer the last user message anew; the earlier reply stays as an earlier version. */
     regenerate: z.literal(true).optional(),
-    /** With `content`: an edit of this message (the last user message), which it replaces. */
+    /** With `content`: an edit of this message (any of yours of the current version): a new version of the conversation from it. */
     edit_of: z.string().uuid().optional(),
+    /** With `regenerate`: the reply to answer anew (any of the current version's); the last when left out. */
+    reply_id: z.string().uuid().optional(),
     idempotency_key: z.string().min(1).max(200).optional(),
     /** Files uploaded with POST /api/session/{id}/files, sent with this message (content may then be left out). */
     attachments: z.array(attachment).min(1).max(MAX_ATTACHMENTS).optional(),
@@ -168,6 +170,10 @@ export const sendSchema = z
   .refine((b) => b.edit_of === undefined || b.content !== undefined, {
     message: "'edit_of' needs the edited 'content'",
     path: ["edit_of"],
+  })
+  .refine((b) => b.reply_id === undefined || b.regenerate === true, {
+    message: "'reply_id' goes with 'regenerate: true'",
+    path: ["reply_id"],
   });
 
 // History search.

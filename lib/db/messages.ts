@@ -190,6 +190,12 @@ export async function turnMessages(tx: Tx, sessionId: string, turnSeq: number): 
   ]);
 }
 
+/** One message of the session (a fork's included), or null. */
+export async function sessionMessage(tx: Tx, sessionId: string, id: string): Promise<MessageRow | null> {
+  const [row] = await tx.query<MessageRow>(`select ${COLUMNS} from session_messages($1) where id = $2`, [sessionId, id]);
+  return row ?? null;
+}
+
 /** Every edit of the session as [the first turn it replaces, the turn that replaces it] (lib/context/retries.ts). */
 export async function turnEdits(tx: Tx, sessionId: string): Promise<[number, number][]> {
   const rows = await tx.query<{ from: number; by: number }>(

@@ -1,9 +1,10 @@
 import "server-only";
 import type { SendEvent } from "@/lib/contract";
 import { withUser, type Tx } from "@/lib/db";
-import { findByIdempotencyKey, messageJson, turnMessages } from "@/lib/db/messages";
+import { findByIdempotencyKey, messageJson, sessionMessage, turnEdits, turnMessages, type MessageRow } from "@/lib/db/messages";
 import { getSession } from "@/lib/db/sessions";
-import { conflict } from "@/lib/errors";
+import { conflict, notFound } from "@/lib/errors";
+import { isReplacedTurn } from "@/lib/context/retries";
 import { statusOf } from "./after-turn";
 
 /**
@@ -25,14 +26,30 @@ export async function lastUserMessage(tx: Tx, userId: string, sessionId: string,
   return first;
 }
 
-/** The turn an edit replaces: only the session's last user message can be edited. */
-export async function editedTurn(tx: Tx, userId: string, sessionId: string, messageId: string): Promise<number> {
+/**
+ * The user message that starts the turn a new version branches from: an edited message (`edit_of`)
+ * or a regenerated reply's turn (`reply_id`). Any turn of the current version will do, unless the
+ * summary retells it (a new version there would contradict what Claude is told happened).
+ */
+export async function branchPoint(tx: Tx, userId: string, sessionId: string, messageId: string, kind: "edit" | "reply"): Promise<MessageRow> {
   const session = await getSession(tx, userId, sessionId);
-  const [first] = await turnMessages(tx, sessionId, session.last_turn_seq);
-  if (!first || first.id !== messageId) {
-    throw conflict("not_last_message", "Only the last message you sent can be edited", { last_message_id: first?.id ?? null });
+  const target = await sessionMessage(tx, sessionId, messageId);
+  const [first] = target ? await turnMessages(tx, sessionId, target.turn_seq) : [];
+  const isOwn = kind === "edit" ? target?.id === first?.id : target?.role === "assistant";
+  // Another kind of message (a tool result, a reply named as an edit) names nothing editable: a 404 like an unknown id.
+  if (!target || !first || first.role !== "user" || !isOwn) throw notFound(kind === "edit" ? "Message" : "Reply", messageId);
+  if (isReplacedTurn(target.turn_seq, await turnEdits(tx, sessionId)) || (kind === "reply" && replacedReply(target, await turnMessages(tx, sessionId, target.turn_seq)))) {
+    throw conflict("not_current_version", "That message belongs to an earlier version of the conversation; edit the version shown now instead");
   }
-  return first.turn_seq;
+  if (session.summary_id !== null && target.turn_seq <= session.summary_through_turn) {
+    throw conflict("edit_summarized", "That part of the conversation was condensed into the summary; restore a checkpoint from before it to branch from there");
+  }
+  return first;
+}
+
+/** A reply a regeneration of its turn already replaced. */
+function replacedReply(reply: MessageRow, turn: readonly MessageRow[]): boolean {
+  return turn.some((m) => m.restarts_turn && m.seq > reply.seq);
 }
 
 /** The saved outcome of an earlier request with this idempotency key, replayed as events. */

@@ -10,7 +10,7 @@ import type { TurnFacts } from "@/lib/context/checkpoint-triggers";
 import { withUser, type Tx } from "@/lib/db";
 import { appendMessage, findByIdempotencyKey, finishMessage, messageJson, type MessageEnd, type MessageRow, type NewMessage } from "@/lib/db/messages";
 import { finishReply } from "@/lib/db/reply-call";
-import type { SessionRow } from "@/lib/db/sessions";
+import { getSession, type SessionRow } from "@/lib/db/sessions";
 import { AppError, conflict } from "@/lib/errors";
 import { anthropicClient, isPromptTooLong, measuredInput, type BlockEvent, type LlmReply, type LlmUsage } from "@/lib/llm/client";
 import { log } from "@/lib/log";
@@ -27,7 +27,7 @@ import { startFlusher, type StreamState } from "./flusher";
 import { leaseForTurn, leaseGivenBack, leaseWithMessage, release } from "@/lib/operations/lease";
 import { loadWindow, planRequest, recoverFromOverflow, type KnownSession, type PlannedWindow } from "./plan-request";
 import { buildRequest, withFileBodies, type BuiltRequest } from "./request";
-import { editedTurn, lastUserMessage, replayFor } from "./replay";
+import { branchPoint, lastUserMessage, replayFor } from "./replay";
 import { registerTurn } from "@/lib/operations/stop";
 import { canvasBudget } from "@/lib/operations/canvas";
 import { contextAfter, refreshContext, type SessionContext } from "@/lib/operations/session-context";
@@ -60,7 +60,7 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
     const replay = await replayFor(userId, sessionId, input.idempotency_key);
     if (replay) return replay;
   }
-  const mode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
+  const mode: TurnMode = input.retry ? "retry" : input.regenerate ? "regenerate" : "new";
   // Files first, then the words about them (Claude reads documents best before the question).
   const attached = mode === "new" && input.attachments ? await attachmentBlocks(userId, sessionId, input.attachments) : [];
   const content: ContentBlock[] = [...attached, ...(input.content !== undefined || attached.length === 0 ? [{ type: "text" as const, text: input.content ?? "" }] : [])];
@@ -72,20 +72,20 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
     mode === "new" && !input.edit_of
       ? await leaseWithMessage(userId, sessionId, newMessage(), async (tx, taken) => ({
           saved: taken.message,
+          mode,
           planned: await planWithMessage(tx, { userId, sessionId, userMessage: taken.message }, mode, taken),
         }))
       : await leaseForTurn(userId, sessionId, async (tx) => {
-          const saved = await saveMessage(tx);
-          return { saved, planned: saved && (await planWithMessage(tx, { userId, sessionId, userMessage: saved }, mode)) };
+          const found = await saveMessage(tx);
+          return found && { ...found, planned: await planWithMessage(tx, { userId, sessionId, userMessage: found.saved }, found.mode) };
         });
-  const { saved, planned } = value ?? { saved: null, planned: null };
-  if (!saved) {
+  if (!value) {
     await release(userId, sessionId, leaseId);
     const replay = await replayFor(userId, sessionId, input.idempotency_key ?? "");
     if (replay) return replay;
     throw conflict("request_in_progress", "A request with this idempotency key is in progress");
   }
-  return turnFor({ userId, sessionId, leaseId, userMessage: saved, stop: new AbortController() }, mode, planned);
+  return turnFor({ userId, sessionId, leaseId, userMessage: value.saved, stop: new AbortController() }, value.mode, value.planned);
 
   function newMessage(supersedesTurn?: number): NewMessage {
     return {
@@ -100,14 +100,24 @@ export async function prepareSend(userId: string, sessionId: string, input: Send
     };
   }
 
-  /** Any other turn's message (a retry, a regeneration, an edit), saved under the lease just taken. */
-  async function saveMessage(tx: Tx): Promise<MessageRow | null> {
+  /**
+   * Any other turn's message (a retry, a regeneration, an edit), saved under the lease just
+   * taken, and the turn it makes: regenerating an earlier turn's reply asks that turn's message
+   * again as a new version, as an unchanged edit would.
+   */
+  async function saveMessage(tx: Tx): Promise<{ saved: MessageRow; mode: TurnMode } | null> {
     // Checked again under the lease: a concurrent duplicate may have just finished.
     if (input.idempotency_key && (await findByIdempotencyKey(tx, userId, sessionId, input.idempotency_key))) return null;
-    if (input.retry) return lastUserMessage(tx, userId, sessionId, "retry");
-    if (input.regenerate) return lastUserMessage(tx, userId, sessionId, "regenerate");
-    const edited = input.edit_of ? await editedTurn(tx, userId, sessionId, input.edit_of) : undefined;
-    return appendMessage(tx, userId, sessionId, newMessage(edited));
+    if (input.retry) return { saved: await lastUserMessage(tx, userId, sessionId, "retry"), mode };
+    if (input.reply_id) {
+      const asked = await branchPoint(tx, userId, sessionId, input.reply_id, "reply");
+      if (asked.turn_seq === (await getSession(tx, userId, sessionId)).last_turn_seq) return { saved: asked, mode };
+      const again = { ...newMessage(asked.turn_seq), content: asked.content, text: asked.text, tokenCount: asked.token_count };
+      return { saved: await appendMessage(tx, userId, sessionId, again), mode: "new" };
+    }
+    if (input.regenerate) return { saved: await lastUserMessage(tx, userId, sessionId, "regenerate"), mode };
+    const edited = input.edit_of ? (await branchPoint(tx, userId, sessionId, input.edit_of, "edit")).turn_seq : undefined;
+    return { saved: await appendMessage(tx, userId, sessionId, newMessage(edited)), mode };
   }
 }
 

@@ -67,6 +67,47 @@ test("Regenerate and Edit keep the earlier versions behind a ‹ 1/2 › switche
   await expect(assistantMessages(page).getByTestId("version-position")).toHaveText("2 / 2");
 });
 
+test("any message can be edited and any reply regenerated: a new version from there, the later turns kept in the old one", async ({ page, request }) => {
+  await openNewConversation(page);
+  await sendAndWait(page, "Plan a trip [[reply:Where to?]]");
+  await sendAndWait(page, "Lisbon [[reply:Lisbon it is.]]");
+  await sendAndWait(page, "Add a museum day [[reply:Museum added.]]");
+  await expect(page.getByTestId("edit-message")).toHaveCount(3);
+  await expect(page.getByTestId("regenerate")).toHaveCount(3);
+
+  // Edit the second message: the turns after it leave the view, kept as the earlier version.
+  await userMessages(page).nth(1).getByTestId("edit-message").click();
+  const form = page.getByTestId("edit-message-form");
+  await form.locator("textarea").fill("Porto [[reply:Porto it is.]]");
+  await form.locator("textarea").press("Enter");
+  await expect(assistantMessages(page).last()).toContainText("Porto it is.");
+  await expect(page.getByTestId("composer-input")).toBeEnabled();
+  await expect(userMessages(page)).toHaveCount(2);
+  await expect(page.getByText("Add a museum day")).toHaveCount(0);
+  const edited = userMessages(page).nth(1);
+  await expect(edited.getByTestId("version-position")).toHaveText("2 / 2");
+  const sent = JSON.stringify((await fakeRequests(request)).filter((r) => r.path === "/v1/messages" && r.body?.stream).at(-1)?.body?.messages);
+  expect(sent).toContain("Plan a trip");
+  expect(sent).not.toContain("Lisbon");
+
+  // The earlier version, whole: the old message and the turn after it.
+  await edited.getByRole("button", { name: "Previous version" }).click();
+  await expect(userMessages(page)).toHaveCount(3);
+  await expect(page.getByText("Add a museum day")).toBeVisible();
+  await userMessages(page).nth(1).getByRole("button", { name: "Next version" }).click();
+  await expect(userMessages(page)).toHaveCount(2);
+
+  // Regenerate the first reply: the first message asked again as a new version.
+  await assistantMessages(page).first().getByTestId("regenerate").click();
+  await expect(page.getByTestId("composer-input")).toBeEnabled();
+  await expect(userMessages(page)).toHaveCount(1);
+  await expect(userMessages(page).first().getByTestId("version-position")).toHaveText("2 / 2");
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await page.reload();
+  await expect(userMessages(page)).toHaveCount(1);
+  await expect(userMessages(page)).toContainText("Plan a trip");
+});
+
 test("a reload mid-reply shows the reply still being written and follows it to its end", async ({ page }) => {
   await openNewConversation(page);
   const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");

@@ -108,8 +108,8 @@ async function newSession(body: object = {}): Promise<SessionJson> {
   return (await expectStatus<{ session: SessionJson }>(201, "POST", "/api/session", { body })).session;
 }
 
-async function send(id: string, content: string): Promise<SendResultJson> {
-  const r = await expectStatus<SendResultJson>(201, "POST", "/api/session/{id}/messages", { params: { id }, body: { content }, headers: json });
+async function send(id: string, content: string, extra: object = {}): Promise<SendResultJson> {
+  const r = await expectStatus<SendResultJson>(201, "POST", "/api/session/{id}/messages", { params: { id }, body: { content, ...extra }, headers: json });
   await idle(h, id);
   return r;
 }
@@ -223,7 +223,8 @@ describe("messages", () => {
     await expectStatus(409, "POST", "/api/session/{id}/messages", { ...at, body: { retry: true } }, "nothing_to_retry");
     const first = await send(s.id, "[[reply:ok]] The first.");
     await send(s.id, "[[reply:ok]] The second.");
-    await expectStatus(409, "POST", "/api/session/{id}/messages", { ...at, body: { content: "edit", edit_of: first.user_message.id } }, "not_last_message");
+    await send(s.id, "[[reply:ok]] An edit of the first.", { edit_of: first.user_message.id });
+    await expectStatus(409, "POST", "/api/session/{id}/messages", { ...at, body: { content: "edit", edit_of: first.user_message.id } }, "not_current_version");
     process.env.THREADKEEPER_MAX_MESSAGE_BYTES = "64";
     try {
       await expectStatus(413, "POST", "/api/session/{id}/messages", { ...at, body: { content: "x".repeat(100) } }, "message_too_large");

@@ -1,10 +1,10 @@
 // Stop, edit and regenerate: nothing is deleted. A stopped reply is kept, marked interrupted;
-// an edit is a new turn that replaces the last one; a regenerated reply replaces the turn's
+// an edit of any message is a new turn that replaces it and the turns after it; a regenerated reply replaces the turn's
 // earlier replies. What is replaced stays in the history and leaves what Claude is sent.
 import { describe, expect, it } from "vitest";
 import * as stopRoute from "@/app/api/session/[id]/stop/route";
 import type { MessageJson } from "@/lib/contract";
-import { history, idle, newSession, ofType, params, postMessage, readSse, req, sendJson, useHarness } from "./harness";
+import { history, idle, newSession, ofType, params, postMessage, prose, readSse, req, sendJson, useHarness } from "./harness";
 
 const h = useHarness();
 
@@ -77,17 +77,86 @@ describe("edit and resend", () => {
     ]);
   });
 
-  it("only the last message sent can be edited, and an edit needs content", async () => {
+  it("edits an earlier message: a new version from there, the later turns kept in the old one, Claude sent the new branch", async () => {
     const s = await newSession();
-    const { body: first } = await sendBody(s.id, { content: "One" });
+    const { body: first } = await sendBody(s.id, { content: "[[reply:A1]] Plan the trip." });
     await idle(h, s.id);
-    await sendBody(s.id, { content: "Two" });
+    const { body: second } = await sendBody(s.id, { content: "[[reply:B1]] Book Lisbon." });
     await idle(h, s.id);
-    const old = await sendBody(s.id, { content: "Uno", edit_of: first.user_message.id });
-    expect(old.res.status).toBe(409);
-    expect(((await history(s.id)).messages).length).toBe(4);
-    const bare = await postMessage(s.id, { edit_of: first.user_message.id });
-    expect(bare.status).toBe(400);
+    await sendBody(s.id, { content: "[[reply:C1]] Add a museum day." });
+    await idle(h, s.id);
+
+    const { res, body } = await sendBody(s.id, { content: "[[reply:B2]] Book Porto.", edit_of: second.user_message.id });
+    expect(res.status).toBe(201);
+    expect(body.user_message).toMatchObject({ turn_seq: 4, supersedes_turn: 2 });
+    expect(body.assistant_message?.text).toBe("B2");
+    expect(texts(lastChatRequest())).toEqual(["[[reply:A1]] Plan the trip.", "A1", "[[reply:B2]] Book Porto."]);
+    await idle(h, s.id);
+
+    // The next turn follows the new branch; the old one (Lisbon, the museum day) stays in the history.
+    await sendBody(s.id, { content: "[[reply:D]] And a beach day." });
+    expect(texts(lastChatRequest())).toEqual(["[[reply:A1]] Plan the trip.", "A1", "[[reply:B2]] Book Porto.", "B2", "[[reply:D]] And a beach day."]);
+    expect((await history(s.id)).messages.map((m) => m.text.replace(/^\[\[reply:\w+\]\] /, ""))).toEqual([
+      "Plan the trip.", "A1", "Book Lisbon.", "B1", "Add a museum day.", "C1", "Book Porto.", "B2", "And a beach day.", "D",
+    ]);
+    await idle(h, s.id);
+
+    // The first message too.
+    const again = await sendBody(s.id, { content: "[[reply:A2]] Plan a hike.", edit_of: first.user_message.id });
+    expect(again.body.user_message).toMatchObject({ supersedes_turn: 1 });
+    expect(texts(lastChatRequest())).toEqual(["[[reply:A2]] Plan a hike."]);
+  });
+
+  it("regenerates an earlier reply: the same message asked again as a new version", async () => {
+    const s = await newSession();
+    await sendBody(s.id, { content: "[[reply:A1]] One." });
+    await idle(h, s.id);
+    const { body: two } = await sendBody(s.id, { content: "Two." });
+    await idle(h, s.id);
+    await sendBody(s.id, { content: "[[reply:C1]] Three." });
+    await idle(h, s.id);
+    h.fake.enqueue({ kind: "reply", text: "Two, again." });
+    const { res, body } = await sendBody(s.id, { regenerate: true, reply_id: two.assistant_message!.id });
+    expect(res.status).toBe(201);
+    expect(body.user_message).toMatchObject({ text: "Two.", turn_seq: 4, supersedes_turn: 2 });
+    expect(body.assistant_message?.text).toBe("Two, again.");
+    expect(texts(lastChatRequest())).toEqual(["[[reply:A1]] One.", "A1", "Two."]);
+    await idle(h, s.id);
+
+    // The last reply named by id is an ordinary regeneration within its turn.
+    h.fake.enqueue({ kind: "reply", text: "Two, a third time." });
+    const last = await sendBody(s.id, { regenerate: true, reply_id: body.assistant_message!.id });
+    expect(last.body.assistant_message).toMatchObject({ text: "Two, a third time.", restarts_turn: true, turn_seq: 4 });
+  });
+
+  it("refuses an earlier version's message, a reply named as an edit, a summarised turn, and malformed bodies; nothing is stored", async () => {
+    const s = await newSession({ settings: { output_reservation: 0.5, safety_buffer: 0.3 } });
+    const { body: first } = await sendBody(s.id, { content: `[[reply:ok]] ${prose(300, 1)}` });
+    await idle(h, s.id);
+    const { body: second } = await sendBody(s.id, { content: `[[reply:ok]] ${prose(300, 2)}` });
+    await idle(h, s.id);
+    await sendBody(s.id, { content: "[[reply:ok]] Edited.", edit_of: second.user_message.id });
+    await idle(h, s.id);
+    const count = (await history(s.id)).messages.length;
+
+    const replaced = await sendBody(s.id, { content: "Again.", edit_of: second.user_message.id });
+    expect([replaced.res.status, replaced.body.error?.code]).toEqual([409, "not_current_version"]);
+    const oldReply = await sendBody(s.id, { regenerate: true, reply_id: second.assistant_message!.id });
+    expect([oldReply.res.status, oldReply.body.error?.code]).toEqual([409, "not_current_version"]);
+    const reply = await sendBody(s.id, { content: "Mine now.", edit_of: first.assistant_message!.id });
+    expect(reply.res.status).toBe(404);
+    const userAsReply = await sendBody(s.id, { regenerate: true, reply_id: first.user_message.id });
+    expect(userAsReply.res.status).toBe(404);
+    expect((await postMessage(s.id, { edit_of: first.user_message.id })).status).toBe(400);
+    expect((await postMessage(s.id, { content: "x", reply_id: first.assistant_message!.id })).status).toBe(400);
+    expect((await history(s.id)).messages.length).toBe(count);
+
+    for (let i = 3; i < 6; i++) await sendBody(s.id, { content: `[[reply:ok]] ${prose(300, i)}` });
+    await idle(h, s.id);
+    const compacted = await (await import("@/app/api/context/compact/route")).POST(req("POST", "/api/context/compact", { session_id: s.id, force: true }), undefined);
+    expect(compacted.status).toBe(201);
+    const summarised = await sendBody(s.id, { content: "Rewrite.", edit_of: first.user_message.id });
+    expect([summarised.res.status, summarised.body.error?.code]).toEqual([409, "edit_summarized"]);
   });
 });
 

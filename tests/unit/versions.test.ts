@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MessageJson } from "@/lib/contract";
-import { versionView } from "@/lib/client/versions";
+import { offeredVersions, versionView } from "@/lib/client/versions";
+import { replacedIds } from "@/lib/client/conversation-helpers";
 
 let seq = 0;
 function msg(id: string, turn: number, role: "user" | "assistant", extra: Partial<MessageJson> = {}): MessageJson {
@@ -43,5 +44,34 @@ describe("versions", () => {
     const first = versionView(ranged, { "edit:1": { index: 0, count: 2 } });
     expect([...first.hidden].sort()).toEqual(["r3", "r3a"]);
     expect(first.switchers.get("r1")).toEqual({ slot: "edit:1", index: 0, count: 2 });
+  });
+});
+
+describe("what offers Edit and Regenerate", () => {
+  const toolResult = { type: "tool_result", tool_use_id: "t", content: "ok" } as unknown as MessageJson["content"][number];
+  const messages = [
+    msg("q1", 1, "user"),
+    msg("a1", 1, "assistant"),
+    msg("q2", 2, "user"),
+    msg("a2-call", 2, "assistant"),
+    msg("r2", 2, "user", { content: [toolResult] }),
+    msg("a2", 2, "assistant"),
+    msg("q3", 3, "user"),
+    msg("a3", 3, "assistant"),
+    // An edit of turn 3: turn 3 is now the earlier version.
+    msg("q3-edit", 4, "user", { supersedes_turn: 3 }),
+    msg("a4", 4, "assistant", { status: "streaming" }),
+  ];
+
+  it("every turn of the current version: its typed message and its last reply, not a tool result, an earlier version or a streaming reply", () => {
+    const offered = offeredVersions(messages, replacedIds(messages), 0);
+    expect([...offered.edit]).toEqual(["q1", "q2", "q3-edit"]);
+    expect([...offered.regenerate]).toEqual(["a1", "a2"]);
+  });
+
+  it("not the turns the summary retells", () => {
+    const offered = offeredVersions(messages, replacedIds(messages), 1);
+    expect([...offered.edit]).toEqual(["q2", "q3-edit"]);
+    expect([...offered.regenerate]).toEqual(["a2"]);
   });
 });

@@ -21,7 +21,7 @@ export async function listMessages(
  * A new message (its text, its files, or both), or `retry` to have the last user message answered
  * again without repeating it.
  */
-export type SendBody = { content?: string; attachments?: Attachment[]; edit_of?: string } | { retry: true } | { regenerate: true };
+export type SendBody = { content?: string; attachments?: Attachment[]; edit_of?: string } | { retry: true } | { regenerate: true; reply_id?: string };
 
 /** Asks the server to stop the reply being written in the session (202; 409 when none is). */
 export async function stopReply(sessionId: string): Promise<void> {
