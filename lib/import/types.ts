@@ -1,0 +1,68 @@
+// What an export from elsewhere becomes before it is stored: conversations of messages in the
+// order Threadkeeper's append-only log keeps them, with every branch the source kept (as
+// versions: an edit names the first turn it replaces), original times, titles and models.
+// Pure: the parsers (chatgpt.ts, claude.ts, claude-code.ts) read one conversation's JSON each.
+import type { ContentBlock, Role } from "@/lib/context/types";
+
+export const IMPORT_FORMATS = ["chatgpt", "claude", "claude-code", "threadkeeper"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export interface ImportedMessage {
+  role: Role;
+  content: ContentBlock[];
+  /** When it was said, as the source recorded it (ISO 8601), or null. */
+  saidAt: string | null;
+  /** The model that wrote a reply, when the source says. */
+  model: string | null;
+  /** A new version: the first turn it replaces (lib/context/retries.ts). */
+  supersedesTurn?: number;
+  /** The source's id of the message, for the report. */
+  sourceId?: string;
+}
+
+/** A compaction the source made: its summary stands in for the turns up to `throughTurn`. */
+export interface ImportedCompaction {
+  throughTurn: number;
+  summary: string;
+  saidAt: string | null;
+}
+
+export interface ImportedConversation {
+  format: ImportFormat;
+  /** The source's id: re-importing the same conversation adds nothing. */
+  sourceId: string;
+  title: string | null;
+  model: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  messages: ImportedMessage[];
+  compactions: ImportedCompaction[];
+}
+
+/** One conversation that cannot be imported, and why: reported, the rest go on. */
+export class ConversationError extends Error {
+  constructor(
+    readonly sourceId: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** A field of unknown JSON, read without trusting its shape. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+export const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+export const arr = (v: unknown): Json[] => (Array.isArray(v) ? v : []);
+
+/** An epoch in seconds (ChatGPT) or an ISO string, as ISO 8601; null when neither. */
+export function isoTime(v: unknown): string | null {
+  if (typeof v === "number" && Number.isFinite(v) && v > 0) return new Date(v * 1000).toISOString();
+  if (typeof v === "string" && v !== "") {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? null : new Date(t).toISOString();
+  }
+  return null;
+}
