@@ -1,8 +1,9 @@
 "use client";
-// One session in the list, with its forks under it and a menu to rename, pin, archive or
-// delete it. Renaming happens in place: Enter saves, Escape gives the old title back.
+// One session in the list, with its forks under it and a menu to rename, pin, archive, export
+// or delete it. Renaming happens in place: Enter saves, Escape gives the old title back.
 import { useRef, useState } from "react";
-import { Archive, ArchiveRestore, GitBranch, Pencil, Pin, PinOff, Trash2 } from "lucide-react";
+import { Archive, ArchiveRestore, FileDown, FileJson, GitBranch, Pencil, Pin, PinOff, Trash2 } from "lucide-react";
+import { downloadFrom, sessionExportUrl } from "@/lib/client/download";
 import type { SessionNode } from "@/lib/client/session-groups";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { relativeTime } from "@/lib/client/format";
@@ -25,6 +26,8 @@ export function SessionItem({ node, sending, onOpen, fork = false }: { node: Ses
     s.archived
       ? { label: "Unarchive", testId: "session-unarchive", icon: <ArchiveRestore aria-hidden className={ICON} />, onSelect: () => void store().update(s.id, { archived: false }) }
       : { label: "Archive", testId: "session-archive", icon: <Archive aria-hidden className={ICON} />, onSelect: () => void store().archive(s.id) },
+    { label: "Export as Markdown", testId: "session-export-md", icon: <FileDown aria-hidden className={ICON} />, onSelect: () => downloadFrom(sessionExportUrl(s.id, "md")) },
+    { label: "Export as JSON", testId: "session-export-json", icon: <FileJson aria-hidden className={ICON} />, onSelect: () => downloadFrom(sessionExportUrl(s.id, "json")) },
     { label: "Delete", testId: "session-delete", danger: true, icon: <Trash2 aria-hidden className={ICON} />, onSelect: () => store().remove(s.id) },
   ];
 

@@ -19,6 +19,8 @@ export interface SuccessResponse {
   csv?: string;
   /** Answers text/plain: what the text is. */
   text?: string;
+  /** Answers text/markdown: what the document is. */
+  markdown?: string;
   /** Answers a file's own bytes (application/octet-stream or the file's strict type): what they are. */
   binary?: string;
 }

@@ -5,6 +5,7 @@ export * from "./canvas";
 export * from "./checkpoints";
 export * from "./context";
 export * from "./errors";
+export * from "./exchange";
 export * from "./files";
 export * from "./integrations";
 export * from "./memory";

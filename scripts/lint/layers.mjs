@@ -7,7 +7,7 @@ import path from "node:path";
 /** Server layers, lowest first. A file may import its own layer (any folder of it) or lower ones. */
 export const LAYERS = [
   { layer: 0, paths: ["lib/contract/**", "lib/models.ts", "lib/env.ts", "lib/mode.ts", "lib/errors.ts", "lib/log.ts", "lib/redact.ts", "lib/request-context.ts", "lib/metrics.ts", "lib/tracing.ts", "lib/shutdown.ts"] },
-  { layer: 1, paths: ["lib/context/**", "lib/tokens/**", "lib/files/**", "lib/canvas/**", "lib/memory/**", "lib/import/**"] },
+  { layer: 1, paths: ["lib/context/**", "lib/tokens/**", "lib/files/**", "lib/canvas/**", "lib/memory/**", "lib/import/**", "lib/export/**"] },
   { layer: 2, paths: ["lib/db/**", "lib/llm/**", "lib/storage/**"] },
   { layer: 3, paths: ["lib/operations/**", "lib/auth/**", "lib/keys/**", "lib/limits/**", "lib/audit/**", "lib/webhooks/**", "lib/usage/**", "lib/search/**"] },
   { layer: 4, paths: ["lib/turn/**"] },

@@ -86,3 +86,21 @@ test("the list groups sessions by day, nests forks, and pins, renames, archives 
   await expect(node(page, plan)).toBeVisible();
   await expect(node(page, notes)).toHaveCount(0);
 });
+
+test("a session exports from its menu as Markdown and as JSON", async ({ page, request }) => {
+  const id = await seedSession(request, "Export me", ["Where is the walrus ledger kept?"]);
+  await page.goto(`/?session=${id}`);
+  await menuOf(page, id).click();
+  const [md] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Export as Markdown" }).click()]);
+  expect(md.suggestedFilename()).toBe("Export me.md");
+  const text = await (await md.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
+  expect(text).toContain("# Export me");
+  expect(text).toContain("Where is the walrus ledger kept?");
+
+  await menuOf(page, id).click();
+  const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Export as JSON" }).click()]);
+  expect(json.suggestedFilename()).toBe("Export me.json");
+  const doc = JSON.parse(await (await json.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"))) as { format: string; messages: unknown[] };
+  expect(doc.format).toBe("threadkeeper-export");
+  expect(doc.messages.length).toBeGreaterThanOrEqual(2);
+});

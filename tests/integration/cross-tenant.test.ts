@@ -96,6 +96,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: (i) => ({ id: i.bSession }), body: (i) => ({ content: "edit", edit_of: i.message }) },
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: (i) => ({ id: i.bSession }), body: (i) => ({ regenerate: true, reply_id: i.message }) },
   { route: "/api/session/[id]/stop", method: "POST", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/export", method: "GET", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/export", method: "GET", expect: "not_found", params: sid, query: () => "?format=md" },
   { route: "/api/session/[id]/files", method: "POST", expect: "not_found", params: sid, form: fileForm("planted.txt") },
   { route: "/api/session/[id]/files", method: "GET", expect: "not_found", params: sid },
   { route: "/api/files/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.file }) },

@@ -72,8 +72,10 @@ async function api<T = Record<string, unknown>>(method: Method, template: string
   const request = call.form ? new Request(`http://127.0.0.1:3000${url}`, { method, body: call.form, headers: call.headers }) : req(method, url, call.body, call.headers);
   const res = await handler(request, { params: Promise.resolve(call.params ?? {}) });
   // A file's own bytes are the document's application/octet-stream, whatever type they are served as.
-  const file = res.status === 200 && res.headers.has("content-disposition");
-  const type = file ? "application/octet-stream" : (res.headers.get("content-type") ?? "");
+  // (An export or a CSV is a download too, but of its own documented type.)
+  const served = res.headers.get("content-type") ?? "";
+  const file = res.status === 200 && res.headers.has("content-disposition") && !/^(application\/json|text\/markdown|text\/csv)/.test(served);
+  const type = file ? "application/octet-stream" : served;
   const body: unknown =
     res.status === 204
       ? null
@@ -81,7 +83,7 @@ async function api<T = Record<string, unknown>>(method: Method, template: string
         ? await res.arrayBuffer().then(() => "")
       : type.startsWith("text/event-stream")
         ? await readSse(res)
-        : type.startsWith("text/plain") || type.startsWith("text/csv")
+        : type.startsWith("text/plain") || type.startsWith("text/csv") || type.startsWith("text/markdown")
           ? await res.text()
           : await jsonOrNull(res);
   const problems = validator.check(method.toLowerCase() as HttpMethod, template, res.status, type || "application/json", body);
@@ -593,6 +595,19 @@ describe("the health check", () => {
       setDb(h.db);
     }
     await expectStatus(403, "GET", "/api/health", { headers: { host: "evil.example" } }, "forbidden_host");
+  });
+});
+
+describe("export", () => {
+  it("a session as JSON (validated) and as Markdown; an unknown one is a 404", async () => {
+    const s = await newSession({ title: "Export tour" });
+    await send(s.id, "[[reply:Noted.]] Remember the blue door.");
+    const doc = await expectStatus<{ messages: unknown[]; format: string }>(200, "GET", "/api/session/{id}/export", { params: { id: s.id } });
+    expect([doc.format, doc.messages.length]).toEqual(["threadkeeper-export", 2]);
+    const md = await expectStatus<string>(200, "GET", "/api/session/{id}/export", { params: { id: s.id }, query: "?format=md" });
+    expect(md).toContain("# Export tour");
+    await expectStatus(400, "GET", "/api/session/{id}/export", { params: { id: s.id }, query: "?format=pdf" }, "invalid_request");
+    await expectStatus(404, "GET", "/api/session/{id}/export", { params: { id: missing } }, "not_found");
   });
 });
 

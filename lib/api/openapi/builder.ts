@@ -104,6 +104,7 @@ function successResponses(responses: Record<number, SuccessResponse>, schemas: S
     if (r.json) content["application/json"] = { schema: schemas.convert(r.json, "output") };
     if (r.csv) content["text/csv"] = { schema: { type: "string", description: r.csv } };
     if (r.text) content["text/plain"] = { schema: { type: "string", description: r.text } };
+    if (r.markdown) content["text/markdown"] = { schema: { type: "string", description: r.markdown } };
     if (r.binary) content["application/octet-stream"] = { schema: { type: "string", format: "binary", description: r.binary } };
     if (r.events) {
       content["text/event-stream"] = {

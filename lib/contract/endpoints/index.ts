@@ -5,6 +5,7 @@ import type { EndpointGroup } from "../endpoint";
 import { canvasOperations } from "./canvas";
 import { checkpoints } from "./checkpoints";
 import { context } from "./context";
+import { exchange } from "./exchange";
 import { anthropicApi } from "./anthropic";
 import { audit, keys, webhooks } from "./integrations";
 import { memories } from "./memory";
@@ -19,7 +20,7 @@ import { search } from "./search";
 import { sessions } from "./sessions";
 import { usage } from "./usage";
 
-export const GROUPS: EndpointGroup[] = [sessions, messages, files, canvasOperations, context, checkpoints, memories, search, projects, usage, audit, webhooks, keys, mcp, anthropicApi, openaiApi, operations, meta];
+export const GROUPS: EndpointGroup[] = [sessions, messages, files, canvasOperations, context, checkpoints, memories, search, projects, exchange, usage, audit, webhooks, keys, mcp, anthropicApi, openaiApi, operations, meta];
 
 /** Every endpoint by its operationId: what a route file binds its handler to. */
 export const api = {
@@ -32,6 +33,7 @@ export const api = {
   ...memories.endpoints,
   ...search.endpoints,
   ...projects.endpoints,
+  ...exchange.endpoints,
   ...usage.endpoints,
   ...audit.endpoints,
   ...webhooks.endpoints,
