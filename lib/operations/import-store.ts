@@ -1,0 +1,56 @@
+// One imported conversation stored as a session, whole or not at all: the session, its
+// messages (indexed and embedded by the same triggers as a native one's, in the background)
+// and the import's counts in one transaction, so a crash leaves either all of it or none, and
+// a resumed import skips exactly what was stored. The same source conversation is never
+// stored twice for a user (sessions_import_source_idx): importing a file again adds nothing.
+import "server-only";
+import { heuristicTitle } from "@/lib/context/titles";
+import { blocksToText } from "@/lib/context/text";
+import { startsTurn } from "@/lib/context/turns";
+import { yieldToLoop } from "@/lib/context/yield";
+import { withUser } from "@/lib/db";
+import { importedSession, markImported, recordOutcome } from "@/lib/db/imports";
+import { appendMessages, type ImportedMessage as StoredMessage } from "@/lib/db/message-batch";
+import type { ImportedConversation } from "@/lib/import/types";
+import { countMessagesOffThread } from "@/lib/tokens/off-thread";
+import { createSessionIn } from "./sessions";
+
+/** Messages per statement: a statement's rows travel as one JSON parameter. */
+const BATCH = 64;
+
+export type StoreOutcome = { outcome: "imported"; sessionId: string } | { outcome: "skipped"; sessionId: string };
+
+/** Stores `conv` for the user as part of import `importId`; `bytesRead`: how far into the file it ended. */
+export async function storeConversation(userId: string, importId: string, conv: ImportedConversation, bytesRead: number): Promise<StoreOutcome> {
+  const known = await withUser(userId, (tx) => importedSession(tx, userId, conv.format, conv.sourceId));
+  if (known) {
+    await withUser(userId, (tx) => recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "skipped" }));
+    return { outcome: "skipped", sessionId: known };
+  }
+  // Counted before the transaction, off the event loop: a long conversation is megabytes of text.
+  const tokens = await countMessagesOffThread(conv.messages);
+  const rows: StoredMessage[] = conv.messages.map((m, i) => ({
+    role: m.role,
+    content: m.content,
+    text: blocksToText(m.content),
+    tokenCount: tokens[i],
+    startsTurn: startsTurn(m.role, m.content),
+    supersedesTurn: m.supersedesTurn,
+    saidAt: m.saidAt,
+    ...(m.role === "assistant" && m.model ? { model: m.model } : {}),
+  }));
+  const firstUser = rows.find((r) => r.startsTurn)?.text ?? "";
+  const title = (conv.title?.trim() || heuristicTitle(firstUser) || "Imported conversation").slice(0, 200);
+  const sessionId = await withUser(userId, async (tx) => {
+    const session = await createSessionIn(tx, userId, { title });
+    for (let from = 0; from < rows.length; from += BATCH) {
+      await appendMessages(tx, userId, session.id, rows.slice(from, from + BATCH));
+      await yieldToLoop();
+    }
+    // After the messages, whose append stamps the session with now.
+    await markImported(tx, session.id, conv);
+    await recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "imported" });
+    return session.id;
+  });
+  return { outcome: "imported", sessionId };
+}

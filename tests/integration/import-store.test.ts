@@ -1,0 +1,51 @@
+// Imported conversations stored as sessions: whole, with their versions, original times and
+// models, found by history search under their original dates, and never stored twice.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import * as searchRoute from "@/app/api/search/route";
+import type { MessagesPageJson } from "@/lib/contract";
+import { LOCAL_USER_ID, withUser } from "@/lib/db";
+import { getImport, insertImport } from "@/lib/db/imports";
+import { chatGptConversation } from "@/lib/import/chatgpt";
+import { claudeCodeSession } from "@/lib/import/claude-code";
+import { storeConversation } from "@/lib/operations/import-store";
+import { history, req, useHarness } from "./harness";
+
+useHarness();
+const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "../fixtures/import", name), "utf8");
+const newImport = () => withUser(LOCAL_USER_ID, (tx) => insertImport(tx, LOCAL_USER_ID, { fileName: "conversations.json", bytes: 1000 }));
+
+describe("storing an imported conversation", () => {
+  it("a ChatGPT conversation: its branch as an earlier version, original times, searchable by its date; a second import skips it", async () => {
+    const [raw] = JSON.parse(fixture("chatgpt-conversations.json")) as never[];
+    const conv = chatGptConversation(raw);
+    const first = await newImport();
+    const stored = await storeConversation(LOCAL_USER_ID, first.id, conv, 600);
+    expect(stored.outcome).toBe("imported");
+
+    const page: MessagesPageJson = await history(stored.sessionId);
+    expect(page.messages).toHaveLength(6);
+    expect(page.messages[4]).toMatchObject({ turn_seq: 3, supersedes_turn: 2, role: "user" });
+    expect(page.messages[0].created_at).toBe("2026-01-01T00:00:01.000Z");
+
+    const res = await searchRoute.GET(req("GET", "/api/search?q=hydration%20flour&to=2026-01-02"), undefined as never);
+    const { hits } = (await res.json()) as { hits: { session_id: string }[] };
+    expect(hits.some((h) => h.session_id === stored.sessionId)).toBe(true);
+
+    const again = await newImport();
+    expect(await storeConversation(LOCAL_USER_ID, again.id, conv, 600)).toEqual({ outcome: "skipped", sessionId: stored.sessionId });
+    const [a, b] = await withUser(LOCAL_USER_ID, async (tx) => [await getImport(tx, LOCAL_USER_ID, first.id), await getImport(tx, LOCAL_USER_ID, again.id)]);
+    expect([a?.imported, a?.skipped, a?.format, a?.bytes_read]).toEqual([1, 0, "chatgpt", 600]);
+    expect([b?.imported, b?.skipped]).toEqual([0, 1]);
+  });
+
+  it("a Claude Code session keeps its tool calls and their results paired, and its title", async () => {
+    const lines = fixture("claude-code-session.jsonl").trim().split("\n").map((l) => JSON.parse(l) as unknown);
+    const imp = await newImport();
+    const stored = await storeConversation(LOCAL_USER_ID, imp.id, claudeCodeSession(lines, "s.jsonl"), 100);
+    const page = await history(stored.sessionId);
+    expect(page.messages.map((m) => m.content.map((b) => b.type).join(","))).toEqual(["text", "thinking,tool_use", "tool_result", "text", "text", "text"]);
+    expect(page.messages[1].turn_seq).toBe(page.messages[2].turn_seq);
+  });
+});
