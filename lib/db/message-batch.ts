@@ -8,10 +8,10 @@ import { messagePreview, type NewMessage } from "./messages";
 
 /**
  * A run of complete messages from elsewhere (a drop-in client's history, an export): no
- * idempotency key, no regeneration. `saidAt`: when it was said there (ISO 8601), kept as the
+ * idempotency key. `saidAt`: when it was said there (ISO 8601), kept as the
  * message's time; else now, and the time its text starts with for search.
  */
-export type ImportedMessage = Omit<NewMessage, "idempotencyKey" | "restartsTurn" | "status"> & { saidAt?: string | null };
+export type ImportedMessage = Omit<NewMessage, "idempotencyKey" | "status"> & { saidAt?: string | null };
 
 /**
  * Appends messages in order in one statement: the session's counters move once for all of them,
@@ -31,13 +31,14 @@ export async function appendMessages(tx: Tx, userId: string, sessionId: string, 
     preview: messagePreview(m.text),
     model: m.model ?? null,
     supersedes_turn: m.supersedesTurn ?? null,
+    restarts_turn: m.restartsTurn ?? false,
     said_at: m.saidAt ?? parseLeadingTimestamp(m.text),
     created_at: m.saidAt ?? null,
   }));
   const [row] = await tx.query<{ last_seq: number | null }>(
     `with input as (
        select * from jsonb_to_recordset($3::text::jsonb) as x(ord integer, role text, content jsonb, text text, token_count integer,
-         starts_turn boolean, preview text, model text, supersedes_turn integer, said_at timestamptz, created_at timestamptz)),
+         starts_turn boolean, preview text, model text, supersedes_turn integer, restarts_turn boolean, said_at timestamptz, created_at timestamptz)),
      totals as (
        select count(*)::integer as n, (count(*) filter (where starts_turn))::integer as turns, coalesce(sum(token_count), 0)::integer as tokens,
          (select preview from input where preview <> '' order by ord desc limit 1) as preview
@@ -49,10 +50,10 @@ export async function appendMessages(tx: Tx, userId: string, sessionId: string, 
        from totals t where s.id = $1 and s.user_id = $2
        returning s.next_seq - t.n as first_seq, s.last_turn_seq - t.turns as turns_before),
      inserted as (
-       insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, model, supersedes_turn, said_at, created_at)
+       insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, status, model, supersedes_turn, restarts_turn, said_at, created_at)
        select $1::uuid, $2::uuid, slot.first_seq + i.ord,
          greatest(slot.turns_before + sum(case when i.starts_turn then 1 else 0 end) over (order by i.ord), 1),
-         i.role, i.content, i.text, i.token_count, 'complete', i.model, i.supersedes_turn, i.said_at, coalesce(i.created_at, now())
+         i.role, i.content, i.text, i.token_count, 'complete', i.model, i.supersedes_turn, i.restarts_turn, i.said_at, coalesce(i.created_at, now())
        from input i, slot order by i.ord
        returning seq)
      select max(seq) as last_seq from inserted`,

@@ -9,7 +9,7 @@ import { linearize, type TreeNode } from "./tree";
 import { arr, ConversationError, isObject, isoTime, str, type ImportedConversation, type JsonObject } from "./types";
 
 /** Whether a parsed JSON value looks like one ChatGPT conversation. */
-export const isChatGptConversation = (v: unknown): v is JsonObject => isObject(v) && isObject(v.mapping) && ("current_node" in v || "title" in v);
+export const isChatGptConversation = (v: unknown): v is JsonObject => isObject(v) && "mapping" in v && ("current_node" in v || "title" in v || "create_time" in v);
 
 const HIDDEN_TYPES = new Set(["user_editable_context", "model_editable_context", "system_error"]);
 

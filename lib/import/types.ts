@@ -16,6 +16,8 @@ export interface ImportedMessage {
   model: string | null;
   /** A new version: the first turn it replaces (lib/context/retries.ts). */
   supersedesTurn?: number;
+  /** A regenerated reply: the turn's replies before it are earlier versions (Threadkeeper's own export). */
+  restartsTurn?: boolean;
   /** The source's id of the message, for the report. */
   sourceId?: string;
 }
@@ -35,6 +37,8 @@ export interface ImportedConversation {
   model: string | null;
   createdAt: string | null;
   updatedAt: string | null;
+  /** The session's own system prompt (Threadkeeper's export); else the importing user's default. */
+  systemPrompt?: string;
   messages: ImportedMessage[];
   compactions: ImportedCompaction[];
 }

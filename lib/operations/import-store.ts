@@ -36,13 +36,14 @@ export async function storeConversation(userId: string, importId: string, conv: 
     tokenCount: tokens[i],
     startsTurn: startsTurn(m.role, m.content),
     supersedesTurn: m.supersedesTurn,
+    restartsTurn: m.restartsTurn,
     saidAt: m.saidAt,
     ...(m.role === "assistant" && m.model ? { model: m.model } : {}),
   }));
   const firstUser = rows.find((r) => r.startsTurn)?.text ?? "";
   const title = (conv.title?.trim() || heuristicTitle(firstUser) || "Imported conversation").slice(0, 200);
   const sessionId = await withUser(userId, async (tx) => {
-    const session = await createSessionIn(tx, userId, { title });
+    const session = await createSessionIn(tx, userId, { title }, conv.systemPrompt);
     for (let from = 0; from < rows.length; from += BATCH) {
       await appendMessages(tx, userId, session.id, rows.slice(from, from + BATCH));
       await yieldToLoop();
