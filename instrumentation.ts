@@ -33,6 +33,13 @@ export async function register() {
   warmTokenizer();
   const { scheduleHistoryIndexer } = await import("./lib/search/indexer");
   const stopIndexer = scheduleHistoryIndexer(db);
+  // Imports a stopped process left half read carry on from their files.
+  const { resumeImports } = await import("./lib/operations/import-job");
+  const resumed = await resumeImports().catch((err: unknown) => {
+    log.error("[threadkeeper] could not resume imports:", err);
+    return 0;
+  });
+  if (resumed > 0) log.info(`[threadkeeper] ${resumed} import(s) a restart cut short carry on`);
 
   // Only a production server: `next dev` restarts its worker on its own terms.
   if (process.env.NODE_ENV !== "production") return;

@@ -18,6 +18,7 @@ const schema = z.object({
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   THREADKEEPER_MODEL: z.string().optional(),
   THREADKEEPER_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().optional(),
+  THREADKEEPER_IMPORT_MAX_BYTES: z.coerce.number().int().positive().optional(),
   // Bytes of files one user may store (default 1024 MB; the same bytes count once).
   THREADKEEPER_STORAGE_QUOTA_MB: z.coerce.number().int().min(1).optional(),
   // Breakpoints after attached files unless "off" (the files benchmark's baseline).

@@ -5,7 +5,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 
-function tooLarge(maxBytes: number): AppError {
+export function tooLarge(maxBytes: number): AppError {
   // Connection: close, so the rest of an oversized upload is not read off the socket for nothing.
   return new AppError(413, "payload_too_large", `Request body exceeds ${maxBytes} bytes`, { max_bytes: maxBytes }, { connection: "close" });
 }

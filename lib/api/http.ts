@@ -214,7 +214,7 @@ async function parseInputs<E extends EndpointSpec>(endpoint: E, req: Request, ct
   const params = endpoint.params ? parseParams(await ctx?.params, endpoint.params) : undefined;
   const query = endpoint.query ? parseQuery(req, endpoint.query) : undefined;
   const body = endpoint.body ? await parseBody(req, endpoint.body, bodyLimitOf(endpoint)) : undefined;
-  const upload = endpoint.upload ? await parseUpload(req, endpoint.upload) : undefined;
+  const upload = endpoint.upload && !endpoint.upload.streamed ? await parseUpload(req, endpoint.upload) : undefined;
   return { params, query, body, upload } as Inputs<E>;
 }
 

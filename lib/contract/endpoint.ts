@@ -31,6 +31,8 @@ export interface UploadSpec {
   description: string;
   /** Bytes of the whole multipart body (the file plus its envelope). */
   maxBytes: number;
+  /** Too large for memory: the handler receives it itself, to disk (lib/api/import-upload.ts), and `upload` is left undefined. */
+  streamed?: true;
 }
 
 export interface HeaderParameter {
@@ -113,7 +115,7 @@ export interface Inputs<E extends EndpointSpec> {
   params: Parsed<E, "params">;
   query: Parsed<E, "query">;
   body: Parsed<E, "body">;
-  upload: E extends { upload: UploadSpec } ? UploadedFile : undefined;
+  upload: E extends { upload: { streamed: true } } ? undefined : E extends { upload: UploadSpec } ? UploadedFile : undefined;
 }
 
 /** The file of a multipart upload, as the client named and typed it (neither is trusted). */

@@ -6,6 +6,7 @@ export * from "./checkpoints";
 export * from "./context";
 export * from "./errors";
 export * from "./exchange";
+export * from "./imports";
 export * from "./files";
 export * from "./integrations";
 export * from "./memory";

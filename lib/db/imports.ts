@@ -90,3 +90,33 @@ export async function markImported(
     [sessionId, m.format, m.sourceId, m.createdAt, m.updatedAt],
   );
 }
+
+/**
+ * Running imports nobody has moved for `staleMs` (the process reading them stopped), claimed for
+ * this process by touching them, so a second instance starting at once does not read them too.
+ */
+export async function claimStaleImports(db: { transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> }, staleMs: number): Promise<{ id: string; user_id: string }[]> {
+  return db.transaction((tx) =>
+    tx.query<{ id: string; user_id: string }>(
+      `update imports set updated_at = now() where id in (
+         select id from imports where status = 'running' and updated_at < now() - make_interval(secs => $1 / 1000.0) for update skip locked)
+       returning id, user_id`,
+      [staleMs],
+    ),
+  );
+}
+
+/** Whether the import is still to go on (not cancelled, not ended), touching it as alive. */
+export async function stillRunning(tx: Tx, id: string): Promise<boolean> {
+  const rows = await tx.query<{ id: string }>(`update imports set updated_at = now() where id = $1 and status = 'running' returning id`, [id]);
+  return rows.length > 0;
+}
+
+export async function cancelImportRow(tx: Tx, userId: string, id: string): Promise<ImportRow | null> {
+  await tx.query(`update imports set status = 'cancelled', finished_at = now(), updated_at = now() where id = $1 and user_id = $2 and status = 'running'`, [id, userId]);
+  return getImport(tx, userId, id);
+}
+
+export async function setImportBytes(tx: Tx, id: string, bytes: number): Promise<void> {
+  await tx.query(`update imports set bytes = $2 where id = $1`, [id, bytes]);
+}

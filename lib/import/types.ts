@@ -2,10 +2,10 @@
 // order Threadkeeper's append-only log keeps them, with every branch the source kept (as
 // versions: an edit names the first turn it replaces), original times, titles and models.
 // Pure: the parsers (chatgpt.ts, claude.ts, claude-code.ts) read one conversation's JSON each.
+import type { ImportFormat } from "@/lib/contract/imports";
 import type { ContentBlock, Role } from "@/lib/context/types";
 
-export const IMPORT_FORMATS = ["chatgpt", "claude", "claude-code", "threadkeeper"] as const;
-export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+export type { ImportFormat };
 
 export interface ImportedMessage {
   role: Role;

@@ -30,6 +30,7 @@ interface Ids {
   webhook: string;
   key: string;
   file: string;
+  importJob: string;
   bSession: string;
 }
 
@@ -54,6 +55,12 @@ interface Attempt {
   form?: (ids: Ids) => FormData;
 }
 
+/** An export file: one ChatGPT conversation that cannot be read, so an import reports it (by its title) and stores nothing. */
+const exportForm = (title: string) => () => {
+  const form = new FormData();
+  form.set("file", new File([JSON.stringify([{ id: `${title}-1`, title, current_node: "x", mapping: "none" }])], "conversations.json", { type: "application/json" }));
+  return form;
+};
 const fileForm = (name: string) => () => {
   const form = new FormData();
   form.set("file", new File([`${name} text`], name, { type: "text/plain" }));
@@ -99,6 +106,10 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/export", method: "GET", expect: "not_found", params: sid },
   { route: "/api/session/[id]/export", method: "GET", expect: "not_found", params: sid, query: () => "?format=md" },
   { route: "/api/session/[id]/files", method: "POST", expect: "not_found", params: sid, form: fileForm("planted.txt") },
+  { route: "/api/import", method: "POST", expect: "own", form: exportForm("B's export") },
+  { route: "/api/import", method: "GET", expect: "own" },
+  { route: "/api/import/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.importJob }) },
+  { route: "/api/import/[id]/cancel", method: "POST", expect: "not_found", params: (i) => ({ id: i.importJob }), body: () => ({}) },
   { route: "/api/session/[id]/files", method: "GET", expect: "not_found", params: sid },
   { route: "/api/files/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.file }) },
   { route: "/api/files/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.file }) },
@@ -246,7 +257,7 @@ function call(a: Attempt, ids: Ids, headers: Record<string, string>): Promise<Re
 
 /** Ids that name nothing: for requests that must fail before reaching any object. */
 const NO_IDS = Object.fromEntries(
-  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "webhook", "key", "file", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-0000000000${String(i).padStart(2, "0")}`]),
+  ["session", "message", "checkpoint", "compaction", "memory", "project", "template", "webhook", "key", "file", "importJob", "bSession"].map((k, i) => [k, `00000000-0000-4000-8000-0000000000${String(i).padStart(2, "0")}`]),
 ) as unknown as Ids;
 
 const label = (a: Attempt) => `${a.method} ${a.route}${a.query ? " " + a.query(NO_IDS).split("=")[0] : ""}`;
@@ -305,7 +316,11 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
   const first = dropIn("Where shall the garden party be?");
   const answer = await as(a, "POST", "/api/anthropic/v1/messages", { headers: A_CONVERSATION, body: () => first });
   aHistory = [...first.messages, { role: "assistant", content: answer.content }];
-  return { session, message, checkpoint, compaction, memory, project, template, webhook, key, file };
+  // An import of A's, finished before the snapshot (it reads in the background).
+  const importJob = ((await as(a, "POST", "/api/import", { form: exportForm(`${MARK} export`) })).import as { id: string }).id;
+  const running = async () => ((await as(a, "GET", "/api/import/[id]", { params: () => ({ id: importJob }) })).import as { status: string }).status === "running";
+  for (let i = 0; i < 100 && (await running()); i++) await new Promise((r) => setTimeout(r, 50));
+  return { session, message, checkpoint, compaction, memory, project, template, webhook, key, file, importJob };
 }
 
 /** Every row of A's in every table with a user_id, as text: any change B causes shows. */

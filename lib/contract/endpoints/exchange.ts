@@ -1,9 +1,52 @@
 import { E } from "../error-cases";
 import { group } from "../endpoint";
+import { z } from "zod";
 import { exportQuery, sessionExport } from "../exchange";
+import { DEFAULT_IMPORT_MAX_BYTES, importJob, importsQuery } from "../imports";
 import { idParams } from "../requests";
 
-export const exchange = group("Export", "Your conversations, whole, to keep or to take elsewhere.", {
+const importAnswer = z.object({ import: importJob });
+
+export const exchange = group("Import and export", "Bring your history from ChatGPT, Claude.ai and Claude Code; take your conversations, whole, elsewhere.", {
+  startImport: {
+    method: "POST",
+    path: "/api/import",
+    summary: "Import an export file: ChatGPT, Claude.ai, Claude Code or Threadkeeper",
+    description: [
+      "The file as the multipart field `file`, or (with an API key or bearer token) as the body itself with its content type. The format is told by the content: a ChatGPT export (its ZIP, `conversations.json` or the `conversations-NNN.json` shards), a Claude.ai export (its ZIP, or several, or `conversations.json`), Claude Code transcripts (`.jsonl`, several in a ZIP of a projects folder), or Threadkeeper's own JSON export.",
+      "",
+      "The answer comes as soon as the file is received (202); the conversations are read and stored in the background: follow `GET /api/import/{id}`. Each conversation becomes a session with its original times, title and models, its other branches as earlier versions; it is imported whole or not at all, one that cannot be read is reported in `errors` and the rest go on. A conversation imported before (the same id in the export) is skipped, so importing a file again adds nothing.",
+      "",
+      "Larger than `THREADKEEPER_IMPORT_MAX_BYTES` (default 2 GB): 413, refused from the declared length before any of it is read.",
+    ].join("\n"),
+    scope: "write",
+    upload: { field: "file", description: "The export file.", maxBytes: DEFAULT_IMPORT_MAX_BYTES, streamed: true },
+    responses: { 202: { description: "Received; reading in the background.", json: importAnswer } },
+    errors: [E.payloadTooLarge, E.storageFull],
+  },
+  listImports: {
+    method: "GET",
+    path: "/api/import",
+    summary: "Your imports, newest first",
+    query: importsQuery,
+    responses: { 200: { description: "The imports.", json: z.object({ imports: z.array(importJob) }) } },
+  },
+  getImport: {
+    method: "GET",
+    path: "/api/import/{id}",
+    summary: "How far an import has got, and what failed",
+    params: idParams,
+    responses: { 200: { description: "The import.", json: importAnswer } },
+    errors: [E.notFound],
+  },
+  cancelImport: {
+    method: "POST",
+    path: "/api/import/{id}/cancel",
+    summary: "Stop a running import between two conversations; what was stored stays",
+    params: idParams,
+    responses: { 200: { description: "The import, cancelled (or as it ended, if it had).", json: importAnswer } },
+    errors: [E.notFound],
+  },
   exportSession: {
     method: "GET",
     path: "/api/session/{id}/export",

@@ -1,0 +1,106 @@
+// Importing through the API: the file received to disk, read in the background, followed to
+// its end; every format by content; errors reported per conversation; the same file twice adds
+// nothing; cancel; the limits before reading.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import * as importRoute from "@/app/api/import/route";
+import * as importIdRoute from "@/app/api/import/[id]/route";
+import * as cancelRoute from "@/app/api/import/[id]/cancel/route";
+import type { ImportJson, SessionSummaryJson } from "@/lib/contract";
+import { history, params, req, useHarness } from "./harness";
+import * as sessionsRoute from "@/app/api/session/route";
+import { importsDir } from "@/lib/operations/import-job";
+
+useHarness();
+const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "../fixtures/import", name));
+const ORIGIN = "http://127.0.0.1:3000";
+
+function upload(name: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<Response> {
+  const form = new FormData();
+  form.set("file", new Blob([typeof body === "string" ? body : new Uint8Array(body)]), name);
+  return importRoute.POST(new Request(`${ORIGIN}/api/import`, { method: "POST", body: form, headers: { origin: ORIGIN, ...headers } }), undefined as never);
+}
+
+async function finished(id: string): Promise<ImportJson> {
+  for (let i = 0; i < 200; i++) {
+    const res = await importIdRoute.GET(req("GET", `/api/import/${id}`), params({ id }));
+    const { import: job } = (await res.json()) as { import: ImportJson };
+    if (job.status !== "running") return job;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the import did not finish");
+}
+
+async function sessions(): Promise<SessionSummaryJson[]> {
+  const res = await sessionsRoute.GET(req("GET", "/api/session?limit=100"), undefined as never);
+  return ((await res.json()) as { sessions: SessionSummaryJson[] }).sessions;
+}
+
+describe("import through the API", () => {
+  it("a ChatGPT file: 202 at once, then done with its counts; the same file again is all skipped", async () => {
+    const res = await upload("conversations.json", fixture("chatgpt-conversations.json"));
+    expect(res.status).toBe(202);
+    const { import: started } = (await res.json()) as { import: ImportJson };
+    expect(started).toMatchObject({ status: "running", file_name: "conversations.json" });
+    const done = await finished(started.id);
+    expect(done).toMatchObject({ status: "done", format: "chatgpt", imported: 1, skipped: 0, failed: 1 });
+    expect(done.errors).toEqual([{ source_id: "broken-1", title: "Broken", reason: "the conversation has no message tree (mapping)" }]);
+    expect(done.bytes_read).toBe(done.bytes);
+    const imported = (await sessions()).find((s) => s.title === "Sourdough starter");
+    expect(imported?.created_at).toBe("2026-01-01T00:00:00.123Z");
+    expect((await history(imported!.id)).messages).toHaveLength(6);
+
+    const again = (await (await upload("conversations.json", fixture("chatgpt-conversations.json"))).json()) as { import: ImportJson };
+    expect(await finished(again.import.id)).toMatchObject({ status: "done", imported: 0, skipped: 1, failed: 1 });
+    expect((await sessions()).filter((s) => s.title === "Sourdough starter")).toHaveLength(1);
+
+    const list = (await (await importRoute.GET(req("GET", "/api/import"), undefined as never)).json()) as { imports: ImportJson[] };
+    expect(list.imports.map((i) => i.id).slice(0, 2)).toEqual([again.import.id, started.id]);
+  });
+
+  it("Claude.ai and Claude Code files by content, whatever their names", async () => {
+    const claude = (await (await upload("export.bin", fixture("claude-conversations.json"))).json()) as { import: ImportJson };
+    expect(await finished(claude.import.id)).toMatchObject({ status: "done", format: "claude", imported: 1, failed: 1 });
+    const code = (await (await upload("notes.txt", fixture("claude-code-session.jsonl"))).json()) as { import: ImportJson };
+    expect(await finished(code.import.id)).toMatchObject({ status: "done", format: "claude-code", imported: 1 });
+    expect((await sessions()).some((s) => s.title === "Parser numbers")).toBe(true);
+  });
+
+  it("a file that is no export fails with the formats understood; an empty or missing file is a 400; too large a 413 before reading", async () => {
+    const bad = (await (await upload("notes.txt", "hello")).json()) as { import: ImportJson };
+    const failed = await finished(bad.import.id);
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatch(/ChatGPT exports .* Claude.ai exports .* Claude Code transcripts/);
+
+    const form = new FormData();
+    form.set("other", "x");
+    const missing = await importRoute.POST(new Request(`${ORIGIN}/api/import`, { method: "POST", body: form, headers: { origin: ORIGIN } }), undefined as never);
+    expect(missing.status).toBe(400);
+
+    process.env.THREADKEEPER_IMPORT_MAX_BYTES = "1000";
+    try {
+      const big = await upload("conversations.json", fixture("chatgpt-conversations.json"), { "content-length": "5000000" });
+      expect(big.status).toBe(413);
+      const streamed = await upload("conversations.json", Buffer.alloc(5000, 0x20));
+      expect(streamed.status).toBe(413);
+    } finally {
+      delete process.env.THREADKEEPER_IMPORT_MAX_BYTES;
+    }
+    const leftovers = fs.readdirSync(importsDir()).filter((f) => f.startsWith("upload-"));
+    expect(leftovers).toEqual([]);
+  });
+
+  it("cancel stops a running import; an unknown one is a 404", async () => {
+    const many = JSON.parse(fixture("chatgpt-conversations.json").toString()) as { id: string; conversation_id: string }[];
+    const big = Array.from({ length: 60 }, (_, i) => ({ ...many[0], id: `c${i}`, conversation_id: `c${i}` }));
+    const { import: job } = (await (await upload("conversations.json", JSON.stringify(big))).json()) as { import: ImportJson };
+    const res = await cancelRoute.POST(req("POST", `/api/import/${job.id}/cancel`, {}), params({ id: job.id }));
+    expect(res.status).toBe(200);
+    const ended = await finished(job.id);
+    expect(ended.status).toBe("cancelled");
+    expect(ended.imported).toBeLessThan(60);
+    const unknown = "7d9f3c2e-1b4a-4c5d-8e6f-0a1b2c3d4e5f";
+    expect((await importIdRoute.GET(req("GET", `/api/import/${unknown}`), params({ id: unknown }))).status).toBe(404);
+  });
+});
