@@ -6,6 +6,7 @@ import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useTemplatesStore } from "@/lib/client/templates-store";
 import { SidePanel } from "@/components/ui/SidePanel";
 import { ApiKeysSection } from "@/components/settings/ApiKeysSection";
+import { ImportSection } from "@/components/settings/ImportSection";
 import { FilesStorageSection } from "@/components/settings/FilesStorageSection";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { TemplatesSection } from "@/components/settings/TemplatesSection";
@@ -49,6 +50,7 @@ function AccountSettings() {
       </section>
       <TemplatesSection templates={templates} loadError={templatesError} />
       <ApiKeysSection />
+      <ImportSection />
       <FilesStorageSection />
     </SidePanel>
   );
