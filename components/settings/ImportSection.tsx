@@ -1,12 +1,14 @@
 "use client";
 // Import conversations from ChatGPT, Claude.ai and Claude Code: files dropped or chosen, each
-// with a progress bar from its upload to the end of its reading, its counts and what failed.
+// with a progress bar from its upload to the end of its reading, its counts and what failed;
+// and everything exported as one ZIP.
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Upload } from "lucide-react";
 import type { ImportJson } from "@/lib/contract/imports";
 import * as importsApi from "@/lib/client/api/imports";
 import { describeError } from "@/lib/client/api/http";
 import { importCounts, importPhase, importShare } from "@/lib/client/imports";
+import { downloadFrom } from "@/lib/client/download";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 
 interface Item {
@@ -65,7 +67,7 @@ export function ImportSection() {
   return (
     <section className="flex flex-col gap-2 border-t border-zinc-200 pt-4 dark:border-zinc-800" aria-labelledby={titleId} data-testid="import-section">
       <h3 id={titleId} className="text-sm font-semibold text-zinc-900 dark:text-zinc-100">
-        Import conversations
+        Import and export
       </h3>
       <p className="text-xs leading-relaxed text-zinc-600 dark:text-zinc-400">
         Bring your history from ChatGPT, Claude.ai or Claude Code: the export&apos;s ZIP, its conversations.json, or .jsonl transcripts. Each
@@ -115,6 +117,14 @@ export function ImportSection() {
           <ImportItem key={item.key} name={item.name} job={item.job} uploaded={item.uploaded} error={item.error} onCancel={async () => item.job && update(item.key, { job: await importsApi.cancelImport(item.job.id) })} />
         ))}
       </ul>
+      <button
+        type="button"
+        data-testid="export-everything"
+        onClick={() => downloadFrom("/api/export")}
+        className="self-start text-sm text-sky-700 hover:underline dark:text-sky-400"
+      >
+        Export everything (a ZIP of every session, memory and file)
+      </button>
       {earlier.filter((j) => !shownIds.has(j.id)).length > 0 && (
         <details className="text-xs text-zinc-600 dark:text-zinc-400">
           <summary className="cursor-pointer">Earlier imports</summary>

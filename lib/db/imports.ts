@@ -71,9 +71,15 @@ export async function finishImport(tx: Tx, id: string, status: Exclude<ImportSta
   await tx.query(`update imports set status = $2, error = $3, finished_at = now(), updated_at = now() where id = $1 and status = 'running'`, [id, status, error]);
 }
 
-/** The session a source conversation was imported into before, if any. */
+/**
+ * The session a source conversation was imported into before, if any; for Threadkeeper's own
+ * export also the session itself, when it was exported from this account and is still here.
+ */
 export async function importedSession(tx: Tx, userId: string, format: ImportFormat, sourceId: string): Promise<string | null> {
-  const [row] = await tx.query<{ id: string }>(`select id from sessions where user_id = $1 and import_format = $2 and import_source_id = $3`, [userId, format, sourceId]);
+  const [row] = await tx.query<{ id: string }>(
+    `select id from sessions where user_id = $1 and ((import_format = $2 and import_source_id = $3) or ($2 = 'threadkeeper' and id::text = $3))`,
+    [userId, format, sourceId],
+  );
   return row?.id ?? null;
 }
 

@@ -115,6 +115,11 @@ export async function memoriesOfSession(tx: Tx, userId: string, sessionId: strin
   );
 }
 
+/** Every live memory of the user, summaries and facts, oldest first (the account export). */
+export async function allMemories(tx: Tx, userId: string): Promise<MemoryRow[]> {
+  return tx.query<MemoryRow>(`select ${qualify(COLUMNS, "m")} from session_memories m where m.user_id = $1 and ${LIVE} order by m.created_at, m.id`, [userId]);
+}
+
 export async function memoriesOfProject(tx: Tx, userId: string, projectId: string): Promise<MemoryRow[]> {
   return tx.query<MemoryRow>(
     `select ${qualify(COLUMNS, "m")} from session_memories m where m.user_id = $1 and m.project_id = $2 and m.kind = 'summary' and ${LIVE}

@@ -132,6 +132,11 @@ export async function listSessions(tx: Tx, userId: string, limit: number): Promi
   );
 }
 
+/** Every session of the user by id and title, oldest first (the account export). */
+export async function allSessionTitles(tx: Tx, userId: string): Promise<{ id: string; title: string }[]> {
+  return tx.query<{ id: string; title: string }>(`select id, title from sessions where user_id = $1 order by created_at, id`, [userId]);
+}
+
 export async function updateSessionSettings(
   tx: Tx,
   userId: string,

@@ -32,6 +32,12 @@ test("ChatGPT and Claude.ai exports import from the settings, with progress, cou
   await expect(page.getByTestId("message")).toHaveCount(6);
   await expect(page.getByTestId("message").last()).toContainText("75 % hydration.");
 
+  // Everything, as one ZIP.
+  await page.getByTestId("account-settings-link").locator("visible=true").first().click();
+  const [zip] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-everything").click()]);
+  expect(zip.suggestedFilename()).toMatch(/^threadkeeper-export-\d{4}-\d{2}-\d{2}\.zip$/);
+  await page.keyboard.press("Escape");
+
   // A file that is no export says which formats are understood.
   await page.getByTestId("account-settings-link").locator("visible=true").first().click();
   await page.getByTestId("import-file-input").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("just notes") });

@@ -108,6 +108,8 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/files", method: "POST", expect: "not_found", params: sid, form: fileForm("planted.txt") },
   { route: "/api/import", method: "POST", expect: "own", form: exportForm("B's export") },
   { route: "/api/import", method: "GET", expect: "own" },
+  // A ZIP: its entries' names (session titles) are plain text in it.
+  { route: "/api/export", method: "GET", expect: "own" },
   { route: "/api/import/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.importJob }) },
   { route: "/api/import/[id]/cancel", method: "POST", expect: "not_found", params: (i) => ({ id: i.importJob }), body: () => ({}) },
   { route: "/api/session/[id]/files", method: "GET", expect: "not_found", params: sid },

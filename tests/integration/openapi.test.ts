@@ -609,6 +609,7 @@ describe("export", () => {
     expect(md).toContain("# Export tour");
     await expectStatus(400, "GET", "/api/session/{id}/export", { params: { id: s.id }, query: "?format=pdf" }, "invalid_request");
     await expectStatus(404, "GET", "/api/session/{id}/export", { params: { id: missing } }, "not_found");
+    await expectStatus(200, "GET", "/api/export");
   });
 });
 
