@@ -41,9 +41,10 @@ export async function receiveUpload(req: Request, dest: string, max: number): Pr
   if (!req.body) throw badRequest(`Send the export file as the multipart field '${IMPORT_FIELD}', or as the body`);
   const body = Readable.fromWeb(req.body as WebReadableStream<Uint8Array>);
   const counted = { bytes: 0 };
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  // As sent: a multipart boundary is case-sensitive.
+  const type = req.headers.get("content-type") ?? "";
   try {
-    if (!type.startsWith("multipart/form-data")) {
+    if (!type.toLowerCase().startsWith("multipart/form-data")) {
       await pipeline(body, limit(max, counted), createWriteStream(dest, { mode: 0o600 }));
       if (counted.bytes === 0) throw badRequest("The body is empty: send the export file");
       return { fileName: null, bytes: counted.bytes };

@@ -59,6 +59,22 @@ describe("import through the API", () => {
     expect(list.imports.map((i) => i.id).slice(0, 2)).toEqual([again.import.id, started.id]);
   });
 
+  it("a browser's multipart body, whose boundary has capitals", async () => {
+    const boundary = "----WebKitFormBoundaryQzT9xKbLmNoP";
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="conversations.json"\r\nContent-Type: application/json\r\n\r\n`),
+      Buffer.from(JSON.stringify((JSON.parse(fixture("claude-conversations.json").toString()) as { uuid: string }[]).map((c) => ({ ...c, uuid: `${c.uuid}-browser` })))),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await importRoute.POST(
+      new Request(`${ORIGIN}/api/import`, { method: "POST", body: new Uint8Array(body), headers: { origin: ORIGIN, "content-type": `multipart/form-data; boundary=${boundary}` } }),
+      undefined as never,
+    );
+    expect(res.status).toBe(202);
+    const { import: job } = (await res.json()) as { import: ImportJson };
+    expect(await finished(job.id)).toMatchObject({ status: "done", format: "claude" });
+  });
+
   it("Claude.ai and Claude Code files by content, whatever their names", async () => {
     const claude = (await (await upload("export.bin", fixture("claude-conversations.json"))).json()) as { import: ImportJson };
     expect(await finished(claude.import.id)).toMatchObject({ status: "done", format: "claude", imported: 1, failed: 1 });
