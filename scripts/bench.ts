@@ -10,7 +10,7 @@
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, openai, load, usage, search, recall, canvas, locomo, hostile, content, files; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, openai, load, usage, search, recall, canvas, locomo, hostile, content, files, import; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
 // scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
 // scripts/bench/recall.ts.
 import os from "node:os";
@@ -35,13 +35,14 @@ import { benchLocomo, locomoJson, printLocomo } from "./bench/locomo";
 import { benchHostile, hostileJson, printHostile } from "./bench/hostile";
 import { benchContent, contentJson, printContent } from "./bench/content";
 import { benchFiles, filesJson, printFiles } from "./bench/files";
+import { benchImport, importJsonFigures, printImport } from "./bench/import";
 import { benchHostileApp, hostileAppJson, printHostileApp } from "./bench/hostile-app";
 import { benchHostileHistory, hostileHistoryJson, printHostileHistory } from "./bench/hostile-history";
 import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "openai", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content", "files"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "openai", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content", "files", "import"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -207,6 +208,8 @@ async function main(): Promise<void> {
     // A 100-page PDF's upload and extraction; a PDF resent over 40 turns, with and without a breakpoint after it (issue 31).
     const files = only.has("files") ? await benchFiles() : null;
     if (files) printFiles(files);
+    const imported = only.has("import") ? await benchImport() : null;
+    if (imported) printImport(imported);
     // Pure algorithms and the token worker on hostile text (issue 29); no database.
     const hostile = only.has("hostile") ? await benchHostile() : null;
     if (hostile) printHostile(hostile);
@@ -252,6 +255,7 @@ async function main(): Promise<void> {
       hostile: hostile ? hostileJson(hostile) : null,
       content: content ? contentJson(content) : null,
       files: files ? filesJson(files) : null,
+      import: imported ? importJsonFigures(imported) : null,
       hostile_history: hostileHistory ? hostileHistoryJson(hostileHistory) : null,
       hostile_app: hostileApp ? hostileAppJson(hostileApp) : null,
       total_s: Math.round((performance.now() - started) / 100) / 10,
