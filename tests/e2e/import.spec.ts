@@ -29,8 +29,13 @@ test("ChatGPT and Claude.ai exports import from the settings, with progress, cou
   const imported = page.getByTestId("session-item").filter({ hasText: "Sourdough starter" });
   await expect(imported).toBeVisible();
   await imported.click();
-  await expect(page.getByTestId("message")).toHaveCount(6);
+  // The current branch shown; the other (the ratio question) one click away as an earlier version.
+  await expect(page.getByTestId("message")).toHaveCount(4);
   await expect(page.getByTestId("message").last()).toContainText("75 % hydration.");
+  const edited = page.getByTestId("message").nth(2);
+  await expect(edited.getByTestId("version-position")).toHaveText("2 / 2");
+  await edited.getByRole("button", { name: "Previous version" }).click();
+  await expect(page.getByTestId("message").nth(2)).toContainText("What ratio of flour to water?");
 
   // Everything, as one ZIP.
   await page.getByTestId("account-settings-link").locator("visible=true").first().click();
