@@ -6,11 +6,12 @@
 // OpenAI-compatible endpoint's, the same way), load (issue 22: two instances
 // over real PostgreSQL; BENCH_LOAD_* in scripts/bench/load.ts), locomo (issue 18: the
 // same on real conversations, ../shared/data/locomo-dev), hostile (issue 29: every per-character
-// algorithm on pathological text, and the event-loop stalls; BENCH_HOSTILE_* in scripts/bench/hostile.ts).
+// algorithm on pathological text, and the event-loop stalls; BENCH_HOSTILE_* in scripts/bench/hostile.ts), list (issue 33:
+// a 5,000-message session's list scrolled in Chromium, its longest frame and DOM size; BENCH_LIST_* in scripts/bench/list.ts).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, openai, load, usage, search, recall, canvas, locomo, hostile, content, files; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, openai, load, usage, search, recall, canvas, locomo, hostile, content, files, list; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
 // scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
 // scripts/bench/recall.ts.
 import os from "node:os";
@@ -28,6 +29,7 @@ import { benchKeys, keysJson, printKeys } from "./bench/keys";
 import { benchDropIn, dropInJson, printDropIn } from "./bench/drop-in";
 import { benchOpenAI, openaiJson, printOpenAI } from "./bench/openai";
 import { benchLoad, loadJson, printLoad } from "./bench/load";
+import { benchList, listJson, printList } from "./bench/list";
 import { benchSearch, printSearch, searchJson } from "./bench/search";
 import { benchRecall, printRecall, recallJson } from "./bench/recall";
 import { benchCanvas, canvasJson, printCanvas } from "./bench/canvas";
@@ -41,7 +43,7 @@ import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "openai", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content", "files"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "openai", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content", "files", "list"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -184,6 +186,8 @@ async function main(): Promise<void> {
     // Its own cluster and two app processes (needs the built app).
     const load = only.has("load") ? await benchLoad() : null;
     if (load) printLoad(load);
+    const list = only.has("list") ? await benchList(db) : null;
+    if (list) printList(list);
     // Its own database (100K memories); getDb() points back to `db` afterwards.
     const memory = only.has("memory") ? await benchMemory(db) : null;
     if (memory) printMemory(memory);
@@ -245,6 +249,7 @@ async function main(): Promise<void> {
       drop_in: dropIn ? dropInJson(dropIn) : null,
       openai: openai ? openaiJson(openai) : null,
       load: load ? loadJson(load) : null,
+      list: list ? listJson(list) : null,
       search: search ? searchJson(search) : null,
       recall: recall ? recallJson(recall) : null,
       canvas: canvas ? canvasJson(canvas) : null,
