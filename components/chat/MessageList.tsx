@@ -2,18 +2,29 @@
 // The conversation: saved messages (with the cutoff marker where Claude's view begins and
 // a divider where each compaction happened), then the message being sent and the reply
 // streaming in.
+//
+// Virtualised (TanStack Virtual): only the rows near the viewport are in the DOM, so a
+// 5,000-message session scrolls as lightly as a short one. Each saved message is one row,
+// measured once drawn; what comes before the messages (load earlier, errors) and after them
+// (the message being sent, the streaming reply, notices) is ordinary content around the rows.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import { MessagesSquare } from "lucide-react";
-import type { CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
-import { FIRST_TURN_SEQ } from "@/lib/context/turns";
+import type { CompactionJson, MessageJson } from "@/lib/contract";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
 import { replacedIds } from "@/lib/client/conversation-helpers";
+<<<<<<< HEAD
 import { offeredVersions, versionView, type VersionPicks } from "@/lib/client/versions";
+=======
+import { registerListNavigator } from "@/lib/client/list-navigator";
+import { versionView, type VersionPicks } from "@/lib/client/versions";
+>>>>>>> h-list
 import { templateNames, useTemplatesStore } from "@/lib/client/templates-store";
 import { CompactionDivider } from "@/components/context/CompactionDivider";
 import { CompactionProgress } from "@/components/context/CompactionProgress";
 import { CutoffMarker } from "@/components/context/CutoffMarker";
-import { MessageItem, type MessagePlacement } from "@/components/chat/MessageItem";
+import { MessageItem } from "@/components/chat/MessageItem";
+import { JumpToLatest } from "@/components/chat/JumpToLatest";
 import { PendingUserMessage } from "@/components/chat/PendingUserMessage";
 import { SendErrorNotice } from "@/components/chat/SendErrorNotice";
 import { SendNotices } from "@/components/chat/SendNotices";
@@ -21,74 +32,20 @@ import { StreamingReply } from "@/components/chat/StreamingReply";
 import { LaunchEmpty } from "@/components/sessions/LaunchEmpty";
 import { LoadedMemoriesLine } from "@/components/memory/LoadedMemoriesLine";
 import { ToolResultsItem } from "@/components/chat/ToolResultsItem";
-import type { ToolUseBlock } from "@/lib/context/types";
+import { cutoffIndex, dividerSlots, isToolResults, lastVersions, newSince, placementOf, toolUsesOf } from "@/components/chat/list-layout";
 
 /** Within this many pixels of the bottom, new content keeps the view pinned to the bottom. */
 const STICK_PX = 120;
+/** Further than this from the bottom, "Jump to latest" is offered. */
+const AWAY_PX = 240;
 /** Within this many pixels of the top, scrolling up fetches the previous page. */
 const LOAD_OLDER_PX = 80;
+/** A row's height before it is drawn and measured: a short exchange. */
+const ESTIMATE_PX = 160;
+/** Rows drawn beyond each edge of the viewport, so a scroll shows drawn rows, not blanks. */
+const OVERSCAN = 4;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A user message the app wrote: the answers to a reply's tool calls, nothing typed. */
-function isToolResults(m: MessageJson): boolean {
-  return m.role === "user" && m.content.length > 0 && m.content.every((b) => b.type === "tool_result");
-}
-
-function toolUsesOf(m: MessageJson | undefined): ToolUseBlock[] {
-  return m?.role === "assistant" ? m.content.filter((b): b is ToolUseBlock => b.type === "tool_use") : [];
-}
-
-/** `condensedThrough`: the last turn the active summary stands in for (0 when there is none). */
-function placementOf(m: MessageJson, window: WindowJson | null, condensedThrough = 0): MessagePlacement {
-  const firstTurn = m.turn_seq === FIRST_TURN_SEQ;
-  return {
-    firstTurn,
-    keptBeforeCutoff: m.in_window && window !== null && m.turn_seq < window.cutoff_turn_seq,
-    condensed: !m.in_window && m.turn_seq <= condensedThrough,
-  };
-}
-
-/**
- * Where each divider goes: after the message whose seq is the compaction's at_seq (or the
- * last loaded one before it). A compaction older than every loaded message waits for its
- * page, unless nothing older exists.
- */
-function dividerSlots(messages: MessageJson[], compactions: CompactionJson[], hasMore: boolean): Map<number, CompactionJson[]> {
-  const slots = new Map<number, CompactionJson[]>();
-  for (const c of compactions) {
-    let at = -2;
-    for (let i = messages.length - 1; i >= 0; i--) {
-      if (messages[i].seq <= c.at_seq) {
-        at = i;
-        break;
-      }
-    }
-    if (at === -2) {
-      if (hasMore) continue;
-      at = -1;
-    }
-    slots.set(at, [...(slots.get(at) ?? []), c]);
-  }
-  return slots;
-}
-
-/**
- * The marker goes before the first in-window message that follows slid-out ones. Pinned
- * turns before the cutoff are in the window too, but Claude's continuous view starts
- * after them, so they do not take the marker.
- */
-function cutoffIndex(messages: MessageJson[], window: WindowJson | null, replaced: ReadonlySet<string>): number {
-  let sawOutOfView = false;
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    // An earlier version is out of view because it was replaced, not because it slid out.
-    if (replaced.has(m.id)) continue;
-    if (!m.in_window) sawOutOfView = true;
-    else if (sawOutOfView && !placementOf(m, window).keptBeforeCutoff) return i;
-  }
-  return -1;
-}
 
 export function MessageList() {
   const messages = useConversationStore((s) => s.messages);
@@ -130,9 +87,31 @@ export function MessageList() {
   const templatesLoaded = useTemplatesStore((s) => s.loaded);
 
   const scroller = useRef<HTMLDivElement>(null);
+  const head = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
-  // Distance from the bottom before older messages were prepended, to keep the view still.
-  const prependAnchor = useRef<number | null>(null);
+  // The newest message the reader has been at the bottom with; later ones count as new.
+  const [seenSeq, setSeenSeq] = useState(0);
+  const [away, setAway] = useState(false);
+  const [headHeight, setHeadHeight] = useState(0);
+  const lastSeq = messages.at(-1)?.seq ?? 0;
+  const lastSeqRef = useRef(lastSeq);
+  lastSeqRef.current = lastSeq;
+
+  const getItemKey = useCallback((i: number) => messages[i]?.id ?? i, [messages]);
+  const estimateSize = useCallback(() => ESTIMATE_PX, []);
+  const getScrollElement = useCallback(() => scroller.current, []);
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement,
+    estimateSize,
+    getItemKey,
+    overscan: OVERSCAN,
+    // The rows start below the head; the head's height is where their offsets begin.
+    scrollMargin: headHeight,
+    // Chat-style: when older pages are prepended, the row in view stays where it is.
+    anchorTo: "end",
+  });
 
   // Stable across renders, so saved messages skip re-rendering while a reply streams.
   const onToggleProtect = useCallback((m: MessageJson) => void toggleProtect(m), [toggleProtect]);
@@ -141,38 +120,100 @@ export function MessageList() {
   const onEdit = useCallback((id: string, text: string) => void editMessage(id, text), [editMessage]);
 
   const requestOlder = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasMore || loadingOlder) return;
-    prependAnchor.current = el.scrollHeight - el.scrollTop;
+    if (!hasMore || loadingOlder) return;
     void loadOlder();
   }, [hasMore, loadingOlder, loadOlder]);
+
+  const scrollToBottom = useCallback(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
-    stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+    const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
+    stickToBottom.current = fromBottom < STICK_PX;
+    setAway(fromBottom > AWAY_PX);
+    if (stickToBottom.current) setSeenSeq(lastSeqRef.current);
     if (el.scrollTop < LOAD_OLDER_PX) requestOlder();
   }, [requestOlder]);
 
   // A new session, or the user sending, always brings the bottom into view.
   useLayoutEffect(() => {
     stickToBottom.current = true;
+    setAway(false);
+    setSeenSeq(0);
   }, [sessionId]);
   useLayoutEffect(() => {
-    if (phase === "sending") stickToBottom.current = true;
-  }, [phase]);
+    if (phase !== "sending") return;
+    stickToBottom.current = true;
+    scrollToBottom();
+  }, [phase, scrollToBottom]);
+  // Pinned to the bottom, whatever arrives is seen; the first page counts as seen too.
+  useEffect(() => {
+    if (stickToBottom.current) setSeenSeq(lastSeq);
+  }, [lastSeq]);
 
-  const firstSeq = messages[0]?.seq;
+  // Rows are measured after they are drawn and the reply grows as it streams: whenever the
+  // content's height changes, a list pinned to the bottom follows it.
   useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    if (prependAnchor.current !== null && !loadingOlder) {
-      el.scrollTop = el.scrollHeight - prependAnchor.current;
-      prependAnchor.current = null;
-      return;
-    }
-    if (stickToBottom.current) el.scrollTop = el.scrollHeight;
-  }, [firstSeq, messages, streamingText, streamingBlocks, pendingText, notices, sendError, loadingOlder, loading, compactions, compacting]);
+    const box = content.current;
+    if (!box) return;
+    const observer = new ResizeObserver(() => {
+      if (stickToBottom.current) scrollToBottom();
+    });
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [scrollToBottom]);
+
+  // The head (load earlier, errors) sits above the rows; when it changes height while the
+  // reader is up in the history, the view moves by as much so the rows in view stay still.
+  useLayoutEffect(() => {
+    const box = head.current;
+    if (!box) return;
+    let last = box.offsetHeight;
+    setHeadHeight(last);
+    const observer = new ResizeObserver(() => {
+      const height = box.offsetHeight;
+      const el = scroller.current;
+      if (el && !stickToBottom.current && el.scrollTop > 0) el.scrollTop += height - last;
+      last = height;
+      setHeadHeight(height);
+    });
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
+
+  // A jump (search, a fact's source) asks the list to draw a loaded message's row.
+  const messagesRef = useRef(messages);
+  messagesRef.current = messages;
+  useEffect(
+    () =>
+      registerListNavigator({
+        showSeq(seq) {
+          const index = messagesRef.current.findIndex((m) => m.seq === seq);
+          if (index < 0) return false;
+          stickToBottom.current = false;
+          virtualizer.scrollToIndex(index, { align: "start" });
+          return true;
+        },
+        scrollTo(scrollTop) {
+          stickToBottom.current = false;
+          virtualizer.scrollToOffset(scrollTop);
+        },
+      }),
+    [virtualizer],
+  );
+
+  const jumpToLatest = useCallback(() => {
+    stickToBottom.current = true;
+    setAway(false);
+    setSeenSeq(lastSeqRef.current);
+    scrollToBottom();
+    // The button goes away under the keyboard's focus: the composer is where a reader goes next.
+    document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus({ preventScroll: true });
+  }, [scrollToBottom]);
 
   // Dividers name the saved template a summary used; the names come with the template list.
   const needsTemplateNames = compactions.some((c) => UUID_RE.test(c.template));
@@ -182,6 +223,7 @@ export function MessageList() {
   const names = useMemo(() => templateNames(templates), [templates]);
 
   const idle = phase === "idle";
+  const streaming = phase === "sending" || phase === "streaming";
   const active = activeCompaction(compactions);
   const condensedThrough = active?.through_turn ?? 0;
 
@@ -205,11 +247,49 @@ export function MessageList() {
   const firstUserId = !hasMore ? messages.find((m) => m.role === "user")?.id : undefined;
   const picks = chosen.session === sessionId ? chosen.picks : NO_PICKS;
   const view = useMemo(() => versionView(messages, picks), [messages, picks]);
+<<<<<<< HEAD
   const versionsFor = useMemo(() => offeredVersions(messages, replaced, condensedThrough), [messages, replaced, condensedThrough]);
+=======
+  const versionsFor = useMemo(() => lastVersions(messages, replaced), [messages, replaced]);
+>>>>>>> h-list
   const versionsDisabled = !idle || compacting;
   const empty = !loading && messages.length === 0 && pendingText === null && phase === "idle";
+  const newCount = away ? newSince(messages, seenSeq, view.hidden) : 0;
 
+  const row = (m: MessageJson, i: number) => (
+    <>
+      {/* One compaction, one marker: its divider says where it happened and the condensed
+          turns are dimmed, so only turns that slid out get a "view begins here" line. */}
+      {i === cutoffAt && cutoffReason === "slid" && <CutoffMarker />}
+      {view.hidden.has(m.id) ? null : isToolResults(m) ? (
+        <ToolResultsItem message={m} uses={toolUsesOf(messages[i - 1])} />
+      ) : (
+        <MessageItem
+          message={m}
+          placement={{ ...placementOf(m, contextWindow, condensedThrough), replaced: replaced.has(m.id) }}
+          protecting={Boolean(protecting[m.id])}
+          onToggleProtect={onToggleProtect}
+          retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
+          versions={
+            m.id === versionsFor.edit
+              ? { disabled: versionsDisabled, onEdit }
+              : m.id === versionsFor.regenerate
+                ? { disabled: versionsDisabled, onRegenerate }
+                : null
+          }
+          switcher={view.switchers.get(m.id) ?? null}
+          onPickVersion={pickVersion}
+          thinkingMs={thinkingTimes[m.id]}
+        />
+      )}
+      {m.id === firstUserId && sessionId && <LoadedMemoriesLine sessionId={sessionId} />}
+      {renderDividers(i)}
+    </>
+  );
+
+  const lane = "mx-auto flex max-w-4xl flex-col gap-5 px-4";
   return (
+<<<<<<< HEAD
     <div
       ref={scroller}
       onScroll={onScroll}
@@ -263,27 +343,78 @@ export function MessageList() {
                 onPickVersion={pickVersion}
                 thinkingMs={thinkingTimes[m.id]}
               />
+=======
+    <div className="relative flex min-h-0 flex-1 flex-col">
+      <div
+        ref={scroller}
+        onScroll={onScroll}
+        data-testid="message-list"
+        data-loaded-count={messages.length}
+        className="flex-1 overflow-y-auto overscroll-contain [overflow-anchor:none]"
+      >
+        <div ref={content}>
+          <div ref={head} className={`${lane} pt-6 ${hasMore || loading || loadError || empty || slots.has(-1) ? "pb-5" : ""}`}>
+            {hasMore && (
+              <div className="flex justify-center">
+                <button
+                  type="button"
+                  data-testid="load-earlier"
+                  onClick={requestOlder}
+                  disabled={loadingOlder}
+                  className="rounded-full border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 px-3 py-1 text-xs text-zinc-600 dark:text-zinc-400 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-60"
+                >
+                  {loadingOlder ? "Loading…" : "Load earlier messages"}
+                </button>
+              </div>
+>>>>>>> h-list
             )}
-            {m.id === firstUserId && sessionId && <LoadedMemoriesLine sessionId={sessionId} />}
-            {renderDividers(i)}
+            {loading && <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">Loading conversation…</p>}
+            {loadError && (
+              <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
+                {loadError}
+              </p>
+            )}
+            {empty && (sessionId === null ? <LaunchEmpty /> : <EmptyConversation />)}
+            {renderDividers(-1)}
           </div>
-        ))}
-        {undoError && (
-          <p role="alert" data-testid="undo-error" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
-            Could not undo the compaction: {undoError}
-          </p>
-        )}
-        {protectError && (
-          <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
-            Could not change protection: {protectError}
-          </p>
-        )}
-        {pendingText !== null && <PendingUserMessage text={pendingText} files={pendingFiles} />}
-        <SendNotices notices={notices} />
-        {(phase === "sending" || phase === "streaming") && <StreamingReply text={streamingText} blocks={streamingBlocks} />}
-        {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={onRetry} />}
-        {compacting ? <CompactionProgress kind="manual" /> : autoCompacting && <CompactionProgress kind="auto" />}
+          <div className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const m = messages[item.index];
+              if (!m) return null;
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  className="absolute left-0 top-0 w-full"
+                  style={{ transform: `translateY(${item.start - headHeight}px)` }}
+                >
+                  {/* Empty rows (a hidden version) take no space; the others keep the gap below them. */}
+                  <div className={`${lane} ${view.hidden.has(m.id) && !slots.has(item.index) ? "" : "pb-5"}`}>{row(m, item.index)}</div>
+                </div>
+              );
+            })}
+          </div>
+          <div className={`${lane} pb-6`}>
+            {undoError && (
+              <p role="alert" data-testid="undo-error" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
+                Could not undo the compaction: {undoError}
+              </p>
+            )}
+            {protectError && (
+              <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
+                Could not change protection: {protectError}
+              </p>
+            )}
+            {pendingText !== null && <PendingUserMessage text={pendingText} files={pendingFiles} />}
+            <SendNotices notices={notices} />
+            {streaming && <StreamingReply text={streamingText} blocks={streamingBlocks} />}
+            {sendError && <SendErrorNotice error={sendError} retryDisabled={!idle} onRetry={onRetry} />}
+            {compacting ? <CompactionProgress kind="manual" /> : autoCompacting && <CompactionProgress kind="auto" />}
+          </div>
+        </div>
       </div>
+      {away && messages.length > 0 && <JumpToLatest newCount={newCount} streaming={streaming} onJump={jumpToLatest} />}
     </div>
   );
 }

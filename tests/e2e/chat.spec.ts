@@ -5,9 +5,11 @@ import {
   enqueueFake,
   fakeRequests,
   filler,
+  loadedMessages,
   messages,
   putSessionSettings,
   resetFake,
+  scrollListTo,
   sendAndWait,
   tokenBarUsed,
   typeAndSend,
@@ -162,9 +164,14 @@ test("the bar turns yellow then red as the session fills, then the window slides
   expect(seen.indexOf("warning")).toBeLessThan(seen.indexOf("critical"));
   await expect(tokenBarUsed(page)).toHaveClass(/animate-tk-pulse/);
 
-  // Claude's view now begins after the slid-out turns; the first turn stays kept.
+  // Claude's view now begins after the slid-out turns; the first turn stays kept. (The list
+  // draws only the rows near the view, so it is scrolled to what is checked.)
+  await scrollListTo(page, cutoff);
   await expect(cutoff).toBeVisible();
   await expect(cutoff).toContainText("Claude's view begins here");
+  // The marker stands right before the first message Claude still sees.
+  await expect(cutoff.locator('xpath=following-sibling::*[@data-testid="message"][1]')).toHaveAttribute("data-in-window", "true");
+  await scrollListTo(page, userMessages(page).first());
   const first = userMessages(page).first();
   await expect(first).toHaveAttribute("data-in-window", "true");
   await expect(first.getByTestId("first-turn-badge")).toBeVisible();
@@ -173,15 +180,18 @@ test("the bar turns yellow then red as the session fills, then the window slides
   await expect(second).toHaveClass(/opacity-45/);
   await expect(slid).toBeVisible();
 
-  // The newest exchange is in view, below the marker.
+  // The newest exchange, at the bottom, is in Claude's view.
+  await page.getByTestId("message-list").evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   await expect(userMessages(page).last()).toHaveAttribute("data-in-window", "true");
-  const markerBox = await cutoff.boundingBox();
-  const lastBox = await userMessages(page).last().boundingBox();
-  expect(markerBox && lastBox && markerBox.y < lastBox.y).toBeTruthy();
 
   // The slide survives a reload: it is the server's window, not client state.
   await page.reload();
+  await expect(messages(page).first()).toBeVisible();
+  await scrollListTo(page, page.getByTestId("cutoff-marker"));
   await expect(page.getByTestId("cutoff-marker")).toBeVisible();
+  await scrollListTo(page, userMessages(page).first());
   await expect(userMessages(page).nth(1)).toHaveAttribute("data-in-window", "false");
 });
 
@@ -199,15 +209,18 @@ test("older messages load on demand and the session survives in the URL", async 
 
   await page.goto(`/?session=${session.id}`);
   await expect(page.getByTestId("session-title")).toHaveText("Paged history");
-  await expect(messages(page)).toHaveCount(50);
+  // One page of 50 is loaded (the list draws only the rows in view, so it is counted by its state).
+  await expect.poll(() => loadedMessages(page)).toBe(50);
   await expect(messages(page).last()).toContainText("Answer 30");
 
   // Scrolling up to the top fetches the previous page (the button is there for keyboards;
-  // clicking it would scroll it into view and race the fetch that scroll starts).
+  // clicking it would scroll it into view and race the fetch that scroll starts). The rows in
+  // view stay put when it arrives, so reaching the first message takes a second scroll.
   await expect(page.getByTestId("load-earlier")).toBeVisible();
   await page.getByTestId("message-list").hover();
   await page.mouse.wheel(0, -100_000);
-  await expect(messages(page)).toHaveCount(60);
+  await expect.poll(() => loadedMessages(page)).toBe(60);
+  await page.mouse.wheel(0, -100_000);
   await expect(messages(page).first()).toHaveAttribute("data-seq", "1");
   await expect(messages(page).first()).toContainText("Question 1");
   await expect(page.getByTestId("load-earlier")).toHaveCount(0);

@@ -4,8 +4,10 @@ import {
   enqueueFake,
   fakeRequests,
   filler,
+  loadedMessages,
   messages,
   resetFake,
+  scrollListTo,
   seedSession,
   sendAndWait,
   tokenBarUsed,
@@ -95,13 +97,18 @@ test("at the threshold the session compacts itself: a divider appears, the bar t
   await expect(tokenBarUsed(page)).toHaveAttribute("data-status", "normal");
   expect(await usagePercent(page)).toBeLessThan(70);
 
-  // The condensed turns stay browsable, dimmed; the first turn is always kept.
+  // The condensed turns stay browsable, dimmed; the first turn is always kept. (The list draws
+  // only the rows near the view: it is scrolled to the turns checked.)
+  await scrollListTo(page, userMessages(page).first());
   const second = userMessages(page).nth(1);
   await expect(second).toHaveAttribute("data-in-window", "false");
   await expect(second).toHaveAttribute("data-condensed", "true");
   await expect(second).toHaveClass(/opacity-45/);
   await expect(second).toContainText("src/auth/session.ts");
   await expect(userMessages(page).first()).toHaveAttribute("data-in-window", "true");
+  await page.getByTestId("message-list").evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   await expect(userMessages(page).last()).toHaveAttribute("data-in-window", "true");
 
   // Expanding shows the summary's sections, what was preserved and what it cost.
@@ -127,6 +134,7 @@ test("at the threshold the session compacts itself: a divider appears, the bar t
   await page.reload();
   await expect(page.getByTestId("compaction-divider")).toHaveCount(1);
   await expect(page.getByTestId("compaction-divider")).toHaveAttribute("data-trigger", "auto");
+  await scrollListTo(page, userMessages(page).first());
   await expect(userMessages(page).nth(1)).toHaveAttribute("data-condensed", "true");
 });
 
@@ -144,7 +152,7 @@ test("a reply that crosses the threshold frees the composer at once; the backgro
     `Log part 5. ${filler(19_000, 5)} [[reply:ok 5]]`,
   ]);
   await page.goto(`/?session=${sessionId}`);
-  await expect(messages(page)).toHaveCount(12);
+  await expect.poll(() => loadedMessages(page)).toBe(12);
   await expect.poll(() => usagePercent(page)).toBeGreaterThan(60);
   expect(await usagePercent(page)).toBeLessThan(75);
 
@@ -172,6 +180,7 @@ test("a reply that crosses the threshold frees the composer at once; the backgro
   const replyBox = await reply.boundingBox();
   const dividerBox = await divider.boundingBox();
   expect(replyBox && dividerBox && dividerBox.y > replyBox.y).toBeTruthy();
+  await scrollListTo(page, userMessages(page).first());
   await expect(userMessages(page).nth(1)).toHaveAttribute("data-condensed", "true");
 
   await sendAndWait(page, "Thanks [[reply:You are welcome.]]");
@@ -182,7 +191,7 @@ test("/compact --force with instructions condenses below the threshold, and the 
   test.setTimeout(180_000);
   const sessionId = await seedHalfFull(request, "Manual compaction");
   await page.goto(`/?session=${sessionId}`);
-  await expect(messages(page)).toHaveCount(10);
+  await expect.poll(() => loadedMessages(page)).toBe(10);
   await expect.poll(() => usagePercent(page)).toBeGreaterThan(45);
   const before = await usagePercent(page);
   expect(before).toBeLessThan(80);
@@ -200,7 +209,7 @@ test("/compact --force with instructions condenses below the threshold, and the 
   await expect(page.getByTestId("command-feedback")).toHaveCount(0);
   await expect.poll(() => usagePercent(page)).toBeLessThan(before);
   // The command is not a chat message.
-  await expect(messages(page)).toHaveCount(10);
+  await expect.poll(() => loadedMessages(page)).toBe(10);
   // The state before it is a checkpoint on the timeline, without a reload.
   await page.getByTestId("open-checkpoints").click();
   await expect(page.getByTestId("checkpoint-tag").filter({ hasText: "pre-compaction" })).toHaveCount(1);
@@ -401,7 +410,7 @@ test("/compact that would gain only a few percent says how little and dims nothi
     `The long one: ${filler(3_000)} [[reply:Read it.]]`,
   ]);
   await page.goto(`/?session=${sessionId}`);
-  await expect(messages(page)).toHaveCount(8);
+  await expect.poll(() => loadedMessages(page)).toBe(8);
   await runCommand(page, "/compact");
   const feedback = page.getByTestId("command-feedback");
   await expect(feedback).toHaveAttribute("data-code", "little_gain");

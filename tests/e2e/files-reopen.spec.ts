@@ -14,6 +14,8 @@ import {
   typeAndSend,
   userMessages,
   type FakeRequest,
+  newestReplySeq,
+  scrollListTo,
 } from "./support";
 
 test.beforeEach(async ({ request }) => {
@@ -91,7 +93,9 @@ test("after /compact condenses a PDF's turn, asking about page 3 has Claude reop
   await runCommand(page, "/compact --force");
   const divider = page.getByTestId("compaction-divider");
   await expect(divider).toHaveAttribute("data-status", "applied", { timeout: 60_000 });
-  // The PDF's turn is condensed: Claude no longer sees the file in full.
+  // The PDF's turn is condensed: Claude no longer sees the file in full. (The list draws only
+  // the rows near the view, so it is scrolled up to the first turns.)
+  await scrollListTo(page, userMessages(page).first());
   const pdfTurn = userMessages(page).nth(1);
   await expect(pdfTurn).toHaveAttribute("data-condensed", "true");
   await expect(pdfTurn).toHaveAttribute("data-in-window", "false");
@@ -102,10 +106,15 @@ test("after /compact condenses a PDF's turn, asking about page 3 has Claude reop
     { kind: "tool_use", name: "open_file", input: { file_id: fileId, pages: "3" } },
     { kind: "reply", text: FINAL_REPLY },
   ]);
-  const repliesBefore = await assistantMessages(page).count();
+  // Replies are told apart by seq: the list draws only the rows near the view, so counting
+  // drawn replies would depend on the window's height.
+  await page.getByTestId("message-list").evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  const repliesBefore = await newestReplySeq(page);
   await typeAndSend(page, "What was on page 3?");
   // Two saved replies: the one that called open_file, and the answer.
-  await expect(assistantMessages(page)).toHaveCount(repliesBefore + 2, { timeout: 60_000 });
+  await expect.poll(async () => (await repliesAfter(page, repliesBefore)).length, { timeout: 60_000 }).toBe(2);
   await expect(page.getByTestId("composer-input")).toBeEnabled({ timeout: 60_000 });
   await expectReopened(page, repliesBefore);
 
@@ -127,13 +136,23 @@ test("after /compact condenses a PDF's turn, asking about page 3 has Claude reop
 
   // It is the saved history, not the stream's state.
   await page.reload();
-  await expect(assistantMessages(page)).toHaveCount(repliesBefore + 2, { timeout: 30_000 });
+  await expect.poll(async () => (await repliesAfter(page, repliesBefore)).length, { timeout: 30_000 }).toBe(2);
   await expectReopened(page, repliesBefore);
 });
 
 /** The call, its result (closed, then opened) and the answer, as the chat shows them. */
+/** The seqs of the drawn replies newer than `seq`, oldest first. */
+function repliesAfter(page: Page, seq: number): Promise<number[]> {
+  return assistantMessages(page).evaluateAll(
+    (els, after) => els.map((e) => Number(e.getAttribute("data-seq"))).filter((n) => n > after).sort((a, b) => a - b),
+    seq,
+  );
+}
+
+/** `repliesBefore`: the seq of the newest reply before the question. */
 async function expectReopened(page: Page, repliesBefore: number): Promise<void> {
-  await expect(assistantMessages(page).nth(repliesBefore)).toContainText("Opening page 3 of a file…");
+  const [call] = await repliesAfter(page, repliesBefore);
+  await expect(page.locator(`[data-testid="message"][data-seq="${call}"]`)).toContainText("Opening page 3 of a file…");
   const result = page.locator('[data-testid="tool-result"][data-tool="open_file"]');
   await expect(result).toHaveCount(1);
   await expect(result.getByTestId("tool-result-label")).toHaveText("Opened quarterly.pdf, page 3");

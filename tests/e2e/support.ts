@@ -1,4 +1,4 @@
-import { expect, type Page, type APIRequestContext } from "@playwright/test";
+import { expect, type Locator, type Page, type APIRequestContext } from "@playwright/test";
 import { FAKE_PORT } from "./ports";
 
 export const FAKE_URL = `http://127.0.0.1:${FAKE_PORT}`;
@@ -31,12 +31,52 @@ export async function typeAndSend(page: Page, text: string): Promise<void> {
   await input.press("Enter");
 }
 
+/**
+ * The newest saved reply drawn in the list (0 when none). The list is virtualised, so counting
+ * drawn replies says nothing once a session is longer than a screen; a send keeps the list at
+ * its bottom, where the newest reply is drawn.
+ */
+export async function newestReplySeq(page: Page): Promise<number> {
+  return assistantMessages(page).evaluateAll((els) => Math.max(0, ...els.map((e) => Number(e.getAttribute("data-seq")))));
+}
+
 /** Sends a message and waits until its reply is saved and the composer is free again. */
 export async function sendAndWait(page: Page, text: string, opts: { timeout?: number } = {}): Promise<void> {
-  const before = await assistantMessages(page).count();
+  const before = await newestReplySeq(page);
   await typeAndSend(page, text);
-  await expect(assistantMessages(page)).toHaveCount(before + 1, { timeout: opts.timeout ?? 30_000 });
+  await expect.poll(() => newestReplySeq(page), { timeout: opts.timeout ?? 30_000 }).toBeGreaterThan(before);
   await expect(page.getByTestId("composer-input")).toBeEnabled({ timeout: opts.timeout ?? 30_000 });
+}
+
+/** How many messages the list holds (loaded pages), drawn or not. */
+export async function loadedMessages(page: Page): Promise<number> {
+  return Number(await page.getByTestId("message-list").getAttribute("data-loaded-count"));
+}
+
+/**
+ * Scrolls the virtualised list from its top down, a screen at a time, until `target` is drawn,
+ * then brings it into view. Only rows near the viewport exist in the DOM, so a message far from
+ * the view cannot be found by a locator until the list is scrolled to it.
+ */
+export async function scrollListTo(page: Page, target: Locator): Promise<void> {
+  const list = page.getByTestId("message-list");
+  await list.evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  for (let step = 0; step < 400; step++) {
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if ((await target.count()) > 0) {
+      await target.first().scrollIntoViewIfNeeded();
+      return;
+    }
+    const moved = await list.evaluate((el) => {
+      const before = el.scrollTop;
+      el.scrollTop += Math.round(el.clientHeight * 0.7);
+      return el.scrollTop !== before;
+    });
+    if (!moved && step > 0) break;
+  }
+  await expect(target.first()).toBeAttached();
 }
 
 // Plain lowercase words: the fake counts each as ~1.15 tokens and tiktoken as ~1, so the
