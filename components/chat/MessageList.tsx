@@ -13,12 +13,8 @@ import { MessagesSquare } from "lucide-react";
 import type { CompactionJson, MessageJson } from "@/lib/contract";
 import { activeCompaction, useConversationStore } from "@/lib/client/conversation-store";
 import { replacedIds } from "@/lib/client/conversation-helpers";
-<<<<<<< HEAD
-import { offeredVersions, versionView, type VersionPicks } from "@/lib/client/versions";
-=======
 import { registerListNavigator } from "@/lib/client/list-navigator";
-import { versionView, type VersionPicks } from "@/lib/client/versions";
->>>>>>> h-list
+import { offeredVersions, versionView, type VersionPicks } from "@/lib/client/versions";
 import { templateNames, useTemplatesStore } from "@/lib/client/templates-store";
 import { CompactionDivider } from "@/components/context/CompactionDivider";
 import { CompactionProgress } from "@/components/context/CompactionProgress";
@@ -32,7 +28,7 @@ import { StreamingReply } from "@/components/chat/StreamingReply";
 import { LaunchEmpty } from "@/components/sessions/LaunchEmpty";
 import { LoadedMemoriesLine } from "@/components/memory/LoadedMemoriesLine";
 import { ToolResultsItem } from "@/components/chat/ToolResultsItem";
-import { cutoffIndex, dividerSlots, isToolResults, lastVersions, newSince, placementOf, toolUsesOf } from "@/components/chat/list-layout";
+import { cutoffIndex, dividerSlots, isToolResults, newSince, placementOf, toolUsesOf } from "@/components/chat/list-layout";
 
 /** Within this many pixels of the bottom, new content keeps the view pinned to the bottom. */
 const STICK_PX = 120;
@@ -247,11 +243,7 @@ export function MessageList() {
   const firstUserId = !hasMore ? messages.find((m) => m.role === "user")?.id : undefined;
   const picks = chosen.session === sessionId ? chosen.picks : NO_PICKS;
   const view = useMemo(() => versionView(messages, picks), [messages, picks]);
-<<<<<<< HEAD
   const versionsFor = useMemo(() => offeredVersions(messages, replaced, condensedThrough), [messages, replaced, condensedThrough]);
-=======
-  const versionsFor = useMemo(() => lastVersions(messages, replaced), [messages, replaced]);
->>>>>>> h-list
   const versionsDisabled = !idle || compacting;
   const empty = !loading && messages.length === 0 && pendingText === null && phase === "idle";
   const newCount = away ? newSince(messages, seenSeq, view.hidden) : 0;
@@ -271,9 +263,9 @@ export function MessageList() {
           onToggleProtect={onToggleProtect}
           retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
           versions={
-            m.id === versionsFor.edit
+            versionsFor.edit.has(m.id)
               ? { disabled: versionsDisabled, onEdit }
-              : m.id === versionsFor.regenerate
+              : versionsFor.regenerate.has(m.id)
                 ? { disabled: versionsDisabled, onRegenerate }
                 : null
           }
@@ -289,61 +281,6 @@ export function MessageList() {
 
   const lane = "mx-auto flex max-w-4xl flex-col gap-5 px-4";
   return (
-<<<<<<< HEAD
-    <div
-      ref={scroller}
-      onScroll={onScroll}
-      data-testid="message-list"
-      className="flex-1 overflow-y-auto overscroll-contain"
-    >
-      <div className="mx-auto flex max-w-4xl flex-col gap-5 px-4 py-6">
-        {hasMore && (
-          <div className="flex justify-center">
-            <button
-              type="button"
-              data-testid="load-earlier"
-              onClick={requestOlder}
-              disabled={loadingOlder}
-              className="rounded-full border border-zinc-200 dark:border-zinc-800 bg-white dark:bg-zinc-900 px-3 py-1 text-xs text-zinc-600 dark:text-zinc-400 hover:bg-zinc-50 dark:hover:bg-zinc-800 disabled:opacity-60"
-            >
-              {loadingOlder ? "Loading…" : "Load earlier messages"}
-            </button>
-          </div>
-        )}
-        {loading && <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">Loading conversation…</p>}
-        {loadError && (
-          <p role="alert" className="rounded-md bg-red-50 dark:bg-red-950/40 px-3 py-2 text-sm text-red-800 dark:text-red-300">
-            {loadError}
-          </p>
-        )}
-        {empty && (sessionId === null ? <LaunchEmpty /> : <EmptyConversation />)}
-        {renderDividers(-1)}
-        {messages.map((m, i) => (
-          <div key={m.id} className="contents">
-            {/* One compaction, one marker: its divider says where it happened and the condensed
-                turns are dimmed, so only turns that slid out get a "view begins here" line. */}
-            {i === cutoffAt && cutoffReason === "slid" && <CutoffMarker />}
-            {view.hidden.has(m.id) ? null : isToolResults(m) ? (
-              <ToolResultsItem message={m} uses={toolUsesOf(messages[i - 1])} />
-            ) : (
-              <MessageItem
-                message={m}
-                placement={{ ...placementOf(m, contextWindow, condensedThrough), replaced: replaced.has(m.id) }}
-                protecting={Boolean(protecting[m.id])}
-                onToggleProtect={onToggleProtect}
-                retry={m === last && m.status === "interrupted" && !sendError ? { disabled: !idle, onRetry } : null}
-                versions={
-                  versionsFor.edit.has(m.id)
-                    ? { disabled: versionsDisabled, onEdit }
-                    : versionsFor.regenerate.has(m.id)
-                      ? { disabled: versionsDisabled, onRegenerate }
-                      : null
-                }
-                switcher={view.switchers.get(m.id) ?? null}
-                onPickVersion={pickVersion}
-                thinkingMs={thinkingTimes[m.id]}
-              />
-=======
     <div className="relative flex min-h-0 flex-1 flex-col">
       <div
         ref={scroller}
@@ -366,7 +303,6 @@ export function MessageList() {
                   {loadingOlder ? "Loading…" : "Load earlier messages"}
                 </button>
               </div>
->>>>>>> h-list
             )}
             {loading && <p className="text-center text-sm text-zinc-500 dark:text-zinc-400">Loading conversation…</p>}
             {loadError && (

@@ -66,25 +66,6 @@ export function cutoffIndex(messages: MessageJson[], window: WindowJson | null, 
   return -1;
 }
 
-/**
- * Which messages offer Edit (your last typed message) and Regenerate (the last reply of the
- * last turn), ignoring earlier versions and tool results.
- */
-export function lastVersions(messages: MessageJson[], replaced: Set<string>): { edit: string | null; regenerate: string | null } {
-  let edit: string | null = null;
-  let regenerate: string | null = null;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (replaced.has(m.id)) continue;
-    if (m.role === "assistant" && regenerate === null && edit === null) regenerate = m.id;
-    if (m.role === "user" && !m.content.some((b) => b.type === "tool_result")) {
-      edit = m.id;
-      break;
-    }
-  }
-  return { edit, regenerate };
-}
-
 /** Saved messages after `seenSeq` that a reader would count as new (typed messages and replies). */
 export function newSince(messages: readonly MessageJson[], seenSeq: number, hidden: ReadonlySet<string>): number {
   let n = 0;
