@@ -127,6 +127,7 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
   file_pages: (tx, s) => tx.query("insert into file_pages (file_id, page, text) values ($1, 1, 'A secret plan')", [s.file]),
   file_uses: (tx, s) => tx.query("insert into file_uses (session_id, file_id, seq, turn_seq, tokens) values ($1, $2, 1, 1, 5)", [s.session, s.file]),
   client_conversations: (tx, s) => tx.query("insert into client_conversations (conversation, session_id) values ('x-claude-code-session-id:a', $1)", [s.session]),
+  session_drafts: (tx, s) => tx.query("insert into session_drafts (session_id, text) values ($1, 'A draft')", [s.session]),
 };
 
 /** Tables users read but only triggers write (migrations 20261123000009, 20261126000001). */
@@ -156,6 +157,7 @@ const PARENT_REFS: [string, string, string][] = [
   ["file_uses", "file_id", "files"],
   ["file_uses", "session_id", "sessions"],
   ["client_conversations", "session_id", "sessions"],
+  ["session_drafts", "session_id", "sessions"],
   ["files", "session_id", "sessions"],
   ["inherited_protection", "message_id", "messages"],
   ["inherited_protection", "session_id", "sessions"],
