@@ -16,6 +16,7 @@ import { clearDraft, NEW_DRAFT, readLocal } from "@/lib/client/drafts";
 import { useDraft } from "@/components/chat/useDraft";
 import { PasteChips } from "@/components/chat/PasteChips";
 import { SendButton } from "@/components/chat/SendButton";
+import { NoKeyNotice } from "@/components/chat/NoKeyNotice";
 import { AttachButton } from "@/components/chat/files/AttachButton";
 import { FileChips } from "@/components/chat/files/FileChips";
 import { useAttachFiles } from "@/components/chat/files/useAttachFiles";
@@ -46,6 +47,8 @@ export function Composer({ sessionId: draftSession }: { sessionId: string | null
   const feedback = useConversationStore((s) => s.commandFeedback);
   const send = useConversationStore((s) => s.send);
   const offline = useConversationStore((s) => lastReplyIsOffline(s.messages));
+  // Before the first message: where the empty chat says whether Claude has a key.
+  const empty = useConversationStore((s) => s.messages.length === 0 && !s.loading && s.phase === "idle");
   const input = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
   const waitId = useId();
@@ -162,6 +165,7 @@ export function Composer({ sessionId: draftSession }: { sessionId: string | null
         {menuOpen && (
           <CommandMenu id={menuId} commands={suggestions} active={active} onHover={setHighlight} onPick={pick} />
         )}
+        {empty && <NoKeyNotice />}
         {feedback && <CommandFeedbackLine feedback={feedback} />}
         <FileChips />
         <PasteChips pastes={pastes} onRemove={(id) => setPastes((p) => p.filter((x) => x.id !== id))} />

@@ -64,8 +64,11 @@ export const anthropicKeyStatus = named(
   }),
 );
 
+/** What an Anthropic key looks like: checked before it is stored (and by the form before it is sent). */
+export const ANTHROPIC_KEY_PATTERN = /^sk-ant-[A-Za-z0-9_-]{13,}$/;
+
 export const putAnthropicKeySchema = z
-  .object({ key: z.string().trim().min(20).max(300).regex(/^sk-ant-[A-Za-z0-9_-]+$/, "An Anthropic key starts with sk-ant- and holds only letters, digits, - and _.") })
+  .object({ key: z.string().trim().max(300).regex(ANTHROPIC_KEY_PATTERN, "That is not an Anthropic key: one starts with sk-ant- and holds only letters, digits, - and _.") })
   .strict();
 
 export type DraftJson = z.infer<typeof draft>;
