@@ -57,30 +57,32 @@ export function AnthropicKeySection() {
       </h3>
       <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="anthropic-key-status" data-source={status.source}>
         {status.source === "environment"
-          ? `Claude is called with the key from ANTHROPIC_API_KEY${ending}. It wins over a key saved here.`
+          ? `Claude is called with the key from the ANTHROPIC_API_KEY environment variable${ending}; to use another, change it and restart Threadkeeper.`
           : status.source === "app"
             ? `A key${ending} is saved on this computer, readable only by the account running Threadkeeper.`
             : "No key is set, so an offline responder answers. Get a key at console.anthropic.com; it is kept on this computer and never shown again."}
       </p>
-      <form onSubmit={save} noValidate className="flex flex-col gap-2">
-        <label htmlFor={id} className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
-          {status.source === "app" ? "Replace the key" : "Your key"}
-        </label>
-        <input
-          id={id}
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
-          data-testid="anthropic-key-input"
-          value={key}
-          onChange={(e) => setKey(e.target.value)}
-          placeholder="sk-ant-…"
-          className="rounded-md border border-zinc-300 bg-white px-2 py-1 font-mono text-sm text-zinc-900 focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:focus:border-zinc-400 dark:focus:ring-sky-800"
-        />
-        {error && (
-          <p role="alert" data-testid="anthropic-key-error" className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800 dark:bg-red-950/40 dark:text-red-300">
-            {error}
-          </p>
+      {/* The environment's key wins: a key saved here would never be used. */}
+      {status.source !== "environment" && (
+        <form onSubmit={save} noValidate className="flex flex-col gap-2">
+          <label htmlFor={id} className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
+            {status.source === "app" ? "Replace the key" : "Your key"}
+          </label>
+          <input
+            id={id}
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            data-testid="anthropic-key-input"
+            value={key}
+            onChange={(e) => setKey(e.target.value)}
+            placeholder="sk-ant-…"
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1 font-mono text-sm text-zinc-900 focus:border-zinc-500 focus:outline-none focus:ring-2 focus:ring-sky-200 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:focus:border-zinc-400 dark:focus:ring-sky-800"
+          />
+          {error && (
+            <p role="alert" data-testid="anthropic-key-error" className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800 dark:bg-red-950/40 dark:text-red-300">
+              {error}
+            </p>
         )}
         <p role="status" data-testid="anthropic-key-note" className="min-h-4 text-xs text-emerald-700 dark:text-emerald-400">
           {note ?? ""}
@@ -96,6 +98,7 @@ export function AnthropicKeySection() {
           </button>
         </div>
       </form>
+      )}
     </section>
   );
 }
