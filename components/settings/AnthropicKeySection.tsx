@@ -83,21 +83,23 @@ export function AnthropicKeySection() {
             <p role="alert" data-testid="anthropic-key-error" className="rounded-md bg-red-50 px-3 py-2 text-xs text-red-800 dark:bg-red-950/40 dark:text-red-300">
               {error}
             </p>
-        )}
-        <p role="status" data-testid="anthropic-key-note" className="min-h-4 text-xs text-emerald-700 dark:text-emerald-400">
-          {note ?? ""}
-        </p>
-        <div className="flex justify-end gap-2">
-          {status.source === "app" && (
-            <button type="button" data-testid="anthropic-key-remove" disabled={busy} onClick={() => void act(() => useKeyStore.getState().remove(), "Removed.")} className={BUTTON}>
-              Remove key
-            </button>
           )}
-          <button type="submit" data-testid="anthropic-key-save" disabled={busy} className={BUTTON}>
-            {busy ? "Saving…" : "Save key"}
-          </button>
-        </div>
-      </form>
+          {note && (
+            <p role="status" data-testid="anthropic-key-note" className="text-xs text-emerald-700 dark:text-emerald-400">
+              {note}
+            </p>
+          )}
+          <div className="flex justify-end gap-2">
+            {status.source === "app" && (
+              <button type="button" data-testid="anthropic-key-remove" disabled={busy} onClick={() => void act(() => useKeyStore.getState().remove(), "Removed.")} className={BUTTON}>
+                Remove key
+              </button>
+            )}
+            <button type="submit" data-testid="anthropic-key-save" disabled={busy} className={BUTTON}>
+              {busy ? "Saving…" : "Save key"}
+            </button>
+          </div>
+        </form>
       )}
     </section>
   );

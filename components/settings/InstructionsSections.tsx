@@ -24,9 +24,10 @@ function Outcome({ phase, testId }: { phase: Phase; testId: string }) {
       </p>
     );
   }
+  if (phase.kind !== "saved") return null;
   return (
-    <p role="status" data-testid={`${testId}-status`} className="min-h-4 text-xs text-emerald-700 dark:text-emerald-400">
-      {phase.kind === "saved" ? phase.note : ""}
+    <p role="status" data-testid={`${testId}-status`} className="text-xs text-emerald-700 dark:text-emerald-400">
+      {phase.note}
     </p>
   );
 }
