@@ -15,6 +15,8 @@ const schema = z.object({
   // A database call that blocks the server longer than this ends the process (default 60000; 0: off).
   THREADKEEPER_DB_WATCHDOG_MS: z.coerce.number().int().min(0).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  // Local mode: where a key saved from Account settings is kept (default `<data dir>-anthropic-key`, 0600).
+  THREADKEEPER_KEY_FILE: z.string().optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   THREADKEEPER_MODEL: z.string().optional(),
   THREADKEEPER_MAX_MESSAGE_BYTES: z.coerce.number().int().positive().optional(),

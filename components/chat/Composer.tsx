@@ -12,8 +12,11 @@ import { composeMessage, isLargePaste, pasteIsFiles, type PastedText } from "@/l
 import { outgoingFiles, sendBlockedReason } from "@/lib/client/attachments";
 import { useAttachmentsStore } from "@/lib/client/attachments-store";
 import { useStatusStore } from "@/lib/client/status-store";
+import { clearDraft, NEW_DRAFT, readLocal } from "@/lib/client/drafts";
+import { useDraft } from "@/components/chat/useDraft";
 import { PasteChips } from "@/components/chat/PasteChips";
 import { SendButton } from "@/components/chat/SendButton";
+import { NoKeyNotice } from "@/components/chat/NoKeyNotice";
 import { AttachButton } from "@/components/chat/files/AttachButton";
 import { FileChips } from "@/components/chat/files/FileChips";
 import { useAttachFiles } from "@/components/chat/files/useAttachFiles";
@@ -27,19 +30,25 @@ function lastReplyIsOffline(messages: MessageJson[]): boolean {
   return false;
 }
 
-export function Composer() {
-  const [text, setText] = useState("");
+/**
+ * `sessionId`: the session this composer types into (null: a new chat). Workspace mounts one per
+ * session, so each starts from that session's own draft.
+ */
+export function Composer({ sessionId: draftSession }: { sessionId: string | null }) {
+  const [text, setText] = useState(() => readLocal(draftSession ?? NEW_DRAFT)?.text ?? "");
   // The text for which the menu was closed with Esc; typing anything else opens it again.
   const [dismissedFor, setDismissedFor] = useState<string | null>(null);
   const [highlight, setHighlight] = useState(0);
   // Large pastes wait as chips and are sent after the typed text.
-  const [pastes, setPastes] = useState<PastedText[]>([]);
-  const nextPaste = useRef(0);
+  const [pastes, setPastes] = useState<PastedText[]>(() => (readLocal(draftSession ?? NEW_DRAFT)?.pastes ?? []).map((p, id) => ({ id, text: p })));
+  const nextPaste = useRef(pastes.length);
   const phase = useConversationStore((s) => s.phase);
   const compacting = useConversationStore((s) => s.compacting);
   const feedback = useConversationStore((s) => s.commandFeedback);
   const send = useConversationStore((s) => s.send);
   const offline = useConversationStore((s) => lastReplyIsOffline(s.messages));
+  // Before the first message: where the empty chat says whether Claude has a key.
+  const empty = useConversationStore((s) => s.messages.length === 0 && !s.loading && s.phase === "idle");
   const input = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
   const waitId = useId();
@@ -56,6 +65,10 @@ export function Composer() {
   const sessionId = useConversationStore((s) => s.sessionId);
   const chips = allChips.filter((c) => c.sessionId === sessionId);
   const waitReason = sendBlockedReason(chips);
+  useDraft(draftSession, { text, pastes: pastes.map((p) => p.text), chips: chips.filter((c) => c.sessionId === draftSession), serverText: composeMessage(text, pastes) }, (d) => {
+    setText(d.text);
+    setPastes(d.pastes.map((p) => ({ id: nextPaste.current++, text: p })));
+  });
   const hasFiles = chips.some((c) => c.status === "ready");
   useEffect(() => {
     if (window.matchMedia("(pointer: fine)").matches && !document.querySelector("[aria-modal=true]")) input.current?.focus();
@@ -103,6 +116,7 @@ export function Composer() {
     }
     change("");
     setPastes([]);
+    clearDraft(draftSession ?? NEW_DRAFT);
     // The chips stay until the server accepts the message (a failed send leaves them to send again).
     const files = outgoingFiles(chips, useStatusStore.getState().status?.capacity_tokens ?? null);
     void send(composeMessage(value, pastes), files);
@@ -151,6 +165,7 @@ export function Composer() {
         {menuOpen && (
           <CommandMenu id={menuId} commands={suggestions} active={active} onHover={setHighlight} onPick={pick} />
         )}
+        {empty && <NoKeyNotice />}
         {feedback && <CommandFeedbackLine feedback={feedback} />}
         <FileChips />
         <PasteChips pastes={pastes} onRemove={(id) => setPastes((p) => p.filter((x) => x.id !== id))} />

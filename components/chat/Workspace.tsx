@@ -59,7 +59,8 @@ export function Workspace() {
         <ChatHeader onOpenSettings={() => useSettingsPanel.getState().show("session")} onToggleSidebar={() => setSidebarOpen((v) => !v)} />
         <StorageBanner />
         <MessageList />
-        <Composer />
+        {/* One composer per session: each starts from its own draft. */}
+        <Composer key={currentId ?? "new"} sessionId={currentId} />
       </FileDropArea>
       <CanvasPanel />
       <CheckpointPanel />

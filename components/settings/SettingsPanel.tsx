@@ -1,13 +1,16 @@
 "use client";
 // The two settings panels: the open session's context settings (with "Save as my default"),
-// and the account's (defaults for new sessions, summary templates, API keys, file storage).
+// and its system prompt; and the account's (defaults for new sessions, custom instructions,
+// the Anthropic key in local mode, summary templates, API keys, file storage).
 import { useSettingsPanel } from "@/lib/client/settings-panel-store";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useTemplatesStore } from "@/lib/client/templates-store";
 import { SidePanel } from "@/components/ui/SidePanel";
+import { AnthropicKeySection } from "@/components/settings/AnthropicKeySection";
 import { ApiKeysSection } from "@/components/settings/ApiKeysSection";
 import { ImportSection } from "@/components/settings/ImportSection";
 import { FilesStorageSection } from "@/components/settings/FilesStorageSection";
+import { CustomInstructionsSection, SystemPromptSection } from "@/components/settings/InstructionsSections";
 import { SettingsForm } from "@/components/settings/SettingsForm";
 import { TemplatesSection } from "@/components/settings/TemplatesSection";
 
@@ -25,6 +28,7 @@ function SessionSettings({ sessionId }: { sessionId: string }) {
   return (
     <SidePanel title="Session settings" testId="settings-panel" closeLabel="Close settings" className="max-w-sm gap-4 bg-white dark:bg-zinc-900" onClose={close}>
       <SettingsForm sessionId={sessionId} />
+      <SystemPromptSection key={sessionId} sessionId={sessionId} />
       <button
         type="button"
         data-testid="open-account-settings"
@@ -48,6 +52,8 @@ function AccountSettings() {
         </h3>
         <SettingsForm sessionId={null} />
       </section>
+      <CustomInstructionsSection />
+      <AnthropicKeySection />
       <TemplatesSection templates={templates} loadError={templatesError} />
       <ApiKeysSection />
       <ImportSection />

@@ -7,6 +7,7 @@ import { describeError } from "@/lib/client/api/http";
 import * as filesApi from "@/lib/client/api/files";
 import { chipsReducer, refusal, type ChipAction, type FileChip } from "@/lib/client/attachments";
 import { fileKindOf } from "@/lib/contract/file-types";
+import type { FileInfo } from "@/lib/contract/files";
 
 /** How often, and how many times, a session's files are asked for while a PDF is being read. */
 const POLL_MS = 1_000;
@@ -23,6 +24,8 @@ interface AttachmentsState {
   toggleReference(key: string): void;
   /** The message carrying these files was accepted: their chips leave, their files stay. */
   sent(sessionId: string, fileIds: readonly string[]): void;
+  /** A draft's files, already uploaded, come back as ready chips (those not shown already). */
+  restore(sessionId: string, files: readonly { file: FileInfo; byReference: boolean }[]): void;
 }
 
 let nextKey = 0;
@@ -112,6 +115,16 @@ export const useAttachmentsStore = create<AttachmentsState>()((set, get) => {
 
     toggleReference(key) {
       dispatch({ type: "toggled_reference", key });
+    },
+
+    restore(sessionId, files) {
+      const shown = new Set(get().chips.flatMap((c) => (c.sessionId === sessionId && c.file ? [c.file.id] : [])));
+      for (const { file, byReference } of files) {
+        if (shown.has(file.id)) continue;
+        const chip: FileChip = { key: `f${nextKey++}`, sessionId, name: file.name, size: file.size, kind: file.kind, previewUrl: file.kind === "image" ? filesApi.fileHref(file.id) : null, status: "ready", file, error: null, byReference };
+        dispatch({ type: "added", chip });
+      }
+      if (files.some((f) => f.file.extraction === "pending")) void poll(sessionId);
     },
 
     sent(sessionId, fileIds) {

@@ -21,7 +21,7 @@ export interface FileChip {
   name: string;
   size: number;
   kind: FileKind;
-  /** An object URL of the local image, for its thumbnail (revoked when the chip goes). */
+  /** An object URL of the local image, for its thumbnail (revoked when the chip goes), or the stored file's address for a restored draft. */
   previewUrl: string | null;
   status: ChipStatus;
   /** The stored file, once uploaded. */

@@ -28,7 +28,24 @@ export function merge(existing: MessageJson[], incoming: MessageJson[], window: 
     byId.set(m.id, window && !fresh.has(m.id) ? { ...m, in_window: isInWindow(m.turn_seq, window) } : m);
   }
   for (const m of incoming) byId.set(m.id, m);
-  return [...byId.values()].sort((a, b) => a.seq - b.seq);
+  return withoutRetriedAttempts([...byId.values()].sort((a, b) => a.seq - b.seq));
+}
+
+/**
+ * Without the failed attempts a retry answered again: an interrupted reply followed by a later
+ * reply of the same turn (what the server no longer sends Claude, lib/context/retries.ts). A
+ * reply stopped and then regenerated stays, as the earlier version behind the switcher.
+ */
+export function withoutRetriedAttempts(messages: MessageJson[]): MessageJson[] {
+  const lastReply = new Map<number, number>();
+  const lastRestart = new Map<number, number>();
+  for (const m of messages) {
+    if (m.role === "assistant") lastReply.set(m.turn_seq, m.seq);
+    if (m.restarts_turn) lastRestart.set(m.turn_seq, m.seq);
+  }
+  const retried = (m: MessageJson) =>
+    m.role === "assistant" && m.status === "interrupted" && (lastReply.get(m.turn_seq) ?? m.seq) > m.seq && (lastRestart.get(m.turn_seq) ?? 0) < m.seq;
+  return messages.some(retried) ? messages.filter((m) => !retried(m)) : messages;
 }
 
 /** Inserts or replaces one compaction, oldest first. */

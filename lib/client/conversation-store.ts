@@ -6,6 +6,7 @@
 import { create } from "zustand";
 import type { CompactionJson } from "@/lib/contract";
 export { activeCompaction } from "@/lib/client/conversation-helpers";
+import { carryNewDraft } from "@/lib/client/drafts";
 import { describeError } from "@/lib/client/api/http";
 import * as checkpointsApi from "@/lib/client/api/checkpoints";
 import * as contextApi from "@/lib/client/api/context";
@@ -116,6 +117,8 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       const open = get().sessionId;
       if (open) return open;
       const session = await sessionsApi.createSession();
+      // What was typed in the new chat belongs to this session now.
+      carryNewDraft(session.id);
       // Claim the new session before selecting it, so open() does not reset this send.
       set({ sessionId: session.id, messages: [], window: null, hasMore: false, compactions: [] });
       useStatusStore.getState().track(session.id);

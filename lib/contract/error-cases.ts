@@ -57,6 +57,7 @@ export const E = {
   editSummarized: error(409, "edit_summarized", "`edit_of` / `reply_id`: the message's turn was condensed into the session's summary, which still retells it; restore a checkpoint from before it (POST /api/session/{id}/checkpoints/{cid}/restore) to branch from there."),
   requestInProgress: error(409, "request_in_progress", "A send with this idempotency key is still being answered."),
   nothingToStop: error(409, "nothing_to_stop", "No reply is being written in this session."),
+  keyManagedByOperator: error(403, "key_managed_by_operator", "SaaS mode: Claude is called with the operator's key; no key can be saved from the app."),
   invalidChoice: error(422, "invalid_choice", "The element is not a confirmation, or the choice is not one of its options."),
   nothingToRemember: error(409, "nothing_to_remember", "The session has no messages to remember yet."),
   belowThreshold: error(409, "below_threshold", "Usage is below the compaction threshold; send `force: true` to compact anyway."),

@@ -16,3 +16,4 @@ export * from "./send";
 export * from "./sessions";
 export * from "./settings";
 export * from "./usage";
+export * from "./preferences";

@@ -83,9 +83,9 @@ export async function insertFork(
   const [fork] = await tx.query<SessionRow>(
     `insert into sessions (user_id, title, title_source, model, settings, system_prompt, system_tokens, project_id,
          parent_session_id, forked_from_checkpoint_id, next_seq, last_turn_seq, last_checkpoint_seq,
-         memory_text, memory_tokens, memory_loaded_at)
+         memory_text, memory_tokens, memory_loaded_at, instructions)
        select $1, $2, 'user', $3, $4::text::jsonb, $5, $6, $7, $8, $9, $10, $11, $10 - 1,
-         memory_text, memory_tokens, memory_loaded_at from sessions where id = $8
+         memory_text, memory_tokens, memory_loaded_at, instructions from sessions where id = $8
        returning ${SESSION_COLUMNS}`,
     [
       userId,

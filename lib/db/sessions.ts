@@ -11,6 +11,8 @@ export interface SessionRow {
   model: string;
   settings: Partial<ContextSettings>;
   system_prompt: string;
+  /** The custom instructions the session carries (lib/context/instructions.ts); system_tokens counts both. */
+  instructions: string;
   system_tokens: number;
   next_seq: number;
   last_turn_seq: number;
@@ -59,7 +61,7 @@ export interface SessionRow {
   file_count: number;
 }
 
-export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, system_tokens, next_seq, last_turn_seq,
+export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prompt, instructions, system_tokens, next_seq, last_turn_seq,
   message_count, window_start_turn, tail_tokens, pinned_tokens, canvas_tokens, canvas_version::float8 as canvas_version, measured_tokens, measured_raw_tokens,
   measured_at, summary_id, summary_text, summary_tokens, summary_through_turn, project_id, parent_session_id, forked_from_checkpoint_id, title_source, last_checkpoint_at,
   last_checkpoint_seq, last_message_preview, memory_text, memory_tokens, memory_loaded_at, archived_at, pinned_at, created_at,
@@ -70,13 +72,13 @@ export const SESSION_COLUMNS = `id, user_id, title, model, settings, system_prom
 export async function insertSession(
   tx: Tx,
   userId: string,
-  s: { title: string | null; model: string; settings: Partial<ContextSettings>; systemPrompt: string; systemTokens: number },
+  s: { title: string | null; model: string; settings: Partial<ContextSettings>; systemPrompt: string; instructions?: string; systemTokens: number },
 ): Promise<SessionRow> {
   const [row] = await tx.query<SessionRow>(
-    `insert into sessions (user_id, title, title_source, model, settings, system_prompt, system_tokens)
-     values ($1, coalesce($2, 'New session'), case when $2::text is null then 'default' else 'user' end, $3, $4::text::jsonb, $5, $6)
+    `insert into sessions (user_id, title, title_source, model, settings, system_prompt, instructions, system_tokens)
+     values ($1, coalesce($2, 'New session'), case when $2::text is null then 'default' else 'user' end, $3, $4::text::jsonb, $5, $6, $7)
      returning ${SESSION_COLUMNS}`,
-    [userId, s.title, s.model, JSON.stringify(s.settings), s.systemPrompt, s.systemTokens],
+    [userId, s.title, s.model, JSON.stringify(s.settings), s.systemPrompt, s.instructions ?? "", s.systemTokens],
   );
   return row;
 }
@@ -102,6 +104,16 @@ export async function setSystemPrompt(tx: Tx, userId: string, id: string, text: 
     text,
     tokens,
   ]);
+}
+
+/** Replaces the session's system prompt and custom instructions; `tokens` counts both. */
+export async function setSystemText(tx: Tx, userId: string, id: string, s: { prompt: string; instructions: string; tokens: number }): Promise<SessionRow> {
+  const [row] = await tx.query<SessionRow>(
+    `update sessions set system_prompt = $3, instructions = $4, system_tokens = $5 where id = $1 and user_id = $2 returning ${SESSION_COLUMNS}`,
+    [id, userId, s.prompt, s.instructions, s.tokens],
+  );
+  if (!row) throw notFound("Session", id);
+  return row;
 }
 
 /** The session and its user's tokens today, in one statement (the status after a turn's writes). */

@@ -151,3 +151,19 @@ export const calibrationWrite = (user: string, model: string, factor: string, sa
 export async function putCalibration(tx: Tx, userId: string, model: string, c: CalibrationRow): Promise<void> {
   await tx.query(`with ${calibrationWrite("$1", "$2", "$3", "$4")} select 1`, [userId, model, c.factor, c.samples]);
 }
+
+/** The account's custom instructions ('' when none). */
+export async function getInstructions(tx: Tx, userId: string): Promise<string> {
+  const [row] = await tx.query<{ custom_instructions: string }>(`select custom_instructions from user_settings where user_id = $1`, [userId]);
+  return row?.custom_instructions ?? "";
+}
+
+export async function putInstructions(tx: Tx, userId: string, text: string): Promise<string> {
+  const [row] = await tx.query<{ custom_instructions: string }>(
+    `insert into user_settings (user_id, custom_instructions, updated_at) values ($1, $2, now())
+     on conflict (user_id) do update set custom_instructions = excluded.custom_instructions, updated_at = now()
+     returning custom_instructions`,
+    [userId, text],
+  );
+  return row.custom_instructions;
+}

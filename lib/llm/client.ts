@@ -1,6 +1,7 @@
 import "server-only";
 import Anthropic from "@anthropic-ai/sdk";
 import { env } from "@/lib/env";
+import { anthropicKey } from "./stored-key";
 import { countBilledTokens, timeClaudeCall } from "@/lib/metrics";
 import { inSpan } from "@/lib/tracing";
 import type { SystemBlock } from "@/lib/context/prompt-cache";
@@ -70,9 +71,10 @@ export interface LlmReply {
 /** The Anthropic client, or null when no API key is configured (offline responder mode). */
 export function anthropicClient(): Anthropic | null {
   const e = env();
-  if (!e.ANTHROPIC_API_KEY) return null;
+  const { key } = anthropicKey();
+  if (!key) return null;
   return new Anthropic({
-    apiKey: e.ANTHROPIC_API_KEY,
+    apiKey: key,
     baseURL: e.ANTHROPIC_BASE_URL,
     // The SDK retries 408/409/429/5xx (529 included) with exponential backoff and Retry-After.
     maxRetries: e.THREADKEEPER_MAX_RETRIES ?? 2,

@@ -9,6 +9,7 @@ import { clearToolResults } from "@/lib/context/clearing";
 import { dropReplaced } from "@/lib/context/retries";
 import { openFileToolRaw, toolsRawTokens } from "@/lib/context/tools";
 import { neutralizeTag } from "@/lib/context/quote";
+import { sessionSystemText } from "@/lib/context/instructions";
 import { groupTurns } from "@/lib/context/turns";
 import type { EngineMessage } from "@/lib/context/types";
 import { selectWindow, type WindowSelection } from "@/lib/context/window";
@@ -104,7 +105,7 @@ export function fixedRawTokens(ctx: SessionContext): number {
  */
 export function systemPrompt(session: SessionRow): string {
   return (
-    session.system_prompt +
+    sessionSystemText(session.system_prompt, session.instructions) +
     (session.memory_text ?? "") +
     (session.summary_text ? summaryBlock(session.summary_text) : "")
   );

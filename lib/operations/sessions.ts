@@ -17,32 +17,39 @@ import { isPreset } from "@/lib/context/compaction/templates";
 import { listMessages, messageJson } from "@/lib/db/messages";
 import { handOverToForks } from "@/lib/db/forks";
 import { deleteSession, forksOf, getSession, insertSession, setSystemPrompt, listSessions, patchSession, sessionJson, sessionTitle, updateSessionSettings } from "@/lib/db/sessions";
-import { getUserSettings, putUserSettings } from "@/lib/db/settings";
+import { getInstructions, getUserSettings, putUserSettings } from "@/lib/db/settings";
+import { sessionSystemText } from "@/lib/context/instructions";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, defaultModelId, sessionContext, windowJson } from "./session-context";
 import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/contract/requests";
 
-/** `systemPrompt`: a drop-in caller's own, instead of the deployment's. */
-export async function createSession(userId: string, input: z.infer<typeof createSessionSchema>, systemPrompt = defaultSystemPrompt()): Promise<SessionJson> {
+/**
+ * `systemPrompt`: a drop-in caller's own, instead of the deployment's; without it the session
+ * carries the account's custom instructions too (a caller's `system` is the whole of its prompt).
+ */
+export async function createSession(userId: string, input: z.infer<typeof createSessionSchema>, systemPrompt?: string): Promise<SessionJson> {
   return withUser(userId, (tx) => createSessionIn(tx, userId, input, systemPrompt));
 }
 
 /** createSession within a transaction of the caller's. */
-export async function createSessionIn(tx: Tx, userId: string, input: z.infer<typeof createSessionSchema>, systemPrompt = defaultSystemPrompt()): Promise<SessionJson> {
+export async function createSessionIn(tx: Tx, userId: string, input: z.infer<typeof createSessionSchema>, systemPrompt?: string): Promise<SessionJson> {
   const user = await getUserSettings(tx, userId);
+  const prompt = systemPrompt ?? defaultSystemPrompt();
+  const instructions = systemPrompt === undefined ? await getInstructions(tx, userId) : "";
   const row = await insertSession(tx, userId, {
     title: input.title ?? null,
     model: input.model ?? user.model ?? defaultModelId(),
     settings: input.settings ?? {},
-    systemPrompt,
-    systemTokens: estimateSystemTokens(systemPrompt),
+    systemPrompt: prompt,
+    instructions,
+    systemTokens: estimateSystemTokens(sessionSystemText(prompt, instructions)),
   });
   await audit(tx, userId, { action: "session.created", target: { type: "session", id: row.id }, metadata: { model: row.model } });
   return sessionJson(row);
 }
 
-function defaultSystemPrompt(): string {
+export function defaultSystemPrompt(): string {
   return env().THREADKEEPER_SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT;
 }
 

@@ -82,7 +82,7 @@ export async function writeSummary(
   },
 ): Promise<Written> {
   const client = anthropicClient();
-  let fallbackReason = "offline: no ANTHROPIC_API_KEY is set";
+  let fallbackReason = "offline: no Anthropic key is set";
   let billed: LlmUsage | null = null;
   if (client) {
     try {

@@ -4,6 +4,7 @@ import "server-only";
 import { toApiMessages } from "@/lib/context/api-messages";
 import { breakpointCount, markMessages, planCacheBreakpoints, systemBlocks } from "@/lib/context/prompt-cache";
 import { dropSuperseded } from "@/lib/context/retries";
+import { sessionSystemText } from "@/lib/context/instructions";
 import { OPEN_FILE_TOOL, offeredTools } from "@/lib/context/tools";
 import { earlierFilesSection, fileIdsToSend, offersOpenFile } from "@/lib/context/files";
 import type { EngineMessage } from "@/lib/context/types";
@@ -57,7 +58,7 @@ export function buildRequest(
   caller?: Pick<TurnCaller, "tools" | "params" | "maxTokens"> & Partial<Pick<TurnCaller, "betas">>,
 ): BuiltRequest {
   const s = ctx.session;
-  const base = s.system_prompt + (s.memory_text ?? "");
+  const base = sessionSystemText(s.system_prompt, s.instructions) + (s.memory_text ?? "");
   const summary = s.summary_text ? summaryBlock(s.summary_text) : "";
   const tools = withCallerTools([...offeredTools(ctx.settings), ...(offersOpenFile(ctx.files, s.last_turn_seq) ? [OPEN_FILE_TOOL] : [])], caller?.tools ?? []);
   // The files whose turns have left the window, one line each, before the canvas (both change

@@ -2,7 +2,7 @@
 // and GET /api/usage/summary (what the dashboard's first screen needs, in one transaction).
 import "server-only";
 import { withUser, type Tx } from "@/lib/db";
-import { env } from "@/lib/env";
+import { anthropicKey } from "@/lib/llm/stored-key";
 import { badRequest, notFound } from "@/lib/errors";
 import { compactionPoints, hasAnyUsage, usageSessionVisible } from "@/lib/db/usage/dashboard";
 import { groupedUsage, topGroups } from "./groups";
@@ -82,7 +82,7 @@ export async function usageSummary(userId: string, q: SummaryQuery): Promise<Usa
     return {
       ...bounds(range),
       has_usage: inRange || (await hasAnyUsage(tx, userId)),
-      offline: !env().ANTHROPIC_API_KEY,
+      offline: anthropicKey().key === null,
       totals: days.totals,
       days: days.rows,
       top_sessions: top,

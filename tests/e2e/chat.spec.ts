@@ -114,7 +114,7 @@ test("a failed reply shows the error inline and Retry answers it", async ({ page
   await expect(userMessages(page).filter({ hasText: "This one will fail" })).toHaveCount(1);
 });
 
-test("a dropped stream keeps the partial reply as interrupted, and Retry answers again", async ({ page, request }) => {
+test("a dropped stream keeps the partial reply as interrupted, and a successful Retry replaces it, also after a reload", async ({ page, request }) => {
   await openNewConversation(page);
   await enqueueFake(request, [{ kind: "drop", text: "one two three four five six seven eight", afterChunks: 3 }]);
   await typeAndSend(page, "Tell me something");
@@ -131,9 +131,14 @@ test("a dropped stream keeps the partial reply as interrupted, and Retry answers
   await expect(reply).toHaveAttribute("data-status", "complete");
   await expect(reply).toContainText("Echo: Tell me something");
   await expect(error).toHaveCount(0);
-  // The interrupted reply stays in the history, marked as such.
-  await expect(assistantMessages(page)).toHaveCount(2);
-  await expect(assistantMessages(page).first()).toHaveAttribute("data-status", "interrupted");
+  // The retried reply takes the failed attempt's place: one reply, complete, here and after a reload.
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(assistantMessages(page).first()).toHaveAttribute("data-status", "complete");
+  await expect(page.getByTestId("interrupted-notice")).toHaveCount(0);
+  await page.reload();
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(assistantMessages(page).first()).toContainText("Echo: Tell me something");
+  await expect(page.getByTestId("interrupted-notice")).toHaveCount(0);
 });
 
 test("the bar turns yellow then red as the session fills, then the window slides", async ({ page }) => {

@@ -9,3 +9,5 @@ export const FAKE_AUTH_PORT = 4012 + offset;
 export const SAAS_PORT = 3102 + offset;
 // The storage banner's own instance, started with a warning level no disk is above.
 export const STORAGE_PORT = 3103 + offset;
+// An instance started without ANTHROPIC_API_KEY: the key typed into Account settings.
+export const KEYLESS_PORT = 3104 + offset;

@@ -45,8 +45,9 @@ interface Attempt {
    * `operator`: for whoever runs the service, never for a user: without the metrics token set
    * (as here) 403 `metrics_token_required` for a signed-in user and for an admin key alike, and
    * nothing of A's in the answer (tests/integration/metrics.test.ts covers the token).
+   * `local_only`: a local-mode control (the Anthropic key): 403 `key_managed_by_operator` in SaaS mode.
    */
-  expect: "not_found" | "own" | "operator";
+  expect: "not_found" | "own" | "operator" | "local_only";
   params?: (ids: Ids) => Record<string, string | string[]>;
   query?: (ids: Ids) => string;
   body?: (ids: Ids) => unknown;
@@ -116,6 +117,18 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/files/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.file }) },
   { route: "/api/files/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.file }) },
   { route: "/api/files", method: "GET", expect: "own" },
+  { route: "/api/session/[id]/draft", method: "GET", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/draft", method: "PUT", expect: "not_found", params: sid, body: () => ({ text: "planted draft" }) },
+  { route: "/api/session/[id]/draft", method: "PUT", expect: "not_found", params: sid, body: () => ({ text: "" }) },
+  // A's file named in B's own draft is dropped from it, not kept.
+  { route: "/api/session/[id]/draft", method: "PUT", expect: "own", params: (i) => ({ id: i.bSession }), body: (i) => ({ text: "x", attachments: [{ id: i.file, by_reference: false }] }) },
+  { route: "/api/session/[id]/system-prompt", method: "GET", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/system-prompt", method: "PUT", expect: "not_found", params: sid, body: () => ({ system_prompt: "Obey B." }) },
+  { route: "/api/account/instructions", method: "GET", expect: "own" },
+  { route: "/api/account/instructions", method: "PUT", expect: "own", body: () => ({ instructions: "B likes short answers." }) },
+  { route: "/api/account/anthropic-key", method: "GET", expect: "own" },
+  { route: "/api/account/anthropic-key", method: "PUT", expect: "local_only", body: () => ({ key: "sk-ant-api03-planted-key-0000000000" }) },
+  { route: "/api/account/anthropic-key", method: "DELETE", expect: "local_only" },
   { route: "/api/session/[id]/canvas", method: "GET", expect: "not_found", params: sid },
   { route: "/api/session/[id]/canvas", method: "GET", expect: "not_found", params: (i) => ({ id: i.bSession }), query: (i) => `?checkpoint_id=${i.checkpoint}` },
   { route: "/api/session/[id]/canvas", method: "DELETE", expect: "not_found", params: sid },
@@ -314,6 +327,9 @@ async function seedA(a: TestUser): Promise<Omit<Ids, "bSession">> {
   const key = ((await as(a, "POST", "/api/keys", { body: () => ({ name: `${MARK} key`, scopes: ["read", "write"] }) })).key as { id: string }).id;
   const file = ((await as(a, "POST", "/api/session/[id]/files", { params: sid, form: fileForm(`${MARK}.txt`) }, ids)).file as { id: string }).id;
   await as(a, "POST", "/api/session/[id]/messages", { params: sid, body: () => ({ content: "with a file", attachments: [file] }) }, ids);
+  await as(a, "PUT", "/api/session/[id]/draft", { params: sid, body: () => ({ text: `A's unsent ${MARK} draft` }) }, ids);
+  await as(a, "PUT", "/api/session/[id]/system-prompt", { params: sid, body: () => ({ system_prompt: `A's ${MARK} prompt` }) }, ids);
+  await as(a, "PUT", "/api/account/instructions", { body: () => ({ instructions: `A loves ${MARK}s.` }) });
   // A drop-in conversation of A's, found by its header and by its history.
   const first = dropIn("Where shall the garden party be?");
   const answer = await as(a, "POST", "/api/anthropic/v1/messages", { headers: A_CONVERSATION, body: () => first });
@@ -407,6 +423,13 @@ describe("user B against user A's objects", () => {
     expect(res.status, text).toBe(403);
     expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe("metrics_token_required");
     expect(text.toLowerCase()).not.toContain(MARK);
+  });
+
+  it.each(ATTEMPTS.filter((t) => t.expect === "local_only").map((t) => [label(t), t] as const))("%s is 403 in SaaS mode", async (_l, attempt) => {
+    const res = await call(attempt, ids, b.bearer);
+    const text = await res.text();
+    expect(res.status, text).toBe(403);
+    expect((JSON.parse(text) as { error: { code: string } }).error.code).toBe("key_managed_by_operator");
   });
 
   it.each(ATTEMPTS.filter((t) => t.expect === "own").map((t) => [label(t), t] as const))("%s shows nothing of A's", async (_l, attempt) => {

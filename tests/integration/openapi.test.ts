@@ -197,6 +197,24 @@ describe("files", () => {
   });
 });
 
+describe("preferences", () => {
+  it("a draft, the session's system prompt, custom instructions and the Anthropic key", async () => {
+    const s = await newSession();
+    await expectStatus(200, "GET", "/api/session/{id}/draft", { params: { id: s.id } });
+    await expectStatus(200, "PUT", "/api/session/{id}/draft", { params: { id: s.id }, body: { text: "half a thought" } });
+    await expectStatus(400, "PUT", "/api/session/{id}/draft", { params: { id: s.id }, body: { text: 7 } }, "invalid_request");
+    await expectStatus(404, "GET", "/api/session/{id}/draft", { params: { id: missing } }, "not_found");
+    await expectStatus(200, "GET", "/api/session/{id}/system-prompt", { params: { id: s.id } });
+    await expectStatus(200, "PUT", "/api/session/{id}/system-prompt", { params: { id: s.id }, body: { system_prompt: "Answer in French." } });
+    await expectStatus(200, "GET", "/api/account/instructions");
+    await expectStatus(200, "PUT", "/api/account/instructions", { body: { instructions: "" } });
+    await expectStatus(200, "GET", "/api/account/anthropic-key");
+    await expectStatus(400, "PUT", "/api/account/anthropic-key", { body: { key: "not a key" } }, "invalid_request");
+    await expectStatus(200, "PUT", "/api/account/anthropic-key", { body: { key: "sk-ant-api03-openapi-tour-0000000000" } });
+    await expectStatus(200, "DELETE", "/api/account/anthropic-key");
+  });
+});
+
 describe("messages", () => {
   it("send as JSON and as Server-Sent Events; history pages; status", async () => {
     const s = await newSession();

@@ -139,6 +139,7 @@ async function seedUser(user: string) {
     await tx.query(`insert into file_pages (file_id, page, text) values ($1, 1, 'notes')`, [file]);
     await tx.query(`insert into file_uses (session_id, file_id, seq, turn_seq, tokens) values ($1, $2, 1, 1, 4)`, [session, file]);
     await tx.query(`insert into client_conversations (conversation, session_id) values ('conversation-' || $1::text, $1::uuid)`, [session]);
+    await tx.query(`insert into session_drafts (session_id, text) values ($1, 'a draft of B')`, [session]);
     return { project, session, other, fork, message, second, compaction: compactionId, checkpoint, memory: memoryId, memory2, webhook, webhook2, delivery, file, file2 };
   });
 }
@@ -322,6 +323,11 @@ const INSERTS: Case[] = [
     foreign: (a) => a.session, own: (b) => b.other,
   },
   {
+    table: "session_drafts", column: "session_id", what: "a draft planted on A's session",
+    sql: () => `insert into session_drafts (session_id, text) values ($1, 'planted')`,
+    foreign: (a) => a.session, own: (b) => b.other,
+  },
+  {
     // B's streaming reply has no embedding row yet (it is enqueued when it completes).
     table: "message_embeddings", column: "message_id", what: "an embedding row for A's message",
     sql: () => `insert into message_embeddings (message_id) values ($1)`,
@@ -381,6 +387,8 @@ const UPDATES: Case[] = [
     sql: (b) => `update file_uses set file_id = $1 where file_id = '${b.file}'`, foreign: (a) => a.file, own: (b) => b.file2 },
   { table: "client_conversations", column: "session_id", what: "B's conversation moved onto A's session",
     sql: (b) => `update client_conversations set session_id = $1 where session_id = '${b.session}'`, foreign: (a) => a.session, own: (b) => b.other },
+  { table: "session_drafts", column: "session_id", what: "B's draft moved onto A's session",
+    sql: (b) => `update session_drafts set session_id = $1 where session_id = '${b.session}'`, foreign: (a) => a.session, own: (b) => b.other },
   // INSERT ... ON CONFLICT DO UPDATE: the update side is checked too.
   { table: "session_loaded_memories", column: "memory_id", what: "an upsert of B's loaded memory swapping in A's memory",
     sql: (b) => `insert into session_loaded_memories (session_id, memory_id, tokens, score) values ('${b.session}', '${b.memory}', 1, 1)

@@ -128,6 +128,7 @@ const SEEDS: Record<string, (tx: Tx, s: Seeded) => Promise<unknown>> = {
   file_uses: (tx, s) => tx.query("insert into file_uses (session_id, file_id, seq, turn_seq, tokens) values ($1, $2, 1, 1, 5)", [s.session, s.file]),
   client_conversations: (tx, s) => tx.query("insert into client_conversations (conversation, session_id) values ('x-claude-code-session-id:a', $1)", [s.session]),
   imports: (tx) => tx.query("insert into imports (file_name, format, errors) values ('conversations.json', 'chatgpt', '[{\"reason\":\"A secret plan\"}]')"),
+  session_drafts: (tx, s) => tx.query("insert into session_drafts (session_id, text) values ($1, 'A draft')", [s.session]),
 };
 
 /** Tables users read but only triggers write (migrations 20261123000009, 20261126000001). */
@@ -157,6 +158,7 @@ const PARENT_REFS: [string, string, string][] = [
   ["file_uses", "file_id", "files"],
   ["file_uses", "session_id", "sessions"],
   ["client_conversations", "session_id", "sessions"],
+  ["session_drafts", "session_id", "sessions"],
   ["files", "session_id", "sessions"],
   ["inherited_protection", "message_id", "messages"],
   ["inherited_protection", "session_id", "sessions"],

@@ -45,7 +45,9 @@ async function errorFrom(res: Response): Promise<ApiError> {
     noticeStorageFull(body.error.code);
     return new ApiError(res.status, body.error.code ?? "error", body.error.message, withRetryAfter(body.error.details, res));
   }
-  return new ApiError(res.status, "http_error", `Request failed (${res.status} ${res.statusText})`.trim());
+  // Never the body itself (a proxy's page, someone else's JSON): a sentence and what to do next.
+  const reason = `${res.status} ${res.statusText}`.trim();
+  return new ApiError(res.status, "http_error", `The server could not answer this request (${reason}). Retry in a moment; if it keeps failing, check that Threadkeeper is running.`);
 }
 
 /** Keeps the Retry-After header with the details, so the UI can say when to try again. */

@@ -15,18 +15,20 @@ import { mcp } from "./mcp";
 import { meta } from "./meta";
 import { openaiApi } from "./openai";
 import { operations } from "./operations";
+import { preferences } from "./preferences";
 import { projects } from "./projects";
 import { search } from "./search";
 import { sessions } from "./sessions";
 import { usage } from "./usage";
 
-export const GROUPS: EndpointGroup[] = [sessions, messages, files, canvasOperations, context, checkpoints, memories, search, projects, exchange, usage, audit, webhooks, keys, mcp, anthropicApi, openaiApi, operations, meta];
+export const GROUPS: EndpointGroup[] = [sessions, messages, files, preferences, canvasOperations, context, checkpoints, memories, search, projects, exchange, usage, audit, webhooks, keys, mcp, anthropicApi, openaiApi, operations, meta];
 
 /** Every endpoint by its operationId: what a route file binds its handler to. */
 export const api = {
   ...sessions.endpoints,
   ...messages.endpoints,
   ...files.endpoints,
+  ...preferences.endpoints,
   ...canvasOperations.endpoints,
   ...context.endpoints,
   ...checkpoints.endpoints,
