@@ -63,11 +63,13 @@ export function TokenBarTooltip({ id, status }: { id: string; status: ContextSta
       <p className="mb-1 mt-3 font-medium text-zinc-900 dark:text-zinc-100">Breakdown</p>
       <dl className="space-y-1">
         {breakdownRows(status.breakdown).map(({ key, label, tokens, partOf }) => (
-          <div key={key} data-testid={`token-bar-row-${key}`} className={partOf ? "pl-3" : undefined}>
-            <Row label={partOf ? `${label} (of ${partOf})` : label} value={exactTokens(tokens)} />
-            <div className="mt-0.5 h-1 rounded-full bg-zinc-100 dark:bg-zinc-800">
+          // A group of a <dl> holds only <dt> and <dd>: the share's bar is a second <dd>, a picture of the first.
+          <div key={key} data-testid={`token-bar-row-${key}`} className={`grid grid-cols-[1fr_auto] gap-x-4 ${partOf ? "pl-3" : ""}`}>
+            <dt className="text-zinc-500 dark:text-zinc-400">{partOf ? `${label} (of ${partOf})` : label}</dt>
+            <dd className="tabular-nums text-zinc-700 dark:text-zinc-300">{exactTokens(tokens)}</dd>
+            <dd aria-hidden className="col-span-2 mt-0.5 h-1 rounded-full bg-zinc-100 dark:bg-zinc-800">
               <div className={`h-1 rounded-full ${partOf ? "bg-violet-400" : "bg-sky-400"}`} style={{ width: `${Math.min(100, (tokens / total) * 100)}%` }} />
-            </div>
+            </dd>
           </div>
         ))}
       </dl>
