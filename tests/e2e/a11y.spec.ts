@@ -70,13 +70,13 @@ for (const scheme of ["light", "dark"] as const) {
 
     await page.goto("/docs");
     await expect(page.locator(".swagger-ui .info .title")).toContainText("Threadkeeper API", { timeout: 30_000 });
-    await expectAccessible(page, "/docs");
-    // An operation opened, its example and "Try it out" form showing.
+    // One pass over the whole document (axe over Swagger UI's thousands of nodes is the slow
+    // part of this file), with an operation opened: its example and "Try it out" form showing.
     const create = page.locator("#operations-Sessions-createSession");
     await create.locator(".opblock-summary-control").click();
     await create.getByRole("button", { name: "Try it out" }).click();
     await expect(create.getByRole("button", { name: "Execute" })).toBeVisible();
-    await expectAccessible(page, "/docs with an operation open");
+    await expectAccessible(page, "/docs, an operation open");
   });
 }
 
