@@ -395,7 +395,7 @@ test("settings pick the summary template, automatic compaction, target and summa
   await panel.getByTestId("settings-template").selectOption({ label: name });
   await panel.getByTestId("settings-auto-compact").uncheck();
   await panel.getByTestId("settings-target").fill("30");
-  await panel.getByTestId("settings-summary-model").selectOption("claude-sonnet-4-5");
+  await panel.getByTestId("settings-summary-model").selectOption("claude-opus-4-5");
   await panel.getByTestId("settings-save").click();
   await expect(panel.getByText("Saved.", { exact: true })).toBeVisible();
 
@@ -404,7 +404,7 @@ test("settings pick the summary template, automatic compaction, target and summa
   const { effective } = (await stored.json()) as { effective: Record<string, unknown> };
   expect(effective.auto_compact).toBe(false);
   expect(effective.compaction_target).toBeCloseTo(0.3);
-  expect(effective.summary_model).toBe("claude-sonnet-4-5");
+  expect(effective.summary_model).toBe("claude-opus-4-5");
   expect(typeof effective.compaction_template).toBe("string");
   const templateId = effective.compaction_template as string;
   expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
@@ -415,7 +415,7 @@ test("settings pick the summary template, automatic compaction, target and summa
   await expect(panel.getByTestId("settings-auto-compact")).not.toBeChecked();
   await expect(panel.getByTestId("settings-target")).toHaveValue("30");
   await expect(panel.getByTestId("settings-template")).toHaveValue(templateId);
-  await expect(panel.getByTestId("settings-summary-model")).toHaveValue("claude-sonnet-4-5");
+  await expect(panel.getByTestId("settings-summary-model")).toHaveValue("claude-opus-4-5");
 
   // A target at or above the threshold is refused before the round trip.
   await panel.getByTestId("settings-target").fill("85");
