@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# Threadkeeper's container image: Next.js's standalone server (next.config.ts: output "standalone")
+# Threadkeeper's container image: Next.js's standalone server (next.config.ts: output "standalone",
+# which THREADKEEPER_STANDALONE=1 turns on for this build)
 # on Debian's slim Node.js 20, running as an unprivileged user. Build and run:
 #   docker build -t threadkeeper .
 #   docker run -p 127.0.0.1:3000:3000 threadkeeper                  # embedded PGlite in /app/data
@@ -19,7 +20,8 @@ RUN npm ci --no-audit --no-fund
 # The build: .next/standalone (server.js and the traced node_modules) and .next/static.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-ENV NEXT_TELEMETRY_DISABLED=1
+ENV NEXT_TELEMETRY_DISABLED=1 \
+    THREADKEEPER_STANDALONE=1
 COPY --from=deps /app/node_modules ./node_modules
 COPY . .
 RUN npx next build

@@ -32,10 +32,11 @@ const RUNTIME_FILES = [
 ];
 
 const nextConfig: NextConfig = {
-  // .next/standalone: server.js and only the node_modules files it needs, for the container
-  // image (Dockerfile). `next start` still serves the same build (it warns that it is not the
-  // standalone server), which the browser tests and the PostgreSQL suite's instances use.
-  output: "standalone",
+  // .next/standalone (server.js and only the node_modules files it needs) when the build is for
+  // the container image: the Dockerfile and the test suites build with THREADKEEPER_STANDALONE=1.
+  // Read again by `next start`, which would warn that it is not the standalone server if it were
+  // set: `npm start` builds and serves without it.
+  output: process.env.THREADKEEPER_STANDALONE === "1" ? "standalone" : undefined,
   outputFileTracingIncludes: { "/**": RUNTIME_FILES },
   // PGlite ships WASM + data files and tiktoken ships WASM; bundling them breaks their file lookups.
   // prom-client and the OpenTelemetry SDK are Node-only and hold process-wide state: loaded once

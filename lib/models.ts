@@ -29,6 +29,11 @@ export interface ModelInfo {
   minCacheTokens: number;
   tokenizer: TokenizerFamily;
   thinking: ThinkingInfo;
+  /**
+   * The day the API stops serving the model (YYYY-MM-DD), as the Anthropic SDK's table of
+   * deprecated models announces it (tests/unit/model-retirement.test.ts keeps the two agreeing).
+   */
+  retires?: string;
 }
 
 /**
@@ -118,10 +123,10 @@ const REGISTRY: ModelInfo[] = [
   { id: "claude-mythos-5", label: "Claude Mythos 5", released: "2026-06-09", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 512, thinking: DEFAULT_THINKING, tokenizer: "claude-2026" },
   { id: "claude-opus-4-8", label: "Claude Opus 4.8", released: "2026-05-28", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 1024, thinking: ADAPTIVE_THINKING, tokenizer: "claude-2026" },
   { id: "claude-opus-4-7", label: "Claude Opus 4.7", released: "2026-04-16", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 2048, thinking: ADAPTIVE_THINKING, tokenizer: "claude-2026" }, // window, output, date: Bedrock model card (no docs page found)
-  { id: "claude-mythos-preview", label: "Claude Mythos Preview", released: "2026-04-07", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 2048, thinking: ADAPTIVE_THINKING, tokenizer: "claude-2026" }, // docs give no window, output or price: those of its successor Mythos 5; date: launch announcement
+  { id: "claude-mythos-preview", label: "Claude Mythos Preview", released: "2026-04-07", retires: "2026-06-30", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(10, 50), minCacheTokens: 2048, thinking: ADAPTIVE_THINKING, tokenizer: "claude-2026" }, // docs give no window, output or price: those of its successor Mythos 5; date: launch announcement
   { id: "claude-sonnet-4-6", label: "Claude Sonnet 4.6", released: "2026-02-17", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(3, 15), minCacheTokens: 1024, thinking: ADAPTIVE_THINKING, tokenizer: "claude-legacy" },
   { id: "claude-opus-4-6", label: "Claude Opus 4.6", released: "2026-02-05", contextWindow: ONE_MILLION, maxOutput: 128_000, price: price(5, 25), minCacheTokens: 4096, thinking: ADAPTIVE_THINKING, tokenizer: "claude-legacy" },
-  { id: "claude-sonnet-4-5", aliases: ["claude-sonnet-4-5-20250929"], label: "Claude Sonnet 4.5", released: "2025-09-29", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, thinking: LEGACY_THINKING, tokenizer: "claude-legacy" },
+  { id: "claude-sonnet-4-5", aliases: ["claude-sonnet-4-5-20250929"], label: "Claude Sonnet 4.5", released: "2025-09-29", retires: "2026-11-30", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(3, 15), longContext: { aboveInputTokens: TWO_HUNDRED_K, price: price(6, 22.5) }, minCacheTokens: 1024, thinking: LEGACY_THINKING, tokenizer: "claude-legacy" },
   { id: "claude-haiku-4-5", aliases: ["claude-haiku-4-5-20251001"], label: "Claude Haiku 4.5", released: "2025-10-15", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(1, 5), minCacheTokens: 4096, thinking: LEGACY_THINKING, tokenizer: "claude-legacy" },
   { id: "claude-opus-4-5", aliases: ["claude-opus-4-5-20251101"], label: "Claude Opus 4.5", released: "2025-11-24", contextWindow: TWO_HUNDRED_K, maxOutput: 64_000, price: price(5, 25), minCacheTokens: 4096, thinking: KEEPS_THINKING, tokenizer: "claude-legacy" },
   { id: "claude-opus-4-1", label: "Claude Opus 4.1", released: "2025-08-05", contextWindow: TWO_HUNDRED_K, maxOutput: 32_000, price: price(15, 75), minCacheTokens: 1024, thinking: LEGACY_THINKING, tokenizer: "claude-legacy" }, // release date: Anthropic's launch post
@@ -163,6 +168,37 @@ export function getModel(id: string): ModelInfo | undefined {
 /** Every model once, newest release first (the order `GET /v1/models` lists them in). */
 export function modelList(): readonly ModelInfo[] {
   return BY_RELEASE;
+}
+
+/** Still served; served until a known day; no longer served. */
+export type ModelLifecycle = "current" | "retiring" | "retired";
+
+export function modelLifecycle(model: ModelInfo, now: Date = new Date()): ModelLifecycle {
+  if (!model.retires) return "current";
+  return now.getTime() >= Date.parse(`${model.retires}T00:00:00Z`) ? "retired" : "retiring";
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A model as a picker lists it: "Claude Sonnet 4.5 · retires 30 Nov 2026", "… · retired".
+ * Written out by hand, not by the locale, so the server's render and the browser's agree.
+ */
+export function modelOptionLabel(model: ModelInfo, now: Date = new Date()): string {
+  const state = modelLifecycle(model, now);
+  if (state === "current" || !model.retires) return model.label;
+  if (state === "retired") return `${model.label} · retired`;
+  const [y, m, d] = model.retires.split("-").map(Number);
+  return `${model.label} · retires ${d} ${MONTHS[m - 1]} ${y}`;
+}
+
+/**
+ * What a model picker offers: every model still served, in registry order, and `selected` (a
+ * session's or a setting's own model) even when retired, so it still shows, marked.
+ */
+export function pickableModels(selected: string | null, now: Date = new Date()): readonly ModelInfo[] {
+  const own = selected ? getModel(selected) : undefined;
+  return MODELS.filter((m) => m === own || modelLifecycle(m, now) !== "retired");
 }
 
 export function requireModel(id: string): ModelInfo {

@@ -1,9 +1,11 @@
 "use client";
 // Title, model (a picker) and the token bar of the open session, plus the way into its settings.
-// Where the chat is narrow (a phone, or beside the checkpoint panel) the controls regroup
-// into two rows, title and buttons, then the token bar and the project: the right-hand group
-// dissolves into the header's own flex rows. The width is the chat column's (a container
-// query on <main>), not the window's.
+// The width is the chat column's (a container query on <main>), not the window's. Beside a side
+// panel (a chat column of 36–56rem) everything stays on one row in compact forms: the token bar
+// gives its percentage only, Checkpoints an icon and its count. Only a phone-wide column takes
+// two rows: the title with the menu and settings buttons, so the title keeps most of the width,
+// then the token bar with the other controls; the right-hand group dissolves into the header's
+// own flex rows for it.
 import { Menu, Settings } from "lucide-react";
 import { getModel } from "@/lib/models";
 import { useCurrentSession } from "@/lib/client/sessions-store";
@@ -25,7 +27,7 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
   const sending = useConversationStore((s) => s.phase !== "idle");
 
   return (
-    <header className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-zinc-200 bg-white px-3 py-2 sm:px-4 sm:py-2.5 @4xl:gap-x-4 dark:border-zinc-800 dark:bg-zinc-900">
+    <header data-testid="chat-header" className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-zinc-200 bg-white px-3 py-2 sm:px-4 sm:py-2.5 @4xl:gap-x-4 dark:border-zinc-800 dark:bg-zinc-900">
       <button
         type="button"
         onClick={onToggleSidebar}
@@ -34,7 +36,7 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
       >
         <Menu aria-hidden className="h-5 w-5" />
       </button>
-      <div className="min-w-0 flex-1 @4xl:min-w-[8rem]">
+      <div className="min-w-0 flex-1 @xl:min-w-[6rem] @4xl:min-w-[8rem]">
         <h1 className="truncate text-sm font-semibold text-zinc-900 dark:text-zinc-100" data-testid="session-title">
           {session ? session.title || "Untitled session" : "New conversation"}
         </h1>
@@ -49,22 +51,25 @@ export function ChatHeader({ onOpenSettings, onToggleSidebar }: { onOpenSettings
         )}
         <ForkedFromLink />
       </div>
-      {/* Wraps rather than pushing the memory and settings buttons out of view when a side panel narrows the chat. */}
-      <div className="flex min-w-0 flex-wrap items-center justify-end gap-2 @max-4xl:contents">
-        <ProjectSelect className="@max-4xl:order-3" />
-        <CheckpointsButton />
-        {/* Ends the first row on a phone. */}
-        <div aria-hidden className="hidden @max-4xl:order-1 @max-4xl:block @max-4xl:h-0 @max-4xl:basis-full" />
-        <div className="@max-4xl:order-2 @max-4xl:min-w-0 @max-4xl:flex-1">
+      <div className="flex min-w-0 shrink-0 items-center justify-end gap-2 @max-4xl:gap-1.5 @max-xl:contents">
+        <ProjectSelect className="@max-xl:order-3" />
+        <div className="@max-xl:order-3">
+          <CheckpointsButton />
+        </div>
+        {/* Ends the first row on a phone: the settings button stays beside the title. */}
+        <div aria-hidden className="hidden @max-xl:order-1 @max-xl:block @max-xl:h-0 @max-xl:basis-full" />
+        <div className="min-w-0 @max-xl:order-2 @max-xl:flex-1">
           <TokenBar status={status} />
         </div>
         {statusError && (
-          <span role="alert" className="text-xs text-red-700 @max-4xl:order-3 dark:text-red-400" title={statusError}>
+          <span role="alert" className="text-xs text-red-700 @max-xl:order-3 dark:text-red-400" title={statusError}>
             Status unavailable
           </span>
         )}
-        <CanvasButton />
-        <MemoryButton />
+        <div className="flex items-center gap-2 @max-4xl:gap-1 @max-xl:order-3">
+          <CanvasButton />
+          <MemoryButton />
+        </div>
         <button
           type="button"
           data-testid="open-settings"

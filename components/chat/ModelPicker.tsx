@@ -1,9 +1,10 @@
 "use client";
 // The open session's model, changed where chat apps put it: under the title. A change is the
 // session's setting (the next reply uses it); the bar follows because capacity depends on it.
+// A model with an announced end of life says when; a retired one is offered no more.
 import { useId, useState } from "react";
 import { ChevronDown } from "lucide-react";
-import { MODELS } from "@/lib/models";
+import { MODELS, modelOptionLabel, pickableModels } from "@/lib/models";
 import { describeError } from "@/lib/client/api/http";
 import * as contextApi from "@/lib/client/api/context";
 import { useSessionsStore } from "@/lib/client/sessions-store";
@@ -43,9 +44,10 @@ export function ModelPicker({ sessionId, model, disabled }: { sessionId: string;
           className="min-w-0 max-w-full cursor-pointer appearance-none truncate [field-sizing:content] rounded bg-transparent py-0.5 pl-0 pr-5 text-xs text-zinc-500 hover:text-zinc-900 disabled:cursor-default disabled:opacity-60 dark:text-zinc-400 dark:hover:text-zinc-100"
         >
           {!known && <option value={model}>{model}</option>}
-          {MODELS.map((m) => (
+          {/* Retired models are not offered, unless it is this session's own (marked as such). */}
+          {pickableModels(model).map((m) => (
             <option key={m.id} value={m.id}>
-              {m.label}
+              {modelOptionLabel(m)}
             </option>
           ))}
         </select>

@@ -16,6 +16,7 @@ import { CheckpointPanel } from "@/components/context/CheckpointPanel";
 import { LaunchLayer } from "@/components/sessions/LaunchLayer";
 import { CanvasPanel } from "@/components/canvas/CanvasPanel";
 import { HistorySearch } from "@/components/chat/HistorySearch";
+import { CompactionAnnouncer } from "@/components/context/CompactionAnnouncer";
 import { StorageBanner } from "@/components/ui/StorageBanner";
 
 export function Workspace() {
@@ -68,6 +69,7 @@ export function Workspace() {
       <MemoryPanel />
       <LaunchLayer />
       <HistorySearch />
+      <CompactionAnnouncer />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 // The checkpoint timeline of the open session (newest first): label, tags, tokens and
-// age, a preview of the last messages on hover or focus, Resume from here (forks a new
+// age, a preview of the last messages on hover or focus, "Resume in a new fork" (forks a new
 // session at the checkpoint) and Delete. Forks made from this session are listed below.
 import { useEffect, useState } from "react";
 import { CornerDownRight, X } from "lucide-react";
@@ -202,9 +202,11 @@ function CheckpointItem({ checkpoint: c }: { checkpoint: CheckpointJson }) {
           data-testid="checkpoint-resume"
           disabled={busy || sending}
           onClick={() => void useCheckpointsStore.getState().restore(c)}
+          // Resuming never rewinds this session: it opens a new one, and says so before the click.
+          title="Opens a new session (a fork) from this checkpoint; this session stays as it is"
           className="min-h-8 rounded-md border border-zinc-300 px-2.5 py-1 text-xs font-medium text-zinc-800 hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800"
         >
-          Resume from here
+          Resume in a new fork
         </button>
         <button
           type="button"

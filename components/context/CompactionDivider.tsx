@@ -51,6 +51,7 @@ export function CompactionDivider({
   return (
     <section
       data-testid="compaction-divider"
+      data-compaction-id={c.id}
       data-status={c.status}
       data-trigger={c.trigger}
       data-method={c.method}

@@ -49,7 +49,7 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
       }}
     >
       {/* Sized by the chat column (main's container), not the window: side panels narrow the chat. */}
-      <span className="hidden text-xs font-medium text-zinc-500 dark:text-zinc-400 @lg:inline">Context</span>
+      <span className="hidden text-xs font-medium text-zinc-500 dark:text-zinc-400 @4xl:inline">Context</span>
       <div
         role="meter"
         aria-label="Context used"
@@ -57,7 +57,7 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
         aria-valuemax={100}
         aria-valuenow={Math.round(percent)}
         aria-valuetext={summary}
-        className="relative flex h-2.5 w-32 shrink-0 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800 ring-1 ring-inset ring-zinc-200 dark:ring-zinc-700 @lg:w-56 @5xl:w-72"
+        className="relative flex h-2.5 w-20 shrink-0 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800 ring-1 ring-inset ring-zinc-200 dark:ring-zinc-700 @xl:w-24 @4xl:w-56 @5xl:w-72"
       >
         <div
           data-testid="token-bar-used"
@@ -78,9 +78,15 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
       {level === "warning" && <AlertTriangle data-testid="token-bar-level" aria-hidden className="h-3.5 w-3.5 shrink-0 text-amber-600 dark:text-amber-400" />}
       {level === "critical" && <AlertOctagon data-testid="token-bar-level" aria-hidden className="h-3.5 w-3.5 shrink-0 text-red-600 dark:text-red-400" />}
       <span aria-hidden className="whitespace-nowrap text-xs tabular-nums text-zinc-600 dark:text-zinc-400" data-testid="token-bar-label">
-        {status
-          ? `${percentLabel(percent)} · ${compactTokens(status.current_tokens)} / ${compactTokens(status.capacity_tokens)}`
-          : "—"}
+        {status ? (
+          <>
+            {percentLabel(percent)}
+            {/* The counts need room the narrow header does not have; the tooltip gives them all. */}
+            <span className="@max-4xl:hidden">{` · ${compactTokens(status.current_tokens)} / ${compactTokens(status.capacity_tokens)}`}</span>
+          </>
+        ) : (
+          "—"
+        )}
       </span>
       {open && status && <TokenBarTooltip id={tooltipId} status={status} />}
     </div>

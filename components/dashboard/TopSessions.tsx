@@ -50,7 +50,7 @@ export function TopSessions({
                     <span className="mt-1 block h-1.5 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800">
                       <span className="block h-full rounded-full bg-sky-500" style={{ width: `${max > 0 ? (100 * s.cost_usd) / max : 0}%` }} />
                     </span>
-                    <span className="mt-0.5 block text-[11px] text-zinc-500 dark:text-zinc-400">
+                    <span className="mt-0.5 block text-[11px] text-zinc-600 dark:text-zinc-400">
                       {s.requests} request{s.requests === 1 ? "" : "s"} · {compactTokens(s.input_tokens + s.cache_creation_input_tokens + s.cache_read_input_tokens)} in ·{" "}
                       {compactTokens(s.output_tokens)} out · cache {percent(s.cache_hit_rate === null ? null : s.cache_hit_rate * 100)}
                       {s.compactions > 0 && ` · ${s.compactions} compaction${s.compactions === 1 ? "" : "s"}`}

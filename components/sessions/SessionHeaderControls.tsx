@@ -43,7 +43,7 @@ export function ProjectSelect({ className = "" }: { className?: string }) {
       aria-label="Project"
       value={session.project_id ?? ""}
       onChange={(e) => void useLaunchStore.getState().assignProject(session.id, e.target.value || null)}
-      className={`max-w-[10rem] rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300 ${className}`}
+      className={`max-w-[10rem] @max-4xl:max-w-[7rem] rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300 ${className}`}
     >
       <option value="">No project</option>
       {projects.map((p) => (
@@ -55,7 +55,7 @@ export function ProjectSelect({ className = "" }: { className?: string }) {
   );
 }
 
-/** Opens the checkpoint timeline; an icon with the count on a phone. */
+/** Opens the checkpoint timeline; an icon with the count where the chat column is narrow. */
 export function CheckpointsButton() {
   const session = useCurrentSession();
   const panelOpen = useCheckpointsStore((s) => s.panelOpen);
@@ -73,11 +73,11 @@ export function CheckpointsButton() {
           : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800"
       }`}
     >
-      <History aria-hidden className="h-3.5 w-3.5 sm:hidden" />
-      <span className="max-sm:sr-only">Checkpoints</span>
-      {count ? <span className="max-sm:hidden">{` (${count})`}</span> : null}
+      <History aria-hidden className="h-3.5 w-3.5 @4xl:hidden" />
+      <span className="@max-4xl:sr-only">Checkpoints</span>
+      {count ? <span className="@max-4xl:hidden">{` (${count})`}</span> : null}
       {count ? (
-        <span aria-hidden className="tabular-nums sm:hidden">
+        <span aria-hidden className="tabular-nums @4xl:hidden">
           {count}
         </span>
       ) : null}

@@ -58,7 +58,7 @@ export function SessionItem({ node, sending, onOpen, fork = false }: { node: Ses
               {s.pinned && <Pin aria-label="Pinned" className="h-3 w-3 shrink-0 text-zinc-400" />}
               <span className="truncate">{title}</span>
             </span>
-            <span className="block text-[11px] text-zinc-500 dark:text-zinc-400">
+            <span className="block text-[11px] text-zinc-600 dark:text-zinc-400">
               {s.message_count} message{s.message_count === 1 ? "" : "s"}
               {s.last_message_at || s.updated_at ? ` · ${relativeTime(s.last_message_at ?? s.updated_at)}` : ""}
             </span>

@@ -18,7 +18,7 @@ export function SessionList({ sending, onOpen }: { sending: boolean; onOpen(id: 
   return (
     <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-4" data-testid="session-list">
       {loaded && sessions.length === 0 && !error && (
-        <p className="px-2 py-2 text-xs text-zinc-500 dark:text-zinc-400">No sessions yet. Type a message to start one.</p>
+        <p className="px-2 py-2 text-xs text-zinc-600 dark:text-zinc-400">No sessions yet. Type a message to start one.</p>
       )}
       {groups.map((g) => {
         const archived = g.key === "archived";
@@ -32,14 +32,14 @@ export function SessionList({ sending, onOpen }: { sending: boolean; onOpen(id: 
                   data-testid="toggle-archived"
                   aria-expanded={showArchived}
                   onClick={() => setShowArchived((v) => !v)}
-                  className="flex min-h-8 items-center gap-1 rounded px-1 text-[11px] font-medium text-zinc-500 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+                  className="flex min-h-8 items-center gap-1 rounded px-1 text-[11px] font-medium text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
                 >
                   <ChevronRight aria-hidden className={`h-3.5 w-3.5 transition-transform ${showArchived ? "rotate-90" : ""}`} />
                   Archived ({g.nodes.length})
                 </button>
               </h3>
             ) : (
-              <h3 id={headingId} className="px-2 pb-1 pt-3 text-[11px] font-medium text-zinc-500 dark:text-zinc-400">
+              <h3 id={headingId} className="px-2 pb-1 pt-3 text-[11px] font-medium text-zinc-600 dark:text-zinc-400">
                 {g.label}
               </h3>
             )}

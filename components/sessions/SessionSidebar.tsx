@@ -72,7 +72,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
         >
           <MessageSquareText aria-hidden className="h-3.5 w-3.5 shrink-0" />
           <span className="flex-1">Search all messages</span>
-          <kbd className="hidden font-sans text-[10px] text-zinc-400 md:inline">{shortcut}</kbd>
+          <kbd className="hidden font-sans text-[10px] text-zinc-500 md:inline dark:text-zinc-400">{shortcut}</kbd>
         </button>
       </div>
       {error && (
@@ -89,7 +89,7 @@ export function SessionSidebar({ onNavigate }: { onNavigate?(): void }) {
       />
       <DeletedSessionNotice />
       <div className="flex items-center justify-between gap-2 border-t border-zinc-200 dark:border-zinc-800 px-4 py-2.5">
-        <span className="text-xs text-zinc-500 dark:text-zinc-400">Theme</span>
+        <span className="text-xs text-zinc-600 dark:text-zinc-400">Theme</span>
         <ThemeToggle />
       </div>
       <DashboardLink

@@ -2,7 +2,7 @@
 // The settings form's fields: percents, models, checkboxes, thinking and the summary template.
 import { useId } from "react";
 import type { TemplateJson } from "@/lib/contract";
-import { MODELS } from "@/lib/models";
+import { MODELS, modelOptionLabel, pickableModels } from "@/lib/models";
 import { PERCENT_FIELDS, type PercentKey, type ThinkingChoice } from "@/lib/client/settings-draft";
 
 const SELECT =
@@ -66,9 +66,9 @@ export function ModelField({
         className={SELECT}
       >
         {!known && <option value={value}>{value}</option>}
-        {MODELS.map((m) => (
+        {pickableModels(value).map((m) => (
           <option key={m.id} value={m.id}>
-            {m.label} — {Math.round(m.contextWindow / 1000)}K window
+            {modelOptionLabel(m)} — {Math.round(m.contextWindow / 1000)}K window
           </option>
         ))}
       </select>

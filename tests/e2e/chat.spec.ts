@@ -159,8 +159,8 @@ test("the bar turns yellow then red as the session fills, then the window slides
     await sendAndWait(page, `Chunk ${i}. ${filler(19_000, i)} [[reply:ok ${i}]]`, { timeout: 60_000 });
     const status = (await tokenBarUsed(page).getAttribute("data-status")) ?? "";
     if (seen[seen.length - 1] !== status) seen.push(status);
-    // The send that slid the window says so until the next send; the marker may render a
-    // moment after the reply, so a further send must not be made while it is on its way.
+    // The send that slid the window says so; the marker may render a moment after the reply,
+    // so a further send must not be made while it is on its way. Either stops the filling.
     if ((await slid.count()) > 0 || (await cutoff.count()) > 0) break;
   }
 
@@ -183,7 +183,8 @@ test("the bar turns yellow then red as the session fills, then the window slides
   const second = userMessages(page).nth(1);
   await expect(second).toHaveAttribute("data-in-window", "false");
   await expect(second).toHaveClass(/opacity-45/);
-  await expect(slid).toBeVisible();
+  // Not the "slid out" send notice: it is transient (cleared by the next send or a reopen), and a
+  // slow machine can miss it; the marker, the dimmed turn and the window flags above are the state.
 
   // The newest exchange, at the bottom, is in Claude's view.
   await page.getByTestId("message-list").evaluate((el) => {

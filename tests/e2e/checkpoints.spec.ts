@@ -15,7 +15,7 @@ test.beforeEach(async ({ request }) => {
   await resetFake(request);
 });
 
-test("/save-progress saves a labelled checkpoint; Resume from here forks the session at it", async ({ page }) => {
+test("/save-progress saves a labelled checkpoint; Resume in a new fork forks the session at it", async ({ page }) => {
   await openNewConversation(page);
   await sendAndWait(page, "Let us build the auth feature [[reply:Sure, auth first.]]");
   await sendAndWait(page, "Add the login form [[reply:Login form added.]]");
@@ -42,7 +42,11 @@ test("/save-progress saves a labelled checkpoint; Resume from here forks the ses
   await item.hover();
   await expect(item.getByTestId("checkpoint-preview")).toContainText("Login form added.");
 
-  await item.getByTestId("checkpoint-resume").click();
+  // The button says it forks, before it is pressed: this session is not rewound.
+  const resume = item.getByTestId("checkpoint-resume");
+  await expect(resume).toHaveText("Resume in a new fork");
+  await expect(resume).toHaveAccessibleDescription(/new session \(a fork\).*this session stays as it is/);
+  await resume.click();
   await expect.poll(() => new URL(page.url()).searchParams.get("session")).not.toBe(original);
   const fork = await currentSessionId(page);
   await expect(page.getByTestId("forked-from")).toBeVisible();

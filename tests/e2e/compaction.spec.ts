@@ -14,6 +14,7 @@ import {
   usagePercent,
   userMessages,
   openNewConversation,
+  putSessionSettings,
 } from "./support";
 
 // The e2e server runs claude-haiku-4-5: W 200K, reply reservation 40K, safety 20K, so
@@ -208,6 +209,10 @@ test("/compact --force with instructions condenses below the threshold, and the 
   await expect(page.getByTestId("compaction-progress")).toHaveCount(0);
   await expect(page.getByTestId("command-feedback")).toHaveCount(0);
   await expect.poll(() => usagePercent(page)).toBeLessThan(before);
+  // The new divider is brought into view and read out (a polite live region keeps the words).
+  await expect(divider).toBeInViewport();
+  await expect(page.getByTestId("compaction-announcement")).toHaveAttribute("aria-live", "polite");
+  await expect(page.getByTestId("compaction-announcement")).toContainText(/^Context condensed: [\d,]+ → [\d,]+ tokens/);
   // The command is not a chat message.
   await expect.poll(() => loadedMessages(page)).toBe(10);
   // The state before it is a checkpoint on the timeline, without a reload.
@@ -234,6 +239,44 @@ test("/compact --force with instructions condenses below the threshold, and the 
   await expect(feedback).toHaveAttribute("data-code", "rate_limited");
   await expect(feedback).toContainText(/You can compact again in \d+ s/);
   await expect(page.getByTestId("compaction-divider")).toHaveCount(1);
+});
+
+test("Compact now on the token bar condenses a session at 98 % with automatic compaction off", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const sessionId = await seedSession(request, "Nearly full", ["First turn: we are filling the window on purpose [[reply:Ready.]]"]);
+  // Nothing condenses it by itself: the bar's menu is the way out short of the window sliding.
+  await putSessionSettings(request, sessionId, { auto_compact: false });
+  // Filled to 93–98 % by turns that shrink as it nears the top: a turn past the capacity would
+  // make the window slide instead.
+  const used = async () => {
+    const res = await request.get(`/api/context/status?session_id=${sessionId}`);
+    return ((await res.json()) as { usage_percent: number }).usage_percent;
+  };
+  for (let i = 1, percent = await used(); percent < 93 && i <= 20; i++, percent = await used()) {
+    const tokens = Math.max(1_000, Math.min(20_000, Math.round(((96 - percent) / 100) * CAPACITY * 0.8)));
+    const res = await request.post(`/api/session/${sessionId}/messages`, {
+      headers: { Accept: "application/json" },
+      data: { content: `Chunk ${i}. ${filler(tokens, i)} [[reply:ok ${i}]]` },
+    });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
+  await page.goto(`/?session=${sessionId}`);
+  await expect.poll(() => usagePercent(page)).toBeGreaterThan(93);
+  await expect(tokenBarUsed(page)).toHaveAttribute("data-status", "critical");
+  await expect(page.getByTestId("compaction-divider")).toHaveCount(0);
+  const before = await usagePercent(page);
+
+  await enqueueFake(request, [{ kind: "reply", text: SUMMARY }]);
+  await page.getByTestId("token-bar").hover();
+  const compactNow = page.getByTestId("token-bar-tooltip").getByRole("button", { name: "Compact now" });
+  await compactNow.click();
+  const divider = page.getByTestId("compaction-divider");
+  await expect(divider).toHaveCount(1);
+  await expect(divider).toHaveAttribute("data-trigger", "manual");
+  await expect(divider).toHaveAttribute("data-status", "applied");
+  await expect.poll(() => usagePercent(page)).toBeLessThan(before - 20);
+  await expect(divider).toBeInViewport();
+  await expect(page.getByTestId("compaction-announcement")).toContainText("Context condensed");
 });
 
 test("Undo restores the condensed turns to the window and the bar goes back up", async ({ page, request }) => {
@@ -361,7 +404,7 @@ test("settings pick the summary template, automatic compaction, target and summa
   await panel.getByTestId("settings-template").selectOption({ label: name });
   await panel.getByTestId("settings-auto-compact").uncheck();
   await panel.getByTestId("settings-target").fill("30");
-  await panel.getByTestId("settings-summary-model").selectOption("claude-sonnet-4-5");
+  await panel.getByTestId("settings-summary-model").selectOption("claude-opus-4-5");
   await panel.getByTestId("settings-save").click();
   await expect(panel.getByText("Saved.", { exact: true })).toBeVisible();
 
@@ -370,7 +413,7 @@ test("settings pick the summary template, automatic compaction, target and summa
   const { effective } = (await stored.json()) as { effective: Record<string, unknown> };
   expect(effective.auto_compact).toBe(false);
   expect(effective.compaction_target).toBeCloseTo(0.3);
-  expect(effective.summary_model).toBe("claude-sonnet-4-5");
+  expect(effective.summary_model).toBe("claude-opus-4-5");
   expect(typeof effective.compaction_template).toBe("string");
   const templateId = effective.compaction_template as string;
   expect(templateId).toMatch(/^[0-9a-f-]{36}$/);
@@ -381,7 +424,7 @@ test("settings pick the summary template, automatic compaction, target and summa
   await expect(panel.getByTestId("settings-auto-compact")).not.toBeChecked();
   await expect(panel.getByTestId("settings-target")).toHaveValue("30");
   await expect(panel.getByTestId("settings-template")).toHaveValue(templateId);
-  await expect(panel.getByTestId("settings-summary-model")).toHaveValue("claude-sonnet-4-5");
+  await expect(panel.getByTestId("settings-summary-model")).toHaveValue("claude-opus-4-5");
 
   // A target at or above the threshold is refused before the round trip.
   await panel.getByTestId("settings-target").fill("85");

@@ -2,6 +2,7 @@
 // signs in again to find the conversation, and a second user sees none of it. The app talks
 // to the fake Supabase Auth server through the real supabase-js in the page.
 import { expect, test, type Page } from "@playwright/test";
+import { seriousViolations } from "./axe";
 import { FAKE_AUTH_PORT } from "./ports";
 import { assistantMessages, resetFake, sendAndWait, watchCsp } from "./support";
 
@@ -132,3 +133,26 @@ test("a forgotten password is reset through the emailed link", async ({ page, re
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+for (const scheme of ["light", "dark"] as const) {
+  test(`the sign-in pages have no serious or critical axe violations (${scheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [path, heading] of [
+      ["/login", "Sign in"],
+      ["/signup", "Create your account"],
+      ["/reset-password", "Reset your password"],
+      ["/update-password", "Choose a new password"],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { name: heading })).toBeVisible();
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    // A refused sign-in shows its error, which must read as well as the form.
+    await page.goto("/login");
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByTestId("auth-error")).toBeVisible();
+    expect(await seriousViolations(page), "/login with an error").toEqual([]);
+  });
+}

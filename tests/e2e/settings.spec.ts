@@ -1,7 +1,7 @@
 // Settings where people look for them: the model under the title, the session's settings
 // apart from the account's (defaults, templates, API keys), and "Save as my default".
 import { expect, test } from "@playwright/test";
-import { fakeRequests, resetFake, seedSession, sendAndWait } from "./support";
+import { fakeRequests, putSessionSettings, resetFake, seedSession, sendAndWait } from "./support";
 
 test.beforeEach(async ({ request }) => {
   await resetFake(request);
@@ -18,6 +18,36 @@ test("the model picker under the title switches the session's model for the next
   await sendAndWait(page, "Second question [[reply:Answered by Opus.]]");
   const chats = (await fakeRequests(request)).filter((r) => r.path === "/v1/messages" && r.body?.stream);
   expect(chats.at(-1)?.body?.model).toBe("claude-opus-4-5");
+});
+
+test("a model with an announced end of life says when; a retired one is offered no more, except to a session already on it", async ({ page, request }) => {
+  // The SDK's table: Mythos Preview retired on 30 June 2026, Sonnet 4.5 retires on 30 November 2026.
+  await page.clock.setFixedTime(new Date("2026-11-28T12:00:00Z"));
+  const id = await seedSession(request, "Lifecycle", ["First question"]);
+  await page.goto(`/?session=${id}`);
+  const picker = page.getByTestId("model-picker");
+  await expect(picker.locator('option[value="claude-sonnet-4-5"]')).toHaveText("Claude Sonnet 4.5 · retires 30 Nov 2026");
+  await expect(picker.locator('option[value="claude-haiku-4-5"]')).toHaveText("Claude Haiku 4.5");
+  await expect(picker.locator('option[value="claude-mythos-preview"]')).toHaveCount(0);
+  // Nor is it offered as the default for new sessions.
+  await page.getByTestId("open-settings").click();
+  await page.getByTestId("open-account-settings").click();
+  const account = page.getByTestId("account-settings-panel");
+  await expect(account.getByTestId("settings-model").locator('option[value="claude-sonnet-4-5"]')).toContainText("retires 30 Nov 2026");
+  await expect(account.getByTestId("settings-model").locator('option[value="claude-mythos-preview"]')).toHaveCount(0);
+  await page.keyboard.press("Escape");
+
+  // A session already on the retired model still shows it, marked.
+  const old = await seedSession(request, "On a retired model", ["Hello"]);
+  await putSessionSettings(request, old, { model: "claude-mythos-preview" });
+  await page.goto(`/?session=${old}`);
+  await expect(picker).toHaveValue("claude-mythos-preview");
+  await expect(picker.locator('option[value="claude-mythos-preview"]')).toHaveText("Claude Mythos Preview · retired");
+  // Two days later Sonnet 4.5 is retired too, and gone from the list.
+  await page.clock.setFixedTime(new Date("2026-11-30T12:00:00Z"));
+  await page.reload();
+  await expect(picker).toHaveValue("claude-mythos-preview");
+  await expect(picker.locator('option[value="claude-sonnet-4-5"]')).toHaveCount(0);
 });
 
 test("session settings are apart from the account's; Save as my default makes new sessions start with them", async ({ page, request }) => {

@@ -51,8 +51,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 /**
  * `npm test` builds in its e2e step just before this suite and the instances reuse that build;
- * run alone, the suite builds first (also when a build from before `output: "standalone"` lacks
- * the standalone server that standalone.test.ts runs).
+ * run alone, the suite builds first (also when a build without THREADKEEPER_STANDALONE=1, such as
+ * `npm start`'s, lacks the standalone server that standalone.test.ts runs).
  */
 async function ensureBuild(): Promise<void> {
   const next = path.join(ROOT, ".next");
@@ -61,6 +61,8 @@ async function ensureBuild(): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], {
       cwd: ROOT,
+      // The standalone output too (next.config.ts), which standalone.test.ts runs.
+      env: { ...process.env, THREADKEEPER_STANDALONE: "1" },
       stdio: "inherit",
     });
     child.on("error", reject);

@@ -4,7 +4,7 @@
 // (tests/pg/standalone.test.ts runs the runner stage's layout for real.)
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { config as middleware } from "@/middleware";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -35,5 +35,27 @@ describe("deployment files", () => {
     const matcher = new RegExp(`^${middleware.matcher[0]}$`);
     expect(matcher.test("/api/health")).toBe(false);
     expect(matcher.test("/dashboard")).toBe(true);
+  });
+
+  // `next start` reads next.config.ts again and warns that it "does not work with output:
+  // standalone": only the image's build (and the suites that run its server) asks for it.
+  it("the standalone output only when THREADKEEPER_STANDALONE=1, which the image's build stage sets", async () => {
+    const output = async (flag: string | undefined) => {
+      vi.resetModules();
+      vi.stubEnv("THREADKEEPER_STANDALONE", flag);
+      try {
+        return (await import("@/next.config")).default.output;
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    };
+    expect(await output(undefined)).toBeUndefined();
+    expect(await output("1")).toBe("standalone");
+    const dockerfile = await read("Dockerfile");
+    const build = dockerfile.slice(dockerfile.search(/^FROM \S+ AS build$/m), dockerfile.search(/^FROM \S+ AS runner$/m));
+    expect(build).toMatch(/THREADKEEPER_STANDALONE=1/);
+    const scripts = (JSON.parse(await read("package.json")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.serve).toMatch(/^next start /);
+    expect(scripts.start).not.toContain("THREADKEEPER_STANDALONE");
   });
 });

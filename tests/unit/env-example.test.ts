@@ -17,6 +17,8 @@ const ELSEWHERE: Record<string, string> = {
   PORT: "Dockerfile",
   // The standalone server's address (Next.js's server.js reads it; the image sets it).
   HOSTNAME: "Dockerfile",
+  // Build time only: standalone output for the image (its build stage sets it).
+  THREADKEEPER_STANDALONE: "next.config.ts",
 };
 
 /** Set by Node.js and Next.js themselves, not configuration. */
