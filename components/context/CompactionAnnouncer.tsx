@@ -3,6 +3,7 @@
 // brought into view and the result is read out, so the user sees where the summary went
 // rather than only a smaller number on the bar. The automatic one after a reply moves nothing.
 import { useEffect, useRef, useState } from "react";
+import { listNavigator } from "@/lib/client/list-navigator";
 import { useConversationStore } from "@/lib/client/conversation-store";
 import { exactTokens } from "@/lib/client/format";
 
@@ -39,8 +40,15 @@ export function CompactionAnnouncer() {
       `Context condensed: ${exactTokens(fresh.pre_tokens)} → ${exactTokens(fresh.post_tokens)} tokens. ` +
         "The summary's divider is in the conversation, with Undo.",
     );
-    // After the list has rendered the divider (and settled its own scroll after the refresh).
-    const timer = window.setTimeout(() => dividerOf(fresh.id)?.scrollIntoView({ block: "center" }), 150);
+    // After the list has rendered the divider (and settled its own scroll after the refresh). The
+    // list draws only the rows near the view: when the divider's row is not drawn, the list is
+    // asked to draw the message it follows first.
+    let timer = window.setTimeout(() => {
+      const divider = dividerOf(fresh.id);
+      if (divider) return divider.scrollIntoView({ block: "center" });
+      listNavigator()?.showSeq(fresh.at_seq);
+      timer = window.setTimeout(() => dividerOf(fresh.id)?.scrollIntoView({ block: "center" }), 150);
+    }, 150);
     return () => window.clearTimeout(timer);
   }, [compacting, compactions]);
 
