@@ -14,3 +14,4 @@ export * from "./send";
 export * from "./sessions";
 export * from "./settings";
 export * from "./usage";
+export * from "./live";

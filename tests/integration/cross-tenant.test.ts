@@ -94,6 +94,7 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: () => ({ regenerate: true }) },
   { route: "/api/session/[id]/messages", method: "POST", expect: "not_found", params: sid, body: (i) => ({ content: "edit", edit_of: i.message }) },
   { route: "/api/session/[id]/stop", method: "POST", expect: "not_found", params: sid },
+  { route: "/api/session/[id]/events", method: "GET", expect: "not_found", params: sid },
   { route: "/api/session/[id]/files", method: "POST", expect: "not_found", params: sid, form: fileForm("planted.txt") },
   { route: "/api/session/[id]/files", method: "GET", expect: "not_found", params: sid },
   { route: "/api/files/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.file }) },
