@@ -17,7 +17,7 @@ import { compactFeedback, lastTypedUserText, merge, upsertCompaction } from "@/l
 import { SESSION_START, type ConversationState } from "@/lib/client/conversation-state";
 import { createReplyStream } from "@/lib/client/conversation-stream";
 import { toAttachments } from "@/lib/client/attachments";
-import { replyInProgress } from "@/lib/client/reply-follower";
+import { createLiveSync } from "@/lib/client/conversation-live";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 
@@ -30,6 +30,7 @@ export type { CommandFeedback } from "@/lib/client/conversation-helpers";
 export const useConversationStore = create<ConversationState>()((set, get) => {
   const isOpen = (sessionId: string) => get().sessionId === sessionId;
   const stream = createReplyStream(set, get, { refreshTail, loadHistory, afterCompaction });
+  const live = createLiveSync({ isOpen, holds: (id) => stream.holds(id), refreshTail, loadHistory, delta: (d) => stream.delta(d) });
 
   /**
    * Re-reads the newest page so slid-out, condensed and pinned turns show what the server
@@ -41,7 +42,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     try {
       const page = await messagesApi.listMessages(sessionId, { limit: PAGE_SIZE });
       if (!isOpen(sessionId) || stream.holds(sessionId)) return;
-      set((s) => ({ messages: merge(s.messages, page.messages, page.window), window: page.window }));
+      stream.adopt(sessionId, page);
     } catch {
       // The stream already delivered the messages; only the in-window flags may be stale.
     }
@@ -74,6 +75,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
     async open(sessionId) {
       if (sessionId === get().sessionId) return;
       stream.reset();
+      live.stop();
       set({ ...SESSION_START, sessionId, loading: sessionId !== null });
       useStatusStore.getState().track(sessionId);
       if (!sessionId) return;
@@ -82,15 +84,10 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       try {
         const page = await messagesApi.listMessages(sessionId, { limit: PAGE_SIZE });
         if (!isOpen(sessionId)) return;
-        const inProgress = replyInProgress(page.messages);
-        set((s) => ({
-          messages: merge(s.messages, page.messages.filter((m) => m !== inProgress), page.window),
-          window: page.window,
-          hasMore: page.has_more,
-          loading: false,
-          ...(inProgress ? { phase: "streaming" as const } : {}),
-        }));
-        if (inProgress) void stream.follow(sessionId, inProgress);
+        set({ hasMore: page.has_more, loading: false });
+        stream.adopt(sessionId, page);
+        // From the page's event number: whatever changed since it was read is heard.
+        live.start(sessionId, page.event_seq);
       } catch (err) {
         if (isOpen(sessionId)) set({ loading: false, loadError: describeError(err).message });
       }
@@ -124,6 +121,7 @@ export const useConversationStore = create<ConversationState>()((set, get) => {
       useStatusStore.getState().track(session.id);
       useSessionsStore.getState().upsert(session);
       useSessionsStore.getState().select(session.id);
+      live.start(session.id, 0);
       return session.id;
     },
 

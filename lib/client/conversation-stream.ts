@@ -3,7 +3,7 @@
 // hands the composer back once the reply is saved, and follows a reply another request is
 // still writing. At most one send holds the composer at a time.
 import type { StoreApi } from "zustand";
-import type { ApiErrorJson, CompactionJson, MessageJson, SendEvent } from "@/lib/contract";
+import type { ApiErrorJson, CompactionJson, LiveEvent, MessageJson, SendEvent, WindowJson } from "@/lib/contract";
 import { describeError, noticeStorageFull } from "@/lib/client/api/http";
 import * as messagesApi from "@/lib/client/api/messages";
 import { useAttachmentsStore } from "@/lib/client/attachments-store";
@@ -12,7 +12,7 @@ import { useCheckpointsStore } from "@/lib/client/checkpoints-store";
 import { merge, newIdempotencyKey } from "@/lib/client/conversation-helpers";
 import type { Attempt, ConversationState } from "@/lib/client/conversation-state";
 import { useMemoryStore } from "@/lib/client/memory-store";
-import { followReply } from "@/lib/client/reply-follower";
+import { createFollower, replyInProgress, settledOnly } from "@/lib/client/reply-follower";
 import { useSessionsStore } from "@/lib/client/sessions-store";
 import { useStatusStore } from "@/lib/client/status-store";
 import { applyBlockEvent, thinkingDurations, type TimedBlockEvent } from "@/lib/client/stream-blocks";
@@ -29,8 +29,10 @@ export interface SessionView {
 export interface ReplyStream {
   /** Posts one send and reads its stream to the end. */
   run(a: Attempt, body: messagesApi.SendBody): Promise<void>;
-  /** Follows a reply another request is still writing (see follow below). */
-  follow(sessionId: string, reply: MessageJson): Promise<void>;
+  /** Applies the newest page when this tab holds no send (see adopt below). */
+  adopt(sessionId: string, page: { messages: MessageJson[]; window: WindowJson }): void;
+  /** Text a reply another request writes grew by (the live stream). */
+  delta(d: Extract<LiveEvent, { event: "delta" }>["data"]): void;
   /** A send of this session holds the composer. */
   holds(sessionId: string): boolean;
   /** Forgets the send that holds the composer and its buffered text (another session opens). */
@@ -186,6 +188,7 @@ export function createReplyStream(
 
   async function run(a: Attempt, body: messagesApi.SendBody): Promise<void> {
     const { sessionId } = a;
+    follower.reset();
     active = a;
     try {
       for await (const event of messagesApi.streamMessage(sessionId, body, { idempotencyKey: newIdempotencyKey() })) {
@@ -213,28 +216,53 @@ export function createReplyStream(
     }
   }
 
-  /** Shows a reply another request is still writing, and hands the composer back once it is saved. */
-  async function follow(sessionId: string, reply: MessageJson): Promise<void> {
-    const following = () => isOpen(sessionId) && active === null && get().phase === "streaming";
-    await followReply(sessionId, reply, {
-      stillFollowing: following,
-      progress: (text) => set({ streamingText: text }),
-      done: (messages, window) => {
-        set((s) => ({ messages: merge(s.messages, messages, window), window, phase: "idle", streamingText: "", stopping: false }));
-        void useStatusStore.getState().load(sessionId);
-        void loadHistory(sessionId);
-        void useCheckpointsStore.getState().refresh(sessionId);
-      },
-    });
+  // A reply another request writes (another tab or device, or this one before a reload).
+  const follower = createFollower({
+    free: (sessionId) => isOpen(sessionId) && active === null,
+    progress: (text) => set({ streamingText: text }),
+    done: (messages, window) => {
+      const sessionId = get().sessionId;
+      set((s) => ({ messages: merge(s.messages, settledOnly(messages), window), window, phase: "idle", streamingText: "", stopping: false }));
+      if (!sessionId) return;
+      // A tool round's next reply may already be on its way.
+      const next = replyInProgress(messages);
+      if (next) startFollowing(sessionId, next);
+      void useStatusStore.getState().load(sessionId);
+      void loadHistory(sessionId);
+      void useCheckpointsStore.getState().refresh(sessionId);
+    },
+  });
+
+  function startFollowing(sessionId: string, reply: MessageJson): void {
+    const phase = get().phase;
+    if (active !== null || (phase !== "idle" && follower.following() === null)) return;
+    set({ phase: "streaming", streamingBlocks: [] });
+    follower.start(sessionId, reply);
+  }
+
+  /**
+   * The newest page, while no send of this tab holds the composer: saved messages merged, and a
+   * reply still being written followed, never shown as a saved (and so empty) reply.
+   */
+  function adopt(sessionId: string, page: { messages: MessageJson[]; window: WindowJson }): void {
+    if (!isOpen(sessionId) || active !== null) return;
+    const inProgress = replyInProgress(page.messages);
+    const followed = follower.following();
+    // The followed reply is saved (or was replaced): it ends in the update that shows it saved.
+    if (followed !== null && followed !== inProgress?.id) follower.settle(page);
+    else set((s) => ({ messages: merge(s.messages, settledOnly(page.messages), page.window), window: page.window }));
+    if (inProgress) startFollowing(sessionId, inProgress);
   }
 
   return {
     run,
-    follow,
+    adopt,
+    delta: (d) => follower.delta(d),
     holds: (sessionId) => active !== null && active.sessionId === sessionId,
     reset() {
       active = null;
       dropDeltas();
+      follower.reset();
     },
   };
 }

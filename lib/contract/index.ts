@@ -17,3 +17,4 @@ export * from "./sessions";
 export * from "./settings";
 export * from "./usage";
 export * from "./preferences";
+export * from "./live";

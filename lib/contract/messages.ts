@@ -207,7 +207,12 @@ export const windowShape = named(
 
 export const messagesPage = named(
   "MessagesPage",
-  z.object({ messages: z.array(message), has_more: z.boolean(), window: windowShape }),
+  z.object({
+    messages: z.array(message),
+    has_more: z.boolean(),
+    window: windowShape,
+    event_seq: described(count(), "The session's live event number, read before the page: `GET /api/session/{id}/events?after=` it hears every change since."),
+  }),
   "A page of the history in ascending order.",
 );
 

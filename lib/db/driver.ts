@@ -19,6 +19,12 @@ export interface Database {
   close(): Promise<void>;
   /** Connections held by a transaction now, and the most there can be (the metrics' pool gauge); a wrapper may leave it out. */
   pool?(): { inUse: number; max: number };
+  /**
+   * Calls `onPayload` for each NOTIFY on `channel`, and `onListen` each time listening starts
+   * (again after a lost connection: what was announced meanwhile was missed). PostgreSQL listens
+   * on a connection of its own, never one of the pool's. A wrapper may leave it out.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void, onListen: () => void): Promise<() => Promise<void>>;
 }
 
 /** A table module's column list with each column qualified by `alias`, for queries that join. */
@@ -58,6 +64,12 @@ export function fromPGlite(pg: PGlite, afterClose?: () => Promise<void>): Databa
       }
     },
     pool: () => ({ inUse, max: 1 }),
+    // One connection: a NOTIFY of its own transactions reaches it at their commit.
+    listen: async (channel, onPayload, onListen) => {
+      const unlisten = await pg.listen(channel, onPayload);
+      onListen();
+      return () => unlisten();
+    },
   };
 }
 
@@ -96,5 +108,10 @@ export function fromPostgres(sql: Sql): Database {
     close: () => sql.end({ timeout: 5 }),
     // postgres.js does not report its pool; transactions hold a connection each.
     pool: () => ({ inUse, max: sql.options.max }),
+    // postgres.js listens on a dedicated connection, reconnects it and listens again (onlisten).
+    listen: async (channel, onPayload, onListen) => {
+      const { unlisten } = await sql.listen(channel, onPayload, onListen);
+      return unlisten;
+    },
   };
 }

@@ -41,5 +41,6 @@ export function guarded(db: Database): Database {
     execAutocommit: (sql) => call(() => db.execAutocommit(sql), true),
     close: () => db.close(),
     ...(db.pool ? { pool: db.pool } : {}),
+    ...(db.listen ? { listen: db.listen } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { withUser, type Tx } from "@/lib/db";
 import { getTemplate } from "@/lib/db/templates";
 import { badRequest } from "@/lib/errors";
 import { isPreset } from "@/lib/context/compaction/templates";
+import { eventSeq } from "@/lib/db/live";
 import { listMessages, messageJson } from "@/lib/db/messages";
 import { handOverToForks } from "@/lib/db/forks";
 import { deleteSession, forksOf, getSession, insertSession, setSystemPrompt, listSessions, patchSession, sessionJson, sessionTitle, updateSessionSettings } from "@/lib/db/sessions";
@@ -69,6 +70,8 @@ export async function messagesPage(
   limit: number,
 ): Promise<MessagesPageJson> {
   return withUser(userId, async (tx) => {
+    // Before the messages: a change committed in between is heard again, never missed.
+    const eventSeqNow = (await eventSeq(tx, userId, sessionId)) ?? 0;
     const session = await getSession(tx, userId, sessionId);
     const window = await windowJson(tx, session);
     const pinned = new Set(window.pinned_turn_seqs);
@@ -77,6 +80,7 @@ export async function messagesPage(
       messages: rows.map((r) => messageJson(r, r.turn_seq >= window.cutoff_turn_seq || pinned.has(r.turn_seq))),
       has_more: hasMore,
       window,
+      event_seq: eventSeqNow,
     };
   });
 }

@@ -24,6 +24,7 @@ import { afterTurn, emitStatus, loadMemories, nameSession, settleWithReply } fro
 import { turnFacts } from "@/lib/operations/checkpoints";
 import { llmError } from "./errors";
 import { startFlusher, type StreamState } from "./flusher";
+import { startLiveDeltas } from "./live-deltas";
 import { leaseForTurn, leaseGivenBack, leaseWithMessage, release } from "@/lib/operations/lease";
 import { loadWindow, planRequest, recoverFromOverflow, type KnownSession, type PlannedWindow } from "./plan-request";
 import { buildRequest, withFileBodies, type BuiltRequest } from "./request";
@@ -187,6 +188,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
   const client = anthropicClient();
   const stream: StreamState = { id: planned?.replyId ?? null, text: "", dirty: false };
   const flusher = startFlusher(h, stream);
+  const live = startLiveDeltas(h, stream);
   const unregister = registerTurn(h.sessionId, h.stop);
   let answered = false;
   let usageBefore: number | null = null;
@@ -245,6 +247,8 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
         }
       }
       await flusher.settle();
+      // The reply's last tokens reach the other viewers before its saved row is announced.
+      await live.flush();
       const sent = built?.request;
       // The thinking remembers the request it answered, so a later request knows whether it may be sent back (lib/context/thinking.ts).
       const final = sent && hasThinking(reply.content) ? { ...reply, content: markThinking(reply.content, requestDigest(sent.system, sent.tools, sent.messages), thinkingMs) } : reply;
@@ -345,6 +349,7 @@ async function runTurn(h: TurnHandle, emit: Emit, mode: TurnMode, planned: Plann
   } finally {
     unregister();
     await flusher.stop();
+    await live.stop();
     // Also after a retried first turn; a session that already has a title keeps it.
     if (answered && h.userMessage.turn_seq === 1) await nameSession(h);
     // The first turn's title call is billed after the reply was saved: read the status afresh then.

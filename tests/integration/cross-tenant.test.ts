@@ -106,6 +106,7 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/session/[id]/stop", method: "POST", expect: "not_found", params: sid },
   { route: "/api/session/[id]/export", method: "GET", expect: "not_found", params: sid },
   { route: "/api/session/[id]/export", method: "GET", expect: "not_found", params: sid, query: () => "?format=md" },
+  { route: "/api/session/[id]/events", method: "GET", expect: "not_found", params: sid },
   { route: "/api/session/[id]/files", method: "POST", expect: "not_found", params: sid, form: fileForm("planted.txt") },
   { route: "/api/import", method: "POST", expect: "own", form: exportForm("B's export") },
   { route: "/api/import", method: "GET", expect: "own" },

@@ -51,6 +51,8 @@ interface Call {
   headers?: Record<string, string>;
   /** A multipart body (an upload) instead. */
   form?: FormData;
+  /** Ends a stream that would not end by itself (the live events). */
+  signal?: AbortSignal;
 }
 
 /** Operation and status of every validated answer: `POST /api/session 201`. */
@@ -69,7 +71,8 @@ async function api<T = Record<string, unknown>>(method: Method, template: string
   const handler = routes.get(template)?.[method];
   if (!handler) throw new Error(`no route ${method} ${template}`);
   const url = template.replace(/\{(\w+)\}/g, (_, name: string) => call.params?.[name] ?? "") + (call.query ?? "");
-  const request = call.form ? new Request(`http://127.0.0.1:3000${url}`, { method, body: call.form, headers: call.headers }) : req(method, url, call.body, call.headers);
+  const built = call.form ? new Request(`http://127.0.0.1:3000${url}`, { method, body: call.form, headers: call.headers }) : req(method, url, call.body, call.headers);
+  const request = call.signal ? new Request(built, { signal: call.signal }) : built;
   const res = await handler(request, { params: Promise.resolve(call.params ?? {}) });
   // A file's own bytes are the document's application/octet-stream, whatever type they are served as.
   // (An export or a CSV is a download too, but of its own documented type.)
@@ -282,6 +285,22 @@ describe("messages", () => {
     const { body: events } = await running;
     expect(events.at(-1)?.event).toBe("done");
     await idle(h, s.id);
+  });
+});
+
+describe("a session's live events", () => {
+  it("sync first, then each change; 404 for a session that is not the caller's", async () => {
+    const s = await newSession();
+    const stop = new AbortController();
+    const open = api<{ event: string }[]>("GET", "/api/session/{id}/events", { params: { id: s.id }, signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    await expectStatus(200, "PATCH", "/api/session/{id}", { params: { id: s.id }, body: { title: "Live" } });
+    await new Promise((r) => setTimeout(r, 300));
+    stop.abort();
+    const { status, body } = await open;
+    expect(status).toBe(200);
+    expect(body.map((e) => e.event)).toEqual(["sync", "session"]);
+    await expectStatus(404, "GET", "/api/session/{id}/events", { params: { id: missing } }, "not_found");
   });
 });
 

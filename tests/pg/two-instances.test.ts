@@ -274,4 +274,73 @@ describe.skipIf(!available)("real PostgreSQL 15: two app instances on one databa
     const other = await sessionWithHistory("cooldown, other session");
     expect((await api(b, "POST", "/api/context/compact", { session_id: other, force: true })).status).toBe(201);
   });
+
+  /** A live subscriber of a session on one instance: what it heard so far, as `event` and `data`. */
+  async function subscribe(on: AppInstance, sessionId: string, after: number) {
+    const stop = new AbortController();
+    const res = await fetch(`${on.base}/api/session/${sessionId}/events?after=${after}`, { signal: stop.signal });
+    expect(res.status, explain("events")).toBe(200);
+    const heard: { event: string; data: Record<string, unknown> }[] = [];
+    const reading = (async () => {
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        for (let cut = buffer.indexOf("\n\n"); cut !== -1; cut = buffer.indexOf("\n\n")) {
+          const frame = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const event = /^event: (.*)$/m.exec(frame)?.[1];
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (event && data) heard.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+        }
+      }
+    })();
+    return {
+      heard,
+      async until(what: string, test: () => boolean) {
+        for (let i = 0; i < 300 && !test(); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(test(), explain(`${what}: heard ${JSON.stringify(heard).slice(0, 2000)}`)).toBe(true);
+      },
+      async close() {
+        stop.abort();
+        await reading;
+      },
+    };
+  }
+
+  it("a send on instance A is heard live on instance B: the messages, the reply as it streams, the title", async () => {
+    const created = await api<{ session: SessionJson }>(a, "POST", "/api/session", {});
+    expect(created.status, explain("create")).toBe(201);
+    const sessionId = created.body.session.id;
+    const page = await api<MessagesPageJson>(b, "GET", `/api/session/${sessionId}/messages`);
+    const onB = await subscribe(b, sessionId, page.body.event_seq);
+    const onA = await subscribe(a, sessionId, page.body.event_seq);
+    await onB.until("ready", () => onB.heard.length > 0);
+    expect(onB.heard[0].event).toBe("ready");
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    fake.enqueue({ kind: "slow", delayMs: 2_000, text: words });
+    const sent = send(a, sessionId, "Tell me a story, slowly");
+    await onB.until("a delta while the reply streams", () => onB.heard.some((e) => e.event === "delta"));
+    const res = await sent;
+    expect(res.status, explain(JSON.stringify(res.body))).toBe(201);
+    const reply = (res.body as SendResultJson).assistant_message as MessageJson;
+    for (const sub of [onA, onB]) {
+      await sub.until("the saved reply and the title", () =>
+        sub.heard.some((e) => e.event === "session") && sub.heard.some((e) => e.event === "messages" && e.data.from_seq === reply.seq),
+      );
+      // The reply as a viewer puts it together: each piece once, at its offset.
+      let text = "";
+      for (const e of sub.heard.filter((x) => x.event === "delta" && x.data.message_id === reply.id)) {
+        expect(e.data.offset).toBe(text.length);
+        text += e.data.text as string;
+      }
+      expect(text).toBe(words);
+      const seqs = sub.heard.map((e) => e.data.seq).filter((n): n is number => typeof n === "number");
+      expect(new Set(seqs).size).toBe(seqs.length);
+      await sub.close();
+    }
+  });
 });

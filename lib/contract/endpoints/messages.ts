@@ -4,6 +4,7 @@ import { group } from "../endpoint";
 import { idParams, maxMessageBytes, messagesPageQuery, sendSchema } from "../requests";
 import { messagesPage } from "../messages";
 import { sendEvent, sendResult } from "../send";
+import { liveEvent, liveQuery } from "../live";
 
 export const messages = group("Messages", "Send a message and read the history.", {
   sendMessage: {
@@ -55,6 +56,26 @@ export const messages = group("Messages", "Send a message and read the history."
     params: idParams,
     query: messagesPageQuery,
     responses: { 200: { description: "The page.", json: messagesPage } },
+  },
+  sessionEvents: {
+    method: "GET",
+    path: "/api/session/{id}/events",
+    summary: "Follow a session live",
+    description: [
+      "One Server-Sent Events stream per open session: every change anyone makes to it (on any instance) within a second, and a reply's text as it streams. An event names what changed and carries the session's event number as its `id`; read the changed part again (the messages from `from_seq`, the session, its compactions, checkpoints or canvas).",
+      "",
+      "The first event is `ready` when nothing changed since `after` (or `Last-Event-ID`, which a reconnecting EventSource sends), else `sync`: read the session again. So a client that reconnects misses nothing, and as every event says what to read rather than carrying it, applies nothing twice.",
+    ].join("\n"),
+    params: idParams,
+    query: liveQuery,
+    headers: [
+      {
+        name: "Last-Event-ID",
+        description: "The `id` of the last event seen (EventSource sends it when it reconnects); wins over `after`.",
+        schema: z.string(),
+      },
+    ],
+    responses: { 200: { description: "The session's live events, until the client goes away.", events: liveEvent } },
   },
   stopReply: {
     method: "POST",
