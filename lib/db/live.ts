@@ -1,5 +1,5 @@
 // Live sessions, the database's side (docs/architecture.md#live-sessions): one LISTEN per app
-// instance on the channel the triggers of 20261128000020_live_sessions.sql announce changes on,
+// instance on the channel the triggers of 20261128000030_live_sessions.sql announce changes on,
 // handed to this instance's subscribers of each session; and the announcement of a reply's text
 // as it streams, which the database does not store until the reply's row is saved.
 import "server-only";
