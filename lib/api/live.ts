@@ -2,6 +2,7 @@
 // what this instance hears about the session (lib/db/live.ts) as Server-Sent Events, from the
 // event number the client's view is from.
 import "server-only";
+import { SSE_HEADERS } from "./sse";
 import type { LiveEvent } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { eventSeq, subscribe, type LiveNotice } from "@/lib/db/live";
@@ -101,13 +102,5 @@ export async function liveResponse(userId: string, sessionId: string, after: num
       if (timer) clearInterval(timer);
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      Connection: "keep-alive",
-      "X-Accel-Buffering": "no",
-    },
-  });
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
 }

@@ -2,6 +2,14 @@ import "server-only";
 import type { SendEvent } from "@/lib/contract";
 import type { PreparedSend } from "@/lib/turn/send";
 
+/** What every event stream is answered with: no caching or buffering by a proxy between. */
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-cache, no-transform",
+  Connection: "keep-alive",
+  "X-Accel-Buffering": "no",
+} as const;
+
 /**
  * A Server-Sent Events answer: `produce` writes its frames with `send`. What it runs goes on to
  * its end even if the client goes away (frames are then dropped), so a reply is still saved.
@@ -26,16 +34,7 @@ export function eventStream(produce: (send: (frame: string) => void) => Promise<
       open = false;
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-cache, no-transform",
-      Connection: "keep-alive",
-      "X-Accel-Buffering": "no",
-      ...headers,
-    },
-  });
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
 }
 
 /** Streams a send as Server-Sent Events; the turn runs to the end even if the client goes away. */
