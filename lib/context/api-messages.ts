@@ -15,8 +15,12 @@ export const INTERRUPTED_TOOL_RESULT = "interrupted: no result was recorded";
 
 // The API rejects text blocks that are empty or whitespace-only, at top level and inside
 // tool results alike.
+/**
+ * A block never sent: blank text, or thinking without a signature (imported from another app's
+ * export, lib/import), which the API would refuse as not its own.
+ */
 function isBlankText(block: ContentBlock): boolean {
-  return block.type === "text" && block.text.trim() === "";
+  return (block.type === "text" && block.text.trim() === "") || (block.type === "thinking" && block.signature === "");
 }
 
 function cleanBlock(block: ContentBlock): ContentBlock {

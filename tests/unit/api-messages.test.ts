@@ -20,6 +20,17 @@ function msgs(specs: [Role, ContentBlock[], MessageStatus?][]): EngineMessage[] 
 }
 
 describe("toApiMessages", () => {
+  it("never sends thinking without a signature (an imported export's), keeping the reply's text", () => {
+    const input = msgs([
+      ["user", [text("plan it")]],
+      ["assistant", [{ type: "thinking", thinking: "imported", signature: "" }, text("planned")]],
+      ["user", [text("and then?")]],
+    ]);
+    expect(toApiMessages(input)[1]).toEqual({ role: "assistant", content: [text("planned")] });
+    const signed = msgs([["user", [text("q")]], ["assistant", [{ type: "thinking", thinking: "mine", signature: "c2ln" }, text("a")]], ["user", [text("q2")]]]);
+    expect(toApiMessages(signed)[1].content[0]).toMatchObject({ type: "thinking", signature: "c2ln" });
+  });
+
   it("passes a valid tool loop through unchanged", () => {
     const input = msgs([
       ["user", [text("list files")]],
