@@ -55,6 +55,14 @@ export async function inheritHistory(tx: Tx, userId: string, forkId: string, sou
  * covers them all.
  */
 export async function handOverToForks(tx: Tx, userId: string, sourceId: string): Promise<void> {
+  // What the source's deletion would do to its forks anyway (on delete set null), done first: the
+  // copy below advances each fork's event number (20261128000030_live_sessions.sql), and a row
+  // this transaction changed is checked again when the cascade changes it.
+  await tx.query(
+    `update sessions set forked_from_checkpoint_id = null
+      where user_id = $2 and forked_from_checkpoint_id in (select id from session_checkpoints where session_id = $1)`,
+    [sourceId, userId],
+  );
   await tx.query(
     `insert into messages (session_id, user_id, seq, turn_seq, role, content, text, token_count, protected, status,
        model, usage, stop_reason, error, created_at, search, search_len, said_at)
