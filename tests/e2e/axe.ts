@@ -5,6 +5,9 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A panel or tooltip still fading in is measured half transparent: wait for appearing
+  // animations to end (an endless one, such as a pulse, is left running).
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity));
   const { violations, incomplete } = await new AxeBuilder({ page }).analyze();
   const found = violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
