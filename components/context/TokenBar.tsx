@@ -57,7 +57,7 @@ export function TokenBar({ status }: { status: ContextStatusJson | null }) {
         aria-valuemax={100}
         aria-valuenow={Math.round(percent)}
         aria-valuetext={summary}
-        className="relative flex h-2.5 w-20 shrink-0 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800 ring-1 ring-inset ring-zinc-200 dark:ring-zinc-700 @xl:w-24 @4xl:w-56 @5xl:w-72"
+        className="relative flex h-2.5 w-20 shrink-0 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800 ring-1 ring-inset ring-zinc-200 dark:ring-zinc-700 @xl:w-24 @4xl:w-56 @6xl:w-72"
       >
         <div
           data-testid="token-bar-used"

@@ -43,7 +43,7 @@ export function ProjectSelect({ className = "" }: { className?: string }) {
       aria-label="Project"
       value={session.project_id ?? ""}
       onChange={(e) => void useLaunchStore.getState().assignProject(session.id, e.target.value || null)}
-      className={`max-w-[10rem] @max-4xl:max-w-[7rem] rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300 ${className}`}
+      className={`max-w-[10rem] @max-5xl:max-w-[8rem] @max-4xl:max-w-[7rem] rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs text-zinc-700 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-300 ${className}`}
     >
       <option value="">No project</option>
       {projects.map((p) => (
