@@ -1,11 +1,11 @@
 // A response the browser saves as a file: its name from a title, safe in the header whatever
 // the title holds (RFC 6266: an ASCII fallback and the UTF-8 name).
 import "server-only";
+import { titleFileName } from "@/lib/files/classify";
 
-/** A file name from a title: no path or control characters, at most 80 characters, never empty. */
+/** A download's name from a title (lib/files/classify.ts titleFileName). */
 export function fileNameOf(title: string, extension: string): string {
-  const base = title.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 80) || "threadkeeper";
-  return `${base}.${extension}`;
+  return `${titleFileName(title, "threadkeeper")}.${extension}`;
 }
 
 export function download(body: string, name: string, contentType: string): Response {

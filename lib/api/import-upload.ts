@@ -9,7 +9,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { MAX_FILE_NAME } from "@/lib/contract/files";
+import { safeFileName } from "@/lib/files/classify";
 import { badRequest, storageFull } from "@/lib/errors";
 import { isStorageFullError } from "@/lib/db/storage";
 import { tooLarge } from "./body";
@@ -32,7 +32,7 @@ function limit(max: number, counted: { bytes: number }): Transform {
   });
 }
 
-const cleanName = (name: string | undefined) => (name ? name.replace(/[\u0000-\u001f\u007f/\\]+/g, " ").trim().slice(0, MAX_FILE_NAME) || null : null);
+const cleanName = (name: string | undefined) => (name ? safeFileName(name) : null);
 
 /** Receives the request's file into `dest` (created owner-only); throws 400/413/507 and leaves no file. */
 export async function receiveUpload(req: Request, dest: string, max: number): Promise<ReceivedFile> {

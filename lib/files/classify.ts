@@ -63,6 +63,16 @@ export function safeFileName(raw: string): string {
   return chars.slice(0, MAX_FILE_NAME - [...keep].length - 1).join("") + "…" + keep;
 }
 
+/**
+ * A file name made from a title (a download, an entry of the account's ZIP): the characters a
+ * file system refuses become spaces, so "Plans / Q3" stays readable, then as safeFileName, at
+ * most 80 characters; `fallback` when nothing is left.
+ */
+export function titleFileName(title: string, fallback: string): string {
+  const spaced = title.replace(/[\\/:*?"<>|]+/g, " ").replace(UNSAFE_NAME, "").replace(/\s+/g, " ").trim().slice(0, 80).trim();
+  return spaced === "" ? fallback : safeFileName(spaced);
+}
+
 /** One line on what a text is about: its first line with words in it, shortened. */
 export function aboutLine(text: string, max = 120): string | null {
   for (const line of text.split("\n", 200)) {

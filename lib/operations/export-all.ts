@@ -11,13 +11,13 @@ import { fileJson, recentFiles } from "@/lib/db/files";
 import { allMemories, memoryJson } from "@/lib/db/memories";
 import { allSessionTitles } from "@/lib/db/sessions";
 import { sessionMarkdown } from "@/lib/export/markdown";
+import { titleFileName } from "@/lib/files/classify";
 import { log } from "@/lib/log";
 import { fileStore } from "@/lib/storage";
 import { getCanvas } from "./canvas";
 import { exportSession } from "./export";
 
-/** A name inside the ZIP: no path separators or control characters from a title or a file's name. */
-const entryName = (s: string) => s.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, " ").trim().slice(0, 80) || "untitled";
+const entryName = (s: string) => titleFileName(s, "untitled");
 
 /** An entry whose bytes are made when the ZIP comes to it. */
 function lazy(zip: yazl.ZipFile, name: string, make: () => Promise<Buffer | string>): void {

@@ -49,9 +49,8 @@ const UNDERSTOOD =
 /** Reads the file at `file`, yielding each conversation (or why one could not be read). */
 export async function* readExport(file: string, size: number): AsyncGenerator<ReadItem> {
   const head = await firstBytes(file, 4);
-  const progress = { done: 0, total: size };
   if (head.length === 4 && head.readUInt32LE(0) === 0x04034b50) {
-    yield* readZip(file, progress, 0, { inflated: 0, entries: 0 }, (bytes) => bytes);
+    yield* readZip(file, 0, { inflated: 0, entries: 0 }, (bytes) => Math.min(bytes, size));
   } else {
     yield* readJson(createReadStream(file), path.basename(file), (bytes) => bytes, true);
   }
@@ -70,7 +69,7 @@ const MAYBE_CONVERSATIONS = /(^|\/)(conversations(-\d+)?\.json|[^/]+\.jsonl|[^/]
 /** Files of an export that hold no conversations (accounts, settings, projects, memories, the manifest). */
 const NOT_CONVERSATIONS = /(^|\/)(users?|user_settings|projects?|memories|export_manifest|manifest-[^/]*|message_feedback|shared_conversations|model_comparisons|chat)\.(json|html)$/i;
 
-async function* readZip(file: string, progress: { done: number; total: number }, nesting: number, budget: Budget, scale: (bytes: number) => number): AsyncGenerator<ReadItem> {
+async function* readZip(file: string, nesting: number, budget: Budget, scale: (bytes: number) => number): AsyncGenerator<ReadItem> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.openPromise(file, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
@@ -95,7 +94,7 @@ async function* readZip(file: string, progress: { done: number; total: number },
       const stream = await zip.openReadStreamPromise(entry);
       if (/\.zip$/i.test(name)) {
         if (nesting >= READ_LIMITS.maxZipNesting) throw new ImportFileError("ZIPs nested deeper than two levels are not read.");
-        yield* readNestedZip(stream, progress, nesting + 1, budget, at);
+        yield* readNestedZip(stream, nesting + 1, budget, at);
       } else {
         // Names of a Claude Code projects folder: one session per .jsonl file.
         for await (const item of readJson(stream, path.basename(name), at, false)) {
@@ -111,13 +110,13 @@ async function* readZip(file: string, progress: { done: number; total: number },
   if (!sawAny && nesting === 0) throw new ImportFileError(`The ZIP holds no conversations. ${UNDERSTOOD}`);
 }
 
-async function* readNestedZip(stream: Readable, progress: { done: number; total: number }, nesting: number, budget: Budget, at: (inflated: number) => number): AsyncGenerator<ReadItem> {
+async function* readNestedZip(stream: Readable, nesting: number, budget: Budget, at: (inflated: number) => number): AsyncGenerator<ReadItem> {
   // yauzl needs random access: the inner ZIP goes to a private temporary file first.
   const dir = await mkdtemp(path.join(os.tmpdir(), "tk-import-"));
   const inner = path.join(dir, "inner.zip");
   try {
     await pipeline(stream, createWriteStream(inner, { mode: 0o600 }));
-    yield* readZip(inner, progress, nesting, budget, () => at(Number.MAX_SAFE_INTEGER));
+    yield* readZip(inner, nesting, budget, () => at(Number.MAX_SAFE_INTEGER));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

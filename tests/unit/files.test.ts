@@ -11,7 +11,7 @@ import {
 } from "@/lib/context/files";
 import { breakpointCount, MAX_BREAKPOINTS, planCacheBreakpoints } from "@/lib/context/prompt-cache";
 import type { ApiMessage } from "@/lib/context/types";
-import { aboutLine, classifyFile, safeFileName, textPages, TEXT_PAGE_LINES } from "@/lib/files/classify";
+import { aboutLine, classifyFile, safeFileName, titleFileName, textPages, TEXT_PAGE_LINES } from "@/lib/files/classify";
 import { makePdf } from "../fake-anthropic/pdf-fixture";
 import { pngHeader } from "../fake-anthropic/images";
 
@@ -114,5 +114,15 @@ describe("what an upload is", () => {
     expect(aboutLine("1234\n----")).toBeNull();
     const text = Array.from({ length: TEXT_PAGE_LINES * 2 + 1 }, (_, i) => `line ${i + 1}`).join("\n");
     expect(textPages(text).map((p) => p.split("\n")[0])).toEqual(["line 1", "line 201", "line 401"]);
+  });
+});
+
+describe("titleFileName", () => {
+  it("keeps a title readable, with no path, reserved, control or bidi characters, and never empty", () => {
+    expect(titleFileName("Garden: beds / paths", "x")).toBe("Garden beds paths");
+    expect(titleFileName("a\u0000b\u202Eexe.txt", "x")).toBe("abexe.txt");
+    expect(titleFileName("../../etc/passwd", "x")).toBe(".. .. etc passwd");
+    expect(titleFileName(" / ", "untitled")).toBe("untitled");
+    expect([...titleFileName("y".repeat(500), "x")].length).toBe(80);
   });
 });
