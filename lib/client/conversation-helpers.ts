@@ -2,7 +2,7 @@
 // which messages earlier versions replaced, and the words shown for a refused /compact.
 import type { ApiErrorJson, CompactionJson, MessageJson, WindowJson } from "@/lib/contract";
 import { retryAfterSeconds } from "@/lib/client/api/http";
-import { isReplacedTurn } from "@/lib/context/retries";
+import { isReplacedTurn, retriedAttempts } from "@/lib/context/retries";
 
 export interface CommandFeedback {
   tone: "info" | "error";
@@ -31,21 +31,12 @@ export function merge(existing: MessageJson[], incoming: MessageJson[], window: 
   return withoutRetriedAttempts([...byId.values()].sort((a, b) => a.seq - b.seq));
 }
 
-/**
- * Without the failed attempts a retry answered again: an interrupted reply followed by a later
- * reply of the same turn (what the server no longer sends Claude, lib/context/retries.ts). A
- * reply stopped and then regenerated stays, as the earlier version behind the switcher.
- */
+/** Without the failed attempts a retry answered again (see retriedAttempts). */
 export function withoutRetriedAttempts(messages: MessageJson[]): MessageJson[] {
-  const lastReply = new Map<number, number>();
-  const lastRestart = new Map<number, number>();
-  for (const m of messages) {
-    if (m.role === "assistant") lastReply.set(m.turn_seq, m.seq);
-    if (m.restarts_turn) lastRestart.set(m.turn_seq, m.seq);
-  }
-  const retried = (m: MessageJson) =>
-    m.role === "assistant" && m.status === "interrupted" && (lastReply.get(m.turn_seq) ?? m.seq) > m.seq && (lastRestart.get(m.turn_seq) ?? 0) < m.seq;
-  return messages.some(retried) ? messages.filter((m) => !retried(m)) : messages;
+  const retried = retriedAttempts(
+    messages.map((m) => ({ seq: m.seq, turnSeq: m.turn_seq, role: m.role, status: m.status, restartsTurn: m.restarts_turn })),
+  );
+  return retried.size > 0 ? messages.filter((m) => !retried.has(m.seq)) : messages;
 }
 
 /** Inserts or replaces one compaction, oldest first. */

@@ -45,6 +45,35 @@ export function dropReplaced<M extends Pick<EngineMessage, "seq" | "turnSeq" | "
   });
 }
 
+/** What `retriedAttempts` needs of a message. */
+export interface AttemptFacts {
+  seq: number;
+  turnSeq: number;
+  role: string;
+  status: string;
+  restartsTurn: boolean;
+}
+
+/**
+ * The seqs of failed attempts a retry answered again: an interrupted reply followed by a later
+ * reply of the same turn, with no regenerate in between (a reply stopped and then regenerated
+ * stays, as the earlier version behind the switcher). Neither the history nor Claude shows them.
+ */
+export function retriedAttempts(messages: readonly AttemptFacts[]): Set<number> {
+  const lastReply = new Map<number, number>();
+  const lastRestart = new Map<number, number>();
+  for (const m of messages) {
+    if (m.role === "assistant") lastReply.set(m.turnSeq, Math.max(m.seq, lastReply.get(m.turnSeq) ?? 0));
+    if (m.restartsTurn) lastRestart.set(m.turnSeq, Math.max(m.seq, lastRestart.get(m.turnSeq) ?? 0));
+  }
+  const out = new Set<number>();
+  for (const m of messages) {
+    if (m.role !== "assistant" || m.status !== "interrupted") continue;
+    if ((lastReply.get(m.turnSeq) ?? m.seq) > m.seq && (lastRestart.get(m.turnSeq) ?? 0) < m.seq) out.add(m.seq);
+  }
+  return out;
+}
+
 /**
  * For the request being built: drops interrupted assistant messages that a later reply of the
  * same turn replaces (a retry), and those of `current.turn`, which this request is about to
