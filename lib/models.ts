@@ -201,6 +201,14 @@ export function pickableModels(selected: string | null, now: Date = new Date()):
   return MODELS.filter((m) => m === own || modelLifecycle(m, now) !== "retired");
 }
 
+/** Why a new session or a new choice cannot use this model; null while it is served. */
+export function retiredReason(id: string, now: Date = new Date()): string | null {
+  const model = BY_ID.get(id);
+  if (!model?.retires || modelLifecycle(model, now) !== "retired") return null;
+  const choices = pickableModels(null, now).map((m) => m.id);
+  return `${model.label} was retired on ${model.retires}: Anthropic no longer serves it. Choose another model: ${choices.join(", ")}.`;
+}
+
 export function requireModel(id: string): ModelInfo {
   const model = BY_ID.get(id);
   if (!model) throw new Error(`Unknown model "${id}". Known models: ${MODELS.map((m) => m.id).join(", ")}`);

@@ -22,6 +22,7 @@ import { deleteSession, forksOf, getSession, insertSession, setSystemPrompt, lis
 import { getInstructions, getUserSettings, putUserSettings } from "@/lib/db/settings";
 import { sessionSystemText } from "@/lib/context/instructions";
 import { DEFAULT_SYSTEM_PROMPT, env } from "@/lib/env";
+import { retiredReason } from "@/lib/models";
 import { estimateSystemTokens } from "@/lib/tokens/tokenizer";
 import { contextStatus, defaultModelId, sessionContext, windowJson } from "./session-context";
 import { createSessionSchema, patchSessionSchema, recentQuery } from "@/lib/contract/requests";
@@ -39,9 +40,11 @@ export async function createSessionIn(tx: Tx, userId: string, input: z.infer<typ
   const user = await getUserSettings(tx, userId);
   const prompt = systemPrompt ?? defaultSystemPrompt();
   const instructions = systemPrompt === undefined ? await getInstructions(tx, userId) : "";
+  if (input.model) refuseRetired(input.model);
   const row = await insertSession(tx, userId, {
     title: input.title ?? null,
-    model: input.model ?? user.model ?? defaultModelId(),
+    // A saved default that has since retired gives way to the deployment's.
+    model: input.model ?? (user.model && !retiredReason(user.model) ? user.model : defaultModelId()),
     settings: input.settings ?? {},
     systemPrompt: prompt,
     instructions,
@@ -125,6 +128,7 @@ export async function putSettings(
   await withUser(userId, async (tx) => {
     const user = await getUserSettings(tx, userId);
     if (!sessionId) {
+      for (const key of ["model", "summary_model"] as const) if (patch[key] && patch[key] !== user[key]) refuseRetired(patch[key]);
       const next = { ...user, ...patch };
       await checkSettings(tx, userId, resolveSettings(defaultModelId(), next, {}));
       await putUserSettings(tx, userId, next);
@@ -133,12 +137,20 @@ export async function putSettings(
     }
     const session = await getSession(tx, userId, sessionId, true);
     const { model, ...rest } = patch;
+    // A session keeps the model it has, retired or not; it cannot move to a retired one.
+    if (model && model !== session.model) refuseRetired(model);
+    if (rest.summary_model && rest.summary_model !== session.settings.summary_model) refuseRetired(rest.summary_model);
     const next = { ...session.settings, ...rest };
     await checkSettings(tx, userId, resolveSettings(defaultModelId(), user, { ...next, model: model ?? session.model }));
     await refreshCanvasTokens(tx, userId, await updateSessionSettings(tx, userId, sessionId, { settings: next, model: model ?? session.model }));
     await audit(tx, userId, { action: "settings.updated", target: { type: "session", id: sessionId }, metadata: { changed: patch } });
   });
   return getSettings(userId, sessionId);
+}
+
+function refuseRetired(model: string): void {
+  const why = retiredReason(model);
+  if (why) throw badRequest(why, { model, code: "model_retired" });
 }
 
 /** Rules that span several settings, checked on the merged result. */

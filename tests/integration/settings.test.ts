@@ -4,6 +4,7 @@ import * as settingsRoute from "@/app/api/context/settings/route";
 import * as statusRoute from "@/app/api/context/status/route";
 import * as messagesRoute from "@/app/api/session/[id]/messages/route";
 import type { ContextStatusJson, SendResultJson, SessionJson, SettingsJson } from "@/lib/contract";
+import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { params, req, useHarness } from "./harness";
 
 useHarness({ online: false });
@@ -57,6 +58,31 @@ describe("context settings", () => {
     const json = (await res.json()) as { error: { code: string; message: string } };
     expect(json.error.code).toBe("invalid_request");
     expect(json.error.message).toContain(field);
+  });
+});
+
+describe("retired models", () => {
+  const RETIRED = "claude-mythos-preview"; // retired 2026-06-30
+  const newSession = async (body: object) => sessionRoute.POST(req("POST", "/api/session", body), undefined);
+
+  it("are refused for a new session, a session's new model and the defaults, saying why and what to choose", async () => {
+    for (const res of [await newSession({ model: RETIRED }), await put({ model: RETIRED }), await put({ summary_model: RETIRED })]) {
+      expect(res.status).toBe(400);
+      const { error } = (await res.json()) as { error: { message: string; details: { code: string } } };
+      expect(error.message).toMatch(/^Claude Mythos Preview was retired on 2026-06-30: .*Choose another model: .*claude-haiku-4-5/);
+      expect(error.details.code).toBe("model_retired");
+    }
+    const s = ((await (await newSession({})).json()) as { session: SessionJson }).session;
+    expect((await put({ model: RETIRED }, `?session_id=${s.id}`)).status).toBe(400);
+    expect((await status(s.id)).model).toBe("claude-haiku-4-5");
+  });
+
+  it("a session already on a retired model keeps it and can still change its other settings", async () => {
+    const s = ((await (await newSession({})).json()) as { session: SessionJson }).session;
+    await withUser(LOCAL_USER_ID, (tx) => tx.query("update sessions set model = $1 where id = $2", [RETIRED, s.id]));
+    const res = await put({ model: RETIRED, output_reservation: 0.15 }, `?session_id=${s.id}`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as SettingsJson).settings).toMatchObject({ model: RETIRED, output_reservation: 0.15 });
   });
 });
 
