@@ -2,6 +2,7 @@
 // Who is signed in, and the way out (SaaS mode only; local mode has no accounts).
 import { useState } from "react";
 import { signOut } from "@/lib/client/account";
+import { leaveDrafts } from "@/lib/client/drafts";
 import { useAccount } from "@/components/auth/AccountProvider";
 
 export function AccountFooter() {
@@ -22,6 +23,7 @@ export function AccountFooter() {
         disabled={leaving}
         onClick={() => {
           setLeaving(true);
+          leaveDrafts();
           void signOut().catch(() => setLeaving(false));
         }}
         className="whitespace-nowrap rounded-md px-2 py-1 text-xs font-medium text-zinc-600 dark:text-zinc-400 hover:bg-zinc-200/70 dark:hover:bg-zinc-800 hover:text-zinc-900 dark:hover:text-zinc-100 disabled:opacity-50"

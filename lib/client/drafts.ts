@@ -110,3 +110,22 @@ export function carryNewDraft(sessionId: string): void {
   storage()?.removeItem(PREFIX + NEW_DRAFT);
   writeLocal(sessionId, d);
 }
+
+/** A deleted session's draft goes with it. */
+export function forgetDraft(sessionId: string): void {
+  clearTimeout(pending.get(sessionId)?.timer);
+  pending.delete(sessionId);
+  storage()?.removeItem(PREFIX + sessionId);
+}
+
+/**
+ * Signing out: what waits for the server is sent (the user finds it on their next sign-in), and
+ * this browser keeps none of it, so the next person here never sees it in their new chat.
+ */
+export function leaveDrafts(): void {
+  flushAllDrafts();
+  const store = storage();
+  if (!store) return;
+  const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k?.startsWith(PREFIX) ?? false);
+  for (const k of keys) store.removeItem(k);
+}

@@ -5,6 +5,7 @@ import type { SessionJson } from "@/lib/contract";
 import { describeError, send } from "@/lib/client/api/http";
 import * as sessionsApi from "@/lib/client/api/sessions";
 import { archiveSession } from "@/lib/client/api/memory";
+import { forgetDraft } from "@/lib/client/drafts";
 import { lastUsed } from "@/lib/client/session-groups";
 
 /** How long a deleted session can be brought back before it is deleted on the server. */
@@ -155,7 +156,7 @@ function flushDelete(get: Get, set: Set): void {
   if (!session) return;
   set({ pendingDelete: null });
   sessionsApi.deleteSession(session.id).then(
-    () => undefined,
+    () => forgetDraft(session.id),
     (err: unknown) => {
       get().upsert(session);
       set({ error: describeError(err).message });

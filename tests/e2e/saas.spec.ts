@@ -68,10 +68,14 @@ test("sign up, chat, sign out, sent back to sign-in, sign in again; another user
   await expect(page.getByTestId("session-item")).toHaveCount(1);
   await expect(page.getByTestId("launch-recent")).toHaveCount(1);
 
-  // A second account starts empty.
+  // A second account starts empty, with nothing the first one left typed in this browser.
+  await page.getByTestId("composer-input").fill("Ada's private half-thought");
+  await expect.poll(() => page.evaluate(() => Object.keys(window.localStorage).filter((k) => k.startsWith("threadkeeper.draft.")).length)).toBe(1);
   await signOut(page);
+  expect(await page.evaluate(() => Object.keys(window.localStorage).filter((k) => k.startsWith("threadkeeper.draft.")))).toEqual([]);
   await signUp(page, `grace-${Date.now()}@example.com`);
   await expect(page.getByTestId("launch-empty")).toBeVisible();
+  await expect(page.getByTestId("composer-input")).toHaveValue("");
   await expect(page.getByTestId("launch-recent")).toHaveCount(0);
   await expect(page.getByTestId("session-item")).toHaveCount(0);
 

@@ -78,10 +78,14 @@ test("the list groups sessions by day, nests forks, and pins, renames, archives 
   await expect(node(page, notes)).toBeVisible();
   expect((await request.get(`/api/session/${notes}`)).status()).toBe(200);
 
+  // Its draft in this browser goes with it.
+  const draftKey = `threadkeeper.draft.${notes}`;
+  await page.evaluate((key) => window.localStorage.setItem(key, JSON.stringify({ text: "unsent", savedAt: Date.now() })), draftKey);
   await menuOf(page, notes).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
   await expect(page.getByTestId("session-deleted")).toHaveCount(0, { timeout: 10_000 });
   await expect.poll(async () => (await request.get(`/api/session/${notes}`)).status()).toBe(404);
+  await expect.poll(() => page.evaluate((key) => window.localStorage.getItem(key), draftKey)).toBeNull();
   await page.reload();
   await expect(node(page, plan)).toBeVisible();
   await expect(node(page, notes)).toHaveCount(0);
