@@ -40,6 +40,12 @@ export async function register() {
     return 0;
   });
   if (resumed > 0) log.info(`[threadkeeper] ${resumed} import(s) a restart cut short carry on`);
+  const { resumeArchives } = await import("./lib/operations/import-archive");
+  const archiving = await resumeArchives().catch((err: unknown) => {
+    log.error("[threadkeeper] could not resume archiving imported sessions:", err);
+    return 0;
+  });
+  if (archiving > 0) log.info(`[threadkeeper] archiving ${archiving} import(s) into memories carries on`);
 
   // Only a production server: `next dev` restarts its worker on its own terms.
   if (process.env.NODE_ENV !== "production") return;

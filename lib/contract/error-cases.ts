@@ -60,6 +60,8 @@ export const E = {
   keyManagedByOperator: error(403, "key_managed_by_operator", "SaaS mode: Claude is called with the operator's key; no key can be saved from the app."),
   invalidChoice: error(422, "invalid_choice", "The element is not a confirmation, or the choice is not one of its options."),
   nothingToRemember: error(409, "nothing_to_remember", "The session has no messages to remember yet."),
+  importRunning: error(409, "import_running", "The import is still being read; archive its conversations once it has finished."),
+  nothingToArchive: error(409, "nothing_to_archive", "The import stored no conversations to archive."),
   belowThreshold: error(409, "below_threshold", "Usage is below the compaction threshold; send `force: true` to compact anyway."),
   nothingToCompact: error(409, "nothing_to_compact", "There are no older unprotected turns to condense yet."),
   littleGain: error(409, "little_gain", "The turns that could be condensed are under 10 % of what Claude is sent: not worth a summary yet (`details` gives the tokens and percent)."),

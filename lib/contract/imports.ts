@@ -34,6 +34,17 @@ export const importJob = named(
     error: z.string().nullable(),
     created_at: timestamp(),
     finished_at: timestamp().nullable(),
+    archive: described(
+      z
+        .object({
+          status: z.enum(["running", "done", "failed", "cancelled"]),
+          total: described(count(), "Sessions this import made (those deleted since are not counted)."),
+          archived: described(count(), "Of them, archived into memories (before this run too)."),
+          failed: described(count(), "Sessions whose archiving failed in this run; archiving again tries them again."),
+        })
+        .strict(),
+      "Archiving the sessions into memories (`POST /api/import/{id}/archive`); null until asked.",
+    ).nullable(),
   }),
   "An import of an export file and how far it has got.",
 );

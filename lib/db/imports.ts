@@ -28,10 +28,14 @@ export interface ImportRow {
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
+  archive_status: ImportStatus | null;
+  archive_total: number;
+  archived: number;
+  archive_failed: number;
 }
 
 const COLUMNS = `id, user_id, status, file_name, format, bytes::float8 as bytes, bytes_read::float8 as bytes_read, imported, skipped, failed,
-  errors, error, created_at, updated_at, finished_at`;
+  errors, error, created_at, updated_at, finished_at, archive_status, archive_total, archived, archive_failed`;
 
 /** At most this many errors are kept on the row; `failed` counts them all. */
 export const MAX_KEPT_ERRORS = 200;
@@ -88,12 +92,14 @@ export async function markImported(
   tx: Tx,
   sessionId: string,
   m: { format: ImportFormat; sourceId: string; createdAt: string | null; updatedAt: string | null },
+  importId: string,
 ): Promise<void> {
   await tx.query(
     `update sessions set import_format = $2, import_source_id = $3, created_at = coalesce($4::timestamptz, created_at),
-       updated_at = coalesce($5::timestamptz, $4::timestamptz, updated_at), last_message_at = coalesce($5::timestamptz, $4::timestamptz, last_message_at)
+       updated_at = coalesce($5::timestamptz, $4::timestamptz, updated_at), last_message_at = coalesce($5::timestamptz, $4::timestamptz, last_message_at),
+       import_id = $6
      where id = $1`,
-    [sessionId, m.format, m.sourceId, m.createdAt, m.updatedAt],
+    [sessionId, m.format, m.sourceId, m.createdAt, m.updatedAt, importId],
   );
 }
 

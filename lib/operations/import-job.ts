@@ -11,6 +11,7 @@ import path from "node:path";
 import type { ImportJson } from "@/lib/contract/imports";
 import { getDb, withUser } from "@/lib/db";
 import { cancelImportRow, claimStaleImports, finishImport, getImport, insertImport, listImports, recordOutcome, stillRunning, type ImportRow } from "@/lib/db/imports";
+import { cancelArchiveRow } from "@/lib/db/import-archive";
 import { filesDir } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import { log } from "@/lib/log";
@@ -42,6 +43,7 @@ export function importJson(r: ImportRow): ImportJson {
     error: r.error,
     created_at: r.created_at.toISOString(),
     finished_at: r.finished_at?.toISOString() ?? null,
+    archive: r.archive_status ? { status: r.archive_status, total: r.archive_total, archived: r.archived, failed: r.archive_failed } : null,
   };
 }
 
@@ -93,9 +95,12 @@ export async function importHistory(userId: string, limit: number): Promise<Impo
   return withUser(userId, async (tx) => (await listImports(tx, userId, limit)).map(importJson));
 }
 
-/** Stops a running import between two conversations; what was stored stays. */
+/** Stops a running import between two conversations, or its archiving between two sessions; what was stored stays. */
 export async function cancelImport(userId: string, id: string): Promise<ImportJson> {
-  const row = await withUser(userId, (tx) => cancelImportRow(tx, userId, id));
+  const row = await withUser(userId, async (tx) => {
+    await cancelArchiveRow(tx, userId, id);
+    return cancelImportRow(tx, userId, id);
+  });
   if (!row) throw notFound("Import", id);
   return importJson(row);
 }

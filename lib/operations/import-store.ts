@@ -49,7 +49,7 @@ export async function storeConversation(userId: string, importId: string, conv: 
       await yieldToLoop();
     }
     // After the messages, whose append stamps the session with now.
-    await markImported(tx, session.id, conv);
+    await markImported(tx, session.id, conv, importId);
     await recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "imported" });
     return session.id;
   });

@@ -114,6 +114,7 @@ const ATTEMPTS: Attempt[] = [
   { route: "/api/export", method: "GET", expect: "own" },
   { route: "/api/import/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.importJob }) },
   { route: "/api/import/[id]/cancel", method: "POST", expect: "not_found", params: (i) => ({ id: i.importJob }), body: () => ({}) },
+  { route: "/api/import/[id]/archive", method: "POST", expect: "not_found", params: (i) => ({ id: i.importJob }), body: () => ({}) },
   { route: "/api/session/[id]/files", method: "GET", expect: "not_found", params: sid },
   { route: "/api/files/[id]", method: "GET", expect: "not_found", params: (i) => ({ id: i.file }) },
   { route: "/api/files/[id]", method: "DELETE", expect: "not_found", params: (i) => ({ id: i.file }) },

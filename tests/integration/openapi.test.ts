@@ -663,7 +663,9 @@ describe("import", () => {
     }
     expect(status).toBe("done");
     await expectStatus(200, "GET", "/api/import", { query: "?limit=5" });
+    await expectStatus(202, "POST", "/api/import/{id}/archive", { params: { id }, body: {} });
     await expectStatus(200, "POST", "/api/import/{id}/cancel", { params: { id }, body: {} });
+    await expectStatus(404, "POST", "/api/import/{id}/archive", { params: { id: missing }, body: {} }, "not_found");
     await expectStatus(404, "GET", "/api/import/{id}", { params: { id: missing } }, "not_found");
     await expectStatus(404, "POST", "/api/import/{id}/cancel", { params: { id: missing }, body: {} }, "not_found");
   });

@@ -42,10 +42,21 @@ export const exchange = group("Import and export", "Bring your history from Chat
   cancelImport: {
     method: "POST",
     path: "/api/import/{id}/cancel",
-    summary: "Stop a running import between two conversations; what was stored stays",
+    summary: "Stop a running import between two conversations, or its archiving between two sessions; what was stored stays",
     params: idParams,
     responses: { 200: { description: "The import, cancelled (or as it ended, if it had).", json: importAnswer } },
     errors: [E.notFound],
+  },
+  archiveImport: {
+    method: "POST",
+    path: "/api/import/{id}/archive",
+    summary: "Archive the sessions an import made into memories",
+    description:
+      "Each session the import stored is archived as the session menu's Archive does: a summary memory (by Claude Haiku, or extractive without a key: one summarizer call per session) and its facts, and the session is marked archived. One session at a time in the background; follow `archive` on `GET /api/import/{id}`; `POST /api/import/{id}/cancel` stops it between two sessions. Asked again, it carries on with the sessions not archived yet.",
+    scope: "write",
+    params: idParams,
+    responses: { 202: { description: "Archiving, in the background (or already under way).", json: importAnswer } },
+    errors: [E.notFound, E.importRunning, E.nothingToArchive],
   },
   exportAccount: {
     method: "GET",
