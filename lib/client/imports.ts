@@ -37,3 +37,18 @@ export function importPhase(job: ImportJson | null, uploaded: number, error: str
   if (job.status === "cancelled") return "Cancelled: what was imported before stays.";
   return "Done";
 }
+
+/** Whether to offer archiving the import's sessions into memories (again, after a cancel or a failure). */
+export function canArchive(job: ImportJson): boolean {
+  return job.status !== "running" && job.imported > 0 && job.archive?.status !== "running" && job.archive?.status !== "done";
+}
+
+/** Archiving into memories, in words: "Archiving into memories… 3 of 12". */
+export function archivePhase(archive: NonNullable<ImportJson["archive"]>): string {
+  const done = `${archive.archived.toLocaleString("en")} of ${plural(archive.total, "conversation")}`;
+  const failed = archive.failed > 0 ? ` · ${archive.failed.toLocaleString("en")} failed` : "";
+  if (archive.status === "running") return `Archiving into memories… ${done}${failed}`;
+  if (archive.status === "done") return `Archived into memories: ${done}${failed}`;
+  if (archive.status === "cancelled") return `Archiving stopped at ${done}: archive again to carry on.`;
+  return `Archiving stopped on an error at ${done}: archive again to carry on.`;
+}

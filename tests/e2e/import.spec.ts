@@ -24,6 +24,13 @@ test("ChatGPT and Claude.ai exports import from the settings, with progress, cou
   await items.filter({ hasText: "chatgpt-conversations.json" }).getByText("What failed").click();
   await expect(items.filter({ hasText: "chatgpt-conversations.json" })).toContainText("Broken: the conversation has no message tree (mapping)");
 
+  // Offered once done: archive the imported conversations into memories, followed to its end.
+  const claude = items.filter({ hasText: "claude-conversations.json" });
+  await claude.getByTestId("import-archive-button").click();
+  await expect(claude.getByTestId("import-archive")).toHaveAttribute("data-status", "done", { timeout: 60_000 });
+  await expect(claude.getByTestId("import-archive-phase")).toHaveText("Archived into memories: 1 of 1 conversation");
+  await expect(claude.getByTestId("import-archive-button")).toHaveCount(0);
+
   // The conversations are in the list, and open with their messages.
   await page.keyboard.press("Escape");
   const imported = page.getByTestId("session-item").filter({ hasText: "Sourdough starter" });

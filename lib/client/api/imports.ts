@@ -45,3 +45,7 @@ export async function listImports(signal?: AbortSignal): Promise<ImportJson[]> {
 export async function cancelImport(id: string): Promise<ImportJson> {
   return (await json<{ import: ImportJson }>(`/api/import/${enc(id)}/cancel`, withBody("POST", {}))).import;
 }
+
+export async function archiveImport(id: string): Promise<ImportJson> {
+  return (await json<{ import: ImportJson }>(`/api/import/${enc(id)}/archive`, withBody("POST", {}))).import;
+}
