@@ -44,12 +44,15 @@ describe("counting off the event loop", () => {
       role: i % 2 ? ("assistant" as const) : ("user" as const),
       content: [...text(minified(100_000, i * 1_000)), { type: "tool_result" as const, tool_use_id: "t", content: "x".repeat(300_000) }],
     }));
+    const t0 = performance.now();
     const expected = messages.map((m) => estimateMessageTokens(m.role, m.content));
+    const inlineMs = performance.now() - t0;
     const { value, stallMs } = await longestStall(() => countMessagesOffThread(messages));
     expect(value).toEqual(expected);
-    // The same count on the main thread takes over a second here; planning the pieces and
-    // copying them to the worker is what is left.
-    expect(stallMs).toBeLessThan(100);
+    // The same count on the main thread took `inlineMs` (over a second on a quiet machine);
+    // planning the pieces and copying them to the worker is what is left. Measured against
+    // it, not a fixed figure, so a busy machine slows both alike.
+    expect(stallMs).toBeLessThan(Math.max(100, inlineMs / 5));
   });
 
   it("counts on the main thread when the worker cannot load tiktoken", async () => {
