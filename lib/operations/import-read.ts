@@ -92,15 +92,25 @@ async function* readZip(file: string, nesting: number, budget: Budget, scale: (b
       const ratio = entry.uncompressedSize > 0 ? entry.compressedSize / entry.uncompressedSize : 0;
       const at = (inflated: number) => scale(start + Math.min(entry.compressedSize, Math.round(inflated * ratio)));
       const stream = await zip.openReadStreamPromise(entry);
-      if (/\.zip$/i.test(name)) {
-        if (nesting >= READ_LIMITS.maxZipNesting) throw new ImportFileError("ZIPs nested deeper than two levels are not read.");
-        yield* readNestedZip(stream, nesting + 1, budget, at);
-      } else {
-        // Names of a Claude Code projects folder: one session per .jsonl file.
-        for await (const item of readJson(stream, path.basename(name), at, false)) {
-          sawAny = true;
-          yield item;
+      try {
+        if (/\.zip$/i.test(name)) {
+          if (nesting >= READ_LIMITS.maxZipNesting) throw new ImportFileError("ZIPs nested deeper than two levels are not read.");
+          yield* readNestedZip(stream, nesting + 1, budget, at);
+        } else {
+          // Names of a Claude Code projects folder: one session per .jsonl file.
+          for await (const item of readJson(stream, path.basename(name), at, false)) {
+            sawAny = true;
+            yield item;
+          }
         }
+      } catch (err) {
+        // yauzl stops an entry the moment it inflates past its declared size (validateEntrySizes).
+        if (err instanceof Error && /too many bytes in the stream|not enough bytes in the stream/.test(err.message)) {
+          throw new ImportFileError(
+            `The ZIP's entry ${name} says it holds ${entry.uncompressedSize.toLocaleString("en")} bytes but inflates to more (or less); a ZIP that misstates its sizes is refused.`,
+          );
+        }
+        throw err;
       }
       sawAny ||= /\.zip$/i.test(name);
     }

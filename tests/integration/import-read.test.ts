@@ -102,4 +102,19 @@ describe("reading an export", () => {
       READ_LIMITS.maxInflatedBytes = limit;
     }
   });
+
+  it("a ZIP whose headers understate what an entry inflates to is refused once the lie shows, reading no further", async () => {
+    const file = await zip("liar.zip", { "conversations.json": `[${'{"title":"padding"},'.repeat(400_000)}{}]` });
+    // The declared uncompressed size, in the local header (offset 22) and the central directory (offset 24), set to 1 KB.
+    const bytes = fs.readFileSync(file);
+    for (const [signature, offset] of [[0x04034b50, 22], [0x02014b50, 24]] as const) {
+      for (let i = bytes.indexOf(Buffer.from(new Uint32Array([signature]).buffer)); i >= 0; i = bytes.indexOf(Buffer.from(new Uint32Array([signature]).buffer), i + 4)) {
+        bytes.writeUInt32LE(1024, i + offset);
+      }
+    }
+    fs.writeFileSync(file, bytes);
+    const error = await readAll(file).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportFileError);
+    expect((error as Error).message).toMatch(/conversations\.json.* says it holds 1,024 bytes but inflates to more/);
+  });
 });
