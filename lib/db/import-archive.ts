@@ -52,15 +52,3 @@ export async function finishArchive(tx: Tx, id: string, status: Exclude<ImportSt
 export async function cancelArchiveRow(tx: Tx, userId: string, id: string): Promise<void> {
   await tx.query(`update imports set archive_status = 'cancelled', archive_updated_at = now() where id = $1 and user_id = $2 and archive_status = 'running'`, [id, userId]);
 }
-
-/** Archiving runs nobody has moved for `staleMs`, claimed for this process (as claimStaleImports). */
-export async function claimStaleArchives(db: { transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> }, staleMs: number): Promise<{ id: string; user_id: string }[]> {
-  return db.transaction((tx) =>
-    tx.query<{ id: string; user_id: string }>(
-      `update imports set archive_updated_at = now() where id in (
-         select id from imports where archive_status = 'running' and archive_updated_at < now() - make_interval(secs => $1 / 1000.0) for update skip locked)
-       returning id, user_id`,
-      [staleMs],
-    ),
-  );
-}

@@ -106,12 +106,18 @@ export async function markImported(
 /**
  * Running imports nobody has moved for `staleMs` (the process reading them stopped), claimed for
  * this process by touching them, so a second instance starting at once does not read them too.
+ * `phase`: the reading of the file, or the archiving of its sessions into memories.
  */
-export async function claimStaleImports(db: { transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> }, staleMs: number): Promise<{ id: string; user_id: string }[]> {
+export async function claimStaleImports(
+  db: { transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> },
+  staleMs: number,
+  phase: "reading" | "archiving" = "reading",
+): Promise<{ id: string; user_id: string }[]> {
+  const [status, touched] = phase === "reading" ? ["status", "updated_at"] : ["archive_status", "archive_updated_at"];
   return db.transaction((tx) =>
     tx.query<{ id: string; user_id: string }>(
-      `update imports set updated_at = now() where id in (
-         select id from imports where status = 'running' and updated_at < now() - make_interval(secs => $1 / 1000.0) for update skip locked)
+      `update imports set ${touched} = now() where id in (
+         select id from imports where ${status} = 'running' and ${touched} < now() - make_interval(secs => $1 / 1000.0) for update skip locked)
        returning id, user_id`,
       [staleMs],
     ),

@@ -6,8 +6,8 @@
 import "server-only";
 import type { ImportJson } from "@/lib/contract/imports";
 import { getDb, withUser } from "@/lib/db";
-import { archiveRunning, beginArchive, cancelArchiveRow, claimStaleArchives, finishArchive, nextToArchive, recordArchived } from "@/lib/db/import-archive";
-import { getImport } from "@/lib/db/imports";
+import { archiveRunning, beginArchive, cancelArchiveRow, finishArchive, nextToArchive, recordArchived } from "@/lib/db/import-archive";
+import { claimStaleImports, getImport } from "@/lib/db/imports";
 import { conflict, notFound } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { archiveSession } from "./archive";
@@ -68,7 +68,7 @@ const STALE_MS = 5 * 60_000;
 /** At start-up: carries on archiving that a stopped process left running. */
 export async function resumeArchives(): Promise<number> {
   const db = await getDb();
-  const claimed = await claimStaleArchives(db, db.kind === "pglite" ? 0 : STALE_MS);
+  const claimed = await claimStaleImports(db, db.kind === "pglite" ? 0 : STALE_MS, "archiving");
   for (const { id, user_id } of claimed) void runArchive(user_id, id);
   return claimed.length;
 }

@@ -1,35 +1,22 @@
 // withUser's claims leave with the transaction's first statement instead of a round trip of
 // their own (lib/db/index.ts): statements still run in order, under the caller's claims, in one
 // transaction, and a failure caught inside still fails the whole transaction.
-import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDb, withUser, type Database } from "@/lib/db";
-import { fromPostgres } from "@/lib/db/driver";
-import { pgContext, readyPg } from "./context";
+import { withUser, type Database } from "@/lib/db";
+import { pgContext, userDatabase } from "./context";
 
 const available = pgContext().available;
 const USER = "00000000-0000-4000-a000-0000000032d1";
 
 describe.skipIf(!available)("real PostgreSQL 15: transactions with pipelined claims", () => {
-  let admin: Sql;
-  let sql: Sql;
+  const pg = userDatabase(USER, "driver@example.test", 1);
   let db: Database;
 
+  // One connection, so every transaction reuses the one the last left behind (and its temporary table).
   beforeAll(async () => {
-    const pg = readyPg();
-    admin = postgres(pg.superuserUrl, { max: 1, onnotice: () => {} });
-    await admin`insert into auth.users (id, email, aud, role) values (${USER}, 'driver@example.test', 'authenticated', 'authenticated')`;
-    // One connection, so every transaction reuses the one the last left behind (and its temporary table).
-    sql = postgres(pg.appUrl, { max: 1, onnotice: () => {} });
-    db = fromPostgres(sql);
-    setDb(db);
+    db = await pg.ready();
   });
-
-  afterAll(async () => {
-    setDb(undefined);
-    await sql?.end({ timeout: 5 });
-    await admin?.end({ timeout: 5 });
-  });
+  afterAll(() => pg.close());
 
   it("runs the claims before the first statement, in one transaction", async () => {
     const [row] = await withUser(USER, (tx) =>

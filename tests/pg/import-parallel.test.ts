@@ -2,39 +2,26 @@
 // long conversation takes a while to store), the same user's turns, another import and a
 // second instance's claim of stale imports go on without waiting for it. Each would wait, and
 // fail on the lock timeout, on any row it shared with the import's transaction.
-import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDb, withUser, type Database } from "@/lib/db";
-import { fromPostgres } from "@/lib/db/driver";
+import { withUser, type Database } from "@/lib/db";
 import { claimStaleImports, insertImport, markImported, recordOutcome } from "@/lib/db/imports";
 import { appendMessage } from "@/lib/db/messages";
 import { appendMessages } from "@/lib/db/message-batch";
 import { createSession, createSessionIn } from "@/lib/operations/sessions";
-import { pgContext, readyPg } from "./context";
+import { pgContext, userDatabase } from "./context";
 
 const available = pgContext().available;
 const USER = "00000000-0000-4000-a000-0000000034a1";
 const MODEL = "claude-haiku-4-5";
 
 describe.skipIf(!available)("real PostgreSQL 15: an import beside turns and other imports", () => {
-  let admin: Sql;
-  let sql: Sql;
+  const pg = userDatabase(USER, "import-parallel@example.test", 6);
   let db: Database;
 
   beforeAll(async () => {
-    const pg = readyPg();
-    admin = postgres(pg.superuserUrl, { max: 1, onnotice: () => {} });
-    await admin`insert into auth.users (id, email, aud, role) values (${USER}, 'import-parallel@example.test', 'authenticated', 'authenticated')`;
-    sql = postgres(pg.appUrl, { max: 6, onnotice: () => {} });
-    db = fromPostgres(sql);
-    setDb(db);
+    db = await pg.ready();
   });
-
-  afterAll(async () => {
-    setDb(undefined);
-    await sql?.end({ timeout: 5 });
-    await admin?.end({ timeout: 5 });
-  });
+  afterAll(() => pg.close());
 
   const message = (i: number) => ({
     role: (i % 2 ? "assistant" : "user") as "user" | "assistant",

@@ -3,17 +3,15 @@
 // never makes another turn of that user wait, and every figure still sums right, before and
 // after the background fold. A turn's transaction is held open while another writes the same
 // kinds of rows for another session of the same user, under a lock timeout: a wait fails it.
-import postgres, { type Sql } from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDb, withUser, type Database, type Tx } from "@/lib/db";
-import { fromPostgres } from "@/lib/db/driver";
+import { withUser, type Database, type Tx } from "@/lib/db";
 import { appendMessage } from "@/lib/db/messages";
 import { finishReply } from "@/lib/db/reply-call";
 import { foldRollups } from "@/lib/db/rollups";
 import { getCalibration, putCalibration } from "@/lib/db/settings";
 import { termStats } from "@/lib/db/history-search";
 import { createSession } from "@/lib/operations/sessions";
-import { pgContext, readyPg } from "./context";
+import { pgContext, userDatabase } from "./context";
 
 const available = pgContext().available;
 const USER = "00000000-0000-4000-a000-0000000032a1";
@@ -21,24 +19,13 @@ const MODEL = "claude-haiku-4-5";
 const PARALLEL = 4;
 
 describe.skipIf(!available)("real PostgreSQL 15: one user's parallel turns", () => {
-  let admin: Sql;
-  let sql: Sql;
+  const pg = userDatabase(USER, "parallel@example.test", PARALLEL + 2);
   let db: Database;
 
   beforeAll(async () => {
-    const pg = readyPg();
-    admin = postgres(pg.superuserUrl, { max: 1, onnotice: () => {} });
-    await admin`insert into auth.users (id, email, aud, role) values (${USER}, 'parallel@example.test', 'authenticated', 'authenticated')`;
-    sql = postgres(pg.appUrl, { max: PARALLEL + 2, onnotice: () => {} });
-    db = fromPostgres(sql);
-    setDb(db);
+    db = await pg.ready();
   });
-
-  afterAll(async () => {
-    setDb(undefined);
-    await sql?.end({ timeout: 5 });
-    await admin?.end({ timeout: 5 });
-  });
+  afterAll(() => pg.close());
 
   /** A turn's writes for its user: the question, the reply finished with its call and calibration, the calibration again (as an exact count does). */
   async function turn(tx: Tx, sessionId: string, i: number): Promise<void> {
