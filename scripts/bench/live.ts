@@ -147,7 +147,11 @@ interface Seen {
   glitches: string[];
 }
 
-const readSeen = (page: Page) => page.evaluate<Seen>("(() => { const r = window.__tkLive; return { dom: r.dom, painted: r.painted, glitches: r.glitches }; })()");
+/** What the watcher saw, once the frame after the reply's display has run (a busy tab runs it late). */
+async function readSeen(page: Page): Promise<Seen> {
+  await page.waitForFunction("window.__tkLive.painted > 0", null, { polling: 10, timeout: REPLY_TIMEOUT_MS });
+  return page.evaluate<Seen>("(() => { const r = window.__tkLive; return { dom: r.dom, painted: r.painted, glitches: r.glitches }; })()");
+}
 const stopWatching = (page: Page) => page.evaluate("window.__tkLive.stop()");
 
 /** Waits until the reply is saved in the tab (a complete assistant message with the marker) and its composer is free. */
