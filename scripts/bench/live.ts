@@ -15,13 +15,14 @@
 // Environment: BENCH_LIVE_WORDS (60, the words of each reply), BENCH_LIVE_REPLY_MS (1500, how long
 // each reply streams).
 import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { chromium, type Page } from "@playwright/test";
-import { startFakeAnthropic } from "../../tests/fake-anthropic/server";
-import { api, startEmbedded, tempDataDir } from "../../tests/reliability/app";
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { startFakeAnthropic, type FakeAnthropic } from "../../tests/fake-anthropic/server";
+import { api, startEmbedded, tempDataDir, type AppInstance } from "../../tests/reliability/app";
 import { fmtInt, fmtMs, round3, table } from "./report";
 import { intEnv, summarize, type MeasureOptions, type Stat } from "./stats";
 
@@ -174,6 +175,65 @@ async function openTab(newPage: () => Promise<Page>, base: string, sessionId: st
   return page;
 }
 
+/** Creates the session and its first turn (which names it with one more call to the fake, done before any reply is queued). */
+async function firstTurn(app: AppInstance): Promise<string> {
+  const created = await api<{ session: { id: string } }>(app, "POST", "/api/session", { title: "bench live" });
+  if (created.status !== 201) throw new Error(`live bench: creating the session answered ${created.status}`);
+  const sessionId = created.body.session.id;
+  const first = await fetch(`${app.base}/api/session/${sessionId}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ content: "Hello" }),
+  });
+  await first.text();
+  if (!first.ok) throw new Error(`live bench: the first message answered ${first.status}`);
+  return sessionId;
+}
+
+async function drive(fake: FakeAnthropic, tap: Tap, app: AppInstance, browser: Browser, opts: MeasureOptions): Promise<LiveBenchResult> {
+  const sessionId = await firstTurn(app);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const a = await openTab(() => context.newPage(), app.base, sessionId);
+  const b = await openTab(() => context.newPage(), app.base, sessionId);
+  const aToB: number[] = [];
+  const aToBPainted: number[] = [];
+  const upstreamToA: number[] = [];
+  const upstreamToB: number[] = [];
+  const glitches: string[] = [];
+  for (let i = 0; i < opts.warmups + opts.runs; i++) {
+    const marker = `zq${i}end`;
+    const text = [...Array.from({ length: WORDS - 1 }, (_, w) => `w${w}`), marker].join(" ");
+    fake.enqueue({ kind: "slow", delayMs: REPLY_MS, text });
+    tap.await(marker);
+    await Promise.all([a.evaluate(watcher(marker)), b.evaluate(watcher(marker))]);
+    const input = a.getByTestId("composer-input");
+    await input.fill(`Message ${i}`);
+    await input.press("Enter");
+    await Promise.all([settled(a, marker), settled(b, marker)]);
+    const [sa, sb] = await Promise.all([readSeen(a), readSeen(b)]);
+    await Promise.all([stopWatching(a), stopWatching(b)]);
+    glitches.push(...sa.glitches.map((g) => `tab A, reply ${i}: ${g}`), ...sb.glitches.map((g) => `tab B, reply ${i}: ${g}`));
+    const sent = tap.seen.get(marker);
+    if (sent === undefined) throw new Error(`live bench: reply ${i}'s last word never went through the tap`);
+    if (i < opts.warmups) continue;
+    aToB.push(sb.dom - sa.dom);
+    aToBPainted.push(sb.painted - sa.painted);
+    upstreamToA.push(sa.dom - sent);
+    upstreamToB.push(sb.dom - sent);
+  }
+  await context.close();
+  return {
+    replies: opts.runs,
+    words: WORDS,
+    replyMs: REPLY_MS,
+    aToB: summarize(aToB),
+    aToBPainted: summarize(aToBPainted),
+    upstreamToA: summarize(upstreamToA),
+    upstreamToB: summarize(upstreamToB),
+    glitches,
+  };
+}
+
 export async function benchLive(opts: MeasureOptions): Promise<LiveBenchResult | null> {
   const why = missing();
   if (why) {
@@ -181,69 +241,21 @@ export async function benchLive(opts: MeasureOptions): Promise<LiveBenchResult |
     return null;
   }
   const dir = await tempDataDir("tk-bench-live-");
-  const fake = await startFakeAnthropic();
-  const tap = await startTap(fake.url);
-  const app = await startEmbedded("live", dir, tap.url);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+  // Whatever started is closed, newest first, even when a later start fails: an open server
+  // would keep the bench from exiting.
+  const closers: (() => Promise<unknown>)[] = [() => rm(dir, { recursive: true, force: true })];
   try {
-    // The first turn names the session with one more call to the fake: done before any reply is queued.
-    const created = await api<{ session: { id: string } }>(app, "POST", "/api/session", { title: "bench live" });
-    if (created.status !== 201) throw new Error(`live bench: creating the session answered ${created.status}`);
-    const sessionId = created.body.session.id;
-    const first = await fetch(`${app.base}/api/session/${sessionId}/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ content: "Hello" }),
-    });
-    await first.text();
-    if (!first.ok) throw new Error(`live bench: the first message answered ${first.status}`);
-
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const a = await openTab(() => context.newPage(), app.base, sessionId);
-    const b = await openTab(() => context.newPage(), app.base, sessionId);
-
-    const aToB: number[] = [];
-    const aToBPainted: number[] = [];
-    const upstreamToA: number[] = [];
-    const upstreamToB: number[] = [];
-    const glitches: string[] = [];
-    for (let i = 0; i < opts.warmups + opts.runs; i++) {
-      const marker = `zq${i}end`;
-      const text = [...Array.from({ length: WORDS - 1 }, (_, w) => `w${w}`), marker].join(" ");
-      fake.enqueue({ kind: "slow", delayMs: REPLY_MS, text });
-      tap.await(marker);
-      await Promise.all([a.evaluate(watcher(marker)), b.evaluate(watcher(marker))]);
-      const input = a.getByTestId("composer-input");
-      await input.fill(`Message ${i}`);
-      await input.press("Enter");
-      await Promise.all([settled(a, marker), settled(b, marker)]);
-      const [sa, sb] = await Promise.all([readSeen(a), readSeen(b)]);
-      await Promise.all([stopWatching(a), stopWatching(b)]);
-      glitches.push(...sa.glitches.map((g) => `tab A, reply ${i}: ${g}`), ...sb.glitches.map((g) => `tab B, reply ${i}: ${g}`));
-      const sent = tap.seen.get(marker);
-      if (sent === undefined) throw new Error(`live bench: reply ${i}'s last word never went through the tap`);
-      if (i < opts.warmups) continue;
-      aToB.push(sb.dom - sa.dom);
-      aToBPainted.push(sb.painted - sa.painted);
-      upstreamToA.push(sa.dom - sent);
-      upstreamToB.push(sb.dom - sent);
-    }
-    await context.close();
-    return {
-      replies: opts.runs,
-      words: WORDS,
-      replyMs: REPLY_MS,
-      aToB: summarize(aToB),
-      aToBPainted: summarize(aToBPainted),
-      upstreamToA: summarize(upstreamToA),
-      upstreamToB: summarize(upstreamToB),
-      glitches,
-    };
+    const fake = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    const tap = await startTap(fake.url);
+    closers.push(() => tap.close());
+    const app = await startEmbedded("live", dir, tap.url);
+    closers.push(() => app.stop());
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+    closers.push(() => browser.close());
+    return await drive(fake, tap, app, browser, opts);
   } finally {
-    await browser.close();
-    await app.stop();
-    await tap.close();
-    await fake.close();
+    for (const close of closers.reverse()) await close().catch((err: unknown) => console.error("live bench: closing:", err));
   }
 }
 
