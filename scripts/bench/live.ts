@@ -8,7 +8,8 @@
 // animation frame after it (when it is painted). Between the app and the fake sits a pass-through
 // tap that notes when the last word left the fake. Both pages and the tap read the same wall
 // clock (performance.timeOrigin + performance.now()), so the figures subtract across processes.
-// The observers also count any moment a tab shows a reply as "(empty)" or twice.
+// The observers also count any moment a tab shows a reply as "(empty)" or twice. Last, the
+// session is renamed through the API as many times: from each request to tab B's header showing it.
 // Runs BENCH_WARMUPS untimed replies, then BENCH_RUNS timed ones. Skips when the app is not built
 // or Chromium is missing.
 //
@@ -46,6 +47,8 @@ export interface LiveBenchResult {
   upstreamToA: Stat;
   /** The fake sent the last word → tab B shows it (through the event stream). */
   upstreamToB: Stat;
+  /** A rename through the API (its request sent) → tab B's header shows the new title. */
+  renameToB: Stat;
   /** Moments a tab showed a reply as "(empty)" or the same reply twice. */
   glitches: string[];
 }
@@ -148,12 +151,49 @@ interface Seen {
   glitches: string[];
 }
 
-/** What the watcher saw, once the frame after the reply's display has run (a busy tab runs it late). */
+/**
+ * What the watcher saw, once the frame after the reply's display has run (a busy tab runs it
+ * late). Predicates are functions: the app's CSP refuses a string predicate's eval.
+ */
 async function readSeen(page: Page): Promise<Seen> {
-  await page.waitForFunction("window.__tkLive.painted > 0", null, { polling: 10, timeout: REPLY_TIMEOUT_MS });
+  await page.waitForFunction(() => (window as unknown as { __tkLive: Seen }).__tkLive.painted > 0, null, { polling: 10, timeout: REPLY_TIMEOUT_MS });
   return page.evaluate<Seen>("(() => { const r = window.__tkLive; return { dom: r.dom, painted: r.painted, glitches: r.glitches }; })()");
 }
 const stopWatching = (page: Page) => page.evaluate("window.__tkLive.stop()");
+
+/** The moment the header first shows `title`, wall clock, in window.__tkTitle. */
+function titleWatcher(title: string): string {
+  return `(() => {
+    const title = ${JSON.stringify(title)};
+    window.__tkTitle = 0;
+    const check = () => {
+      if (window.__tkTitle > 0) return;
+      if (document.querySelector('[data-testid="session-title"]')?.textContent === title) {
+        window.__tkTitle = performance.timeOrigin + performance.now();
+        observer.disconnect();
+      }
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    check();
+  })()`;
+}
+
+/** Renames the session through the API `runs` times: from each request to tab B showing the title. */
+async function renames(app: AppInstance, sessionId: string, b: Page, opts: MeasureOptions): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < opts.warmups + opts.runs; i++) {
+    const title = `Renamed ${i}`;
+    await b.evaluate(titleWatcher(title));
+    const sent = wallNow();
+    const res = await api(app, "PATCH", `/api/session/${sessionId}`, { title });
+    if (res.status !== 200) throw new Error(`live bench: renaming answered ${res.status}`);
+    await b.waitForFunction(() => (window as unknown as { __tkTitle: number }).__tkTitle > 0, null, { polling: 10, timeout: REPLY_TIMEOUT_MS });
+    const shown = await b.evaluate<number>("window.__tkTitle");
+    if (i >= opts.warmups) out.push(shown - sent);
+  }
+  return out;
+}
 
 /** Waits until the reply is saved in the tab (a complete assistant message with the marker) and its composer is free. */
 async function settled(page: Page, marker: string): Promise<void> {
@@ -221,6 +261,7 @@ async function drive(fake: FakeAnthropic, tap: Tap, app: AppInstance, browser: B
     upstreamToA.push(sa.dom - sent);
     upstreamToB.push(sb.dom - sent);
   }
+  const renameToB = await renames(app, sessionId, b, opts);
   await context.close();
   return {
     replies: opts.runs,
@@ -230,6 +271,7 @@ async function drive(fake: FakeAnthropic, tap: Tap, app: AppInstance, browser: B
     aToBPainted: summarize(aToBPainted),
     upstreamToA: summarize(upstreamToA),
     upstreamToB: summarize(upstreamToB),
+    renameToB: summarize(renameToB),
     glitches,
   };
 }
@@ -272,12 +314,14 @@ export function printLive(r: LiveBenchResult): void {
         row("tab A paints it", "tab B paints it", r.aToBPainted, "< 1 s"),
         row("the fake sends the last word", "tab A shows it", r.upstreamToA, ""),
         row("the fake sends the last word", "tab B shows it", r.upstreamToB, "< 1 s"),
+        row("a rename's request (API)", "tab B's header shows it", r.renameToB, "< 1 s"),
       ],
     ),
   );
-  const met = r.aToB.maxMs < LIVE_TARGET_MS && r.upstreamToB.maxMs < LIVE_TARGET_MS;
-  console.log(`  every reply in tab B within 1 s: ${met ? "yes" : "NO"}; replies shown empty or twice in either tab: ${r.glitches.length === 0 ? "none" : r.glitches.join("; ")}`);
+  console.log(`  every reply and rename in tab B within 1 s: ${met(r) ? "yes" : "NO"}; replies shown empty or twice in either tab: ${r.glitches.length === 0 ? "none" : r.glitches.join("; ")}`);
 }
+
+const met = (r: LiveBenchResult) => [r.aToB, r.upstreamToB, r.renameToB].every((s) => s.maxMs < LIVE_TARGET_MS);
 
 function statMaxJson(s: Stat) {
   return { median_ms: round3(s.medianMs), p95_ms: round3(s.p95Ms), max_ms: round3(s.maxMs), min_ms: round3(s.minMs), runs: s.runs };
@@ -293,7 +337,8 @@ export function liveJson(r: LiveBenchResult) {
     a_to_b_painted: statMaxJson(r.aToBPainted),
     upstream_to_a: statMaxJson(r.upstreamToA),
     upstream_to_b: statMaxJson(r.upstreamToB),
-    met: r.aToB.maxMs < LIVE_TARGET_MS && r.upstreamToB.maxMs < LIVE_TARGET_MS,
+    rename_to_b: statMaxJson(r.renameToB),
+    met: met(r),
     glitches: r.glitches,
   };
 }
