@@ -49,6 +49,8 @@ export interface LiveBenchResult {
   upstreamToB: Stat;
   /** A rename through the API (its request sent) → tab B's header shows the new title. */
   renameToB: Stat;
+  /** Of it, the rename's own request (sent → answered). */
+  renameRequest: Stat;
   /** Moments a tab showed a reply as "(empty)" or the same reply twice. */
   glitches: string[];
 }
@@ -180,17 +182,20 @@ function titleWatcher(title: string): string {
 }
 
 /** Renames the session through the API `runs` times: from each request to tab B showing the title. */
-async function renames(app: AppInstance, sessionId: string, b: Page, opts: MeasureOptions): Promise<number[]> {
-  const out: number[] = [];
+async function renames(app: AppInstance, sessionId: string, b: Page, opts: MeasureOptions): Promise<{ shown: number[]; request: number[] }> {
+  const out = { shown: [] as number[], request: [] as number[] };
   for (let i = 0; i < opts.warmups + opts.runs; i++) {
     const title = `Renamed ${i}`;
     await b.evaluate(titleWatcher(title));
     const sent = wallNow();
     const res = await api(app, "PATCH", `/api/session/${sessionId}`, { title });
+    const answered = wallNow();
     if (res.status !== 200) throw new Error(`live bench: renaming answered ${res.status}`);
     await b.waitForFunction(() => (window as unknown as { __tkTitle: number }).__tkTitle > 0, null, { polling: 10, timeout: REPLY_TIMEOUT_MS });
     const shown = await b.evaluate<number>("window.__tkTitle");
-    if (i >= opts.warmups) out.push(shown - sent);
+    if (i < opts.warmups) continue;
+    out.shown.push(shown - sent);
+    out.request.push(answered - sent);
   }
   return out;
 }
@@ -261,7 +266,7 @@ async function drive(fake: FakeAnthropic, tap: Tap, app: AppInstance, browser: B
     upstreamToA.push(sa.dom - sent);
     upstreamToB.push(sb.dom - sent);
   }
-  const renameToB = await renames(app, sessionId, b, opts);
+  const renamed = await renames(app, sessionId, b, opts);
   await context.close();
   return {
     replies: opts.runs,
@@ -271,7 +276,8 @@ async function drive(fake: FakeAnthropic, tap: Tap, app: AppInstance, browser: B
     aToBPainted: summarize(aToBPainted),
     upstreamToA: summarize(upstreamToA),
     upstreamToB: summarize(upstreamToB),
-    renameToB: summarize(renameToB),
+    renameToB: summarize(renamed.shown),
+    renameRequest: summarize(renamed.request),
     glitches,
   };
 }
@@ -315,6 +321,7 @@ export function printLive(r: LiveBenchResult): void {
         row("the fake sends the last word", "tab A shows it", r.upstreamToA, ""),
         row("the fake sends the last word", "tab B shows it", r.upstreamToB, "< 1 s"),
         row("a rename's request (API)", "tab B's header shows it", r.renameToB, "< 1 s"),
+        row("  of it: the rename's request", "answered", r.renameRequest, ""),
       ],
     ),
   );
@@ -338,6 +345,7 @@ export function liveJson(r: LiveBenchResult) {
     upstream_to_a: statMaxJson(r.upstreamToA),
     upstream_to_b: statMaxJson(r.upstreamToB),
     rename_to_b: statMaxJson(r.renameToB),
+    rename_request: statMaxJson(r.renameRequest),
     met: met(r),
     glitches: r.glitches,
   };
