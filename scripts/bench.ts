@@ -7,12 +7,13 @@
 // over real PostgreSQL; BENCH_LOAD_* in scripts/bench/load.ts), locomo (issue 18: the
 // same on real conversations, ../shared/data/locomo-dev), hostile (issue 29: every per-character
 // algorithm on pathological text, and the event-loop stalls; BENCH_HOSTILE_* in scripts/bench/hostile.ts), list (issue 33:
-// a 5,000-message session's list scrolled in Chromium, its longest frame and DOM size; BENCH_LIST_* in scripts/bench/list.ts), import (issue 34:
+// a 5,000-message session's list scrolled in Chromium, its longest frame and DOM size; BENCH_LIST_* in scripts/bench/list.ts), live (issue 33:
+// two Chromium tabs on one session, the time from a reply's last token in one to its display in the other; BENCH_LIVE_* in scripts/bench/live.ts), import (issue 34:
 // a generated ~100 MB ChatGPT export imported, messages/s and peak memory, and a 10,000-message session exported; BENCH_IMPORT_* in scripts/bench/import.ts).
 //
 // Environment: BENCH_SIZES (default "1000,10000"), BENCH_RUNS (15), BENCH_WARMUPS (3),
 // BENCH_NAIVE_RUNS / BENCH_NAIVE_WARMUPS (default: same as above), BENCH_ONLY (comma-separated:
-// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, openai, load, usage, search, recall, canvas, locomo, hostile, content, files, import, list; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
+// context, compaction, sessions, memory, auth, cost, audit, keys, dropin, openai, load, usage, search, recall, canvas, locomo, hostile, content, files, import, list, live; default: all; BENCH_COST_TURNS (200)); BENCH_MEMORY_* as in
 // scripts/bench/memory.ts, BENCH_USAGE_* as in scripts/bench/usage.ts, BENCH_SEARCH_* as in scripts/bench/search.ts, BENCH_RECALL_* as in
 // scripts/bench/recall.ts.
 import os from "node:os";
@@ -31,6 +32,7 @@ import { benchDropIn, dropInJson, printDropIn } from "./bench/drop-in";
 import { benchOpenAI, openaiJson, printOpenAI } from "./bench/openai";
 import { benchLoad, loadJson, printLoad } from "./bench/load";
 import { benchList, listJson, printList } from "./bench/list";
+import { benchLive, liveJson, printLive } from "./bench/live";
 import { benchSearch, printSearch, searchJson } from "./bench/search";
 import { benchRecall, printRecall, recallJson } from "./bench/recall";
 import { benchCanvas, canvasJson, printCanvas } from "./bench/canvas";
@@ -45,7 +47,7 @@ import { fmtInt, fmtMs, fmtRatio, statJson, table } from "./bench/report";
 import { buildPool, seedSession } from "./bench/seed";
 import { intEnv, type MeasureOptions } from "./bench/stats";
 
-const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "openai", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content", "files", "import", "list"] as const;
+const SECTIONS = ["context", "compaction", "sessions", "memory", "auth", "cost", "audit", "keys", "dropin", "openai", "load", "usage", "search", "recall", "canvas", "locomo", "hostile", "content", "files", "import", "list", "live"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** BENCH_ONLY: a comma-separated list of sections to run (default: all). */
@@ -190,6 +192,9 @@ async function main(): Promise<void> {
     if (load) printLoad(load);
     const list = only.has("list") ? await benchList(db) : null;
     if (list) printList(list);
+    // Two tabs of one browser on the built app, on its own data folder.
+    const live = only.has("live") ? await benchLive(ours) : null;
+    if (live) printLive(live);
     // Its own database (100K memories); getDb() points back to `db` afterwards.
     const memory = only.has("memory") ? await benchMemory(db) : null;
     if (memory) printMemory(memory);
@@ -254,6 +259,7 @@ async function main(): Promise<void> {
       openai: openai ? openaiJson(openai) : null,
       load: load ? loadJson(load) : null,
       list: list ? listJson(list) : null,
+      live: live ? liveJson(live) : null,
       search: search ? searchJson(search) : null,
       recall: recall ? recallJson(recall) : null,
       canvas: canvas ? canvasJson(canvas) : null,

@@ -236,6 +236,10 @@ export function createReplyStream(
   function startFollowing(sessionId: string, reply: MessageJson): void {
     const phase = get().phase;
     if (active !== null || (phase !== "idle" && follower.following() === null)) return;
+    // A saved message never streams again (the database refuses the change), so a page showing
+    // it still being written was read before a page already applied: following it would show
+    // the reply twice, saved and in progress, until the next read.
+    if (follower.following() !== reply.id && get().messages.some((m) => m.id === reply.id)) return;
     set({ phase: "streaming", streamingBlocks: [] });
     follower.start(sessionId, reply);
   }

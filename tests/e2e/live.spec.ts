@@ -79,8 +79,9 @@ test("a tab opened while a reply streams follows it to the end, shown once", asy
   await openNewConversation(page);
   await sendAndWait(page, "Start [[reply:Ready.]]");
   const id = await currentSessionId(page);
+  // Long enough for the late tab to load and join on a busy machine (it took over 4 s at load 15).
   const words = Array.from({ length: 40 }, (_, i) => `x${i}`);
-  await typeAndSend(page, `Go slowly [[slow:5000]] [[reply:${words.join(" ")}]]`);
+  await typeAndSend(page, `Go slowly [[slow:12000]] [[reply:${words.join(" ")}]]`);
   await expect(page.getByTestId("streaming-reply")).toContainText("x2 ");
 
   const late = await context.newPage();
