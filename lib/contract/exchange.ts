@@ -1,15 +1,45 @@
 // Threadkeeper's own export: what GET /api/session/{id}/export?format=json answers, and what the
 // whole-account export holds one of per session. Everything a session is, so it can be
-// imported back losslessly: every message of every version, its compactions and checkpoints.
+// imported back losslessly: every message of every version, its compactions and checkpoints,
+// the summary and window it stood at, its canvas with the history checkpoints point into.
+// The fields after `checkpoints` came later: an export without them still imports (its
+// messages and versions only).
 import { z } from "zod";
+import { canvas, canvasEvent } from "./canvas";
 import { checkpoint } from "./checkpoints";
 import { compaction } from "./context";
 import { message } from "./messages";
-import { described, named, timestamp } from "./meta";
+import { count, described, named, timestamp, uuidString } from "./meta";
 import { session } from "./sessions";
 
 export const EXPORT_FORMAT = "threadkeeper-export";
 export const EXPORT_VERSION = 1;
+
+const exportedMessage = message.extend({
+  model: z.string().nullable().optional(),
+  said_at: described(timestamp().nullable().optional(), "When it was said, for history search's dates (an imported message's original time)."),
+});
+
+const exportedCompaction = compaction.extend({
+  at_turn: count().optional(),
+  prev_compaction_id: uuidString().nullable().optional(),
+  prev_window_start_turn: count().optional(),
+});
+
+const exportedCheckpoint = checkpoint.extend({
+  window_start_turn: count().optional(),
+  summary_tokens: count().optional(),
+  summary_through_turn: count().optional(),
+  canvas_version: described(count().nullable().optional(), "The canvas event (an id in `canvas_events`) the checkpoint's canvas ends at."),
+});
+
+const exportedCanvasEvent = z.object({
+  id: count(),
+  at_seq: count(),
+  source: z.enum(["claude", "user", "restore"]),
+  tool_use_id: z.string().nullable(),
+  payload: canvasEvent,
+});
 
 export const sessionExport = named(
   "SessionExport",
@@ -19,9 +49,22 @@ export const sessionExport = named(
     exported_at: timestamp(),
     session,
     system_prompt: z.string(),
-    messages: described(z.array(message), "Every message, every version (edits and regenerations name what they replace), oldest first."),
-    compactions: described(z.array(compaction), "Oldest first; `status` says which still applies."),
-    checkpoints: described(z.array(checkpoint), "Newest first."),
+    messages: described(z.array(exportedMessage), "Every message, every version (edits and regenerations name what they replace), oldest first."),
+    compactions: described(z.array(exportedCompaction), "Oldest first; `status` says which still applies."),
+    checkpoints: described(z.array(exportedCheckpoint), "Newest first."),
+    instructions: described(z.string().optional(), "The custom instructions the session carries."),
+    window: described(
+      z
+        .object({
+          window_start_turn: count(),
+          summary_id: uuidString().nullable(),
+          cleared_through_seq: count(),
+        })
+        .optional(),
+      "Where Claude's view begins, and the compaction whose summary stands in for the turns before it.",
+    ),
+    canvas: described(canvas.optional(), "The canvas now."),
+    canvas_events: described(z.array(exportedCanvasEvent).optional(), "The canvas's history, oldest first: what checkpoints' canvases are read from."),
   }),
   "One session, whole: Threadkeeper imports it back as it was.",
 );
@@ -29,3 +72,4 @@ export const sessionExport = named(
 export const exportQuery = z.object({ format: z.enum(["json", "md"]).default("json") }).strict();
 
 export type SessionExportJson = z.infer<typeof sessionExport>;
+export type ExportedCanvasEventJson = z.infer<typeof exportedCanvasEvent>;

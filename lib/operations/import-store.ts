@@ -1,18 +1,24 @@
 // One imported conversation stored as a session, whole or not at all: the session, its
-// messages (indexed and embedded by the same triggers as a native one's, in the background)
-// and the import's counts in one transaction, so a crash leaves either all of it or none, and
-// a resumed import skips exactly what was stored. The same source conversation is never
-// stored twice for a user (sessions_import_source_idx): importing a file again adds nothing.
+// messages (indexed and embedded by the same triggers as a native one's, in the background),
+// its compactions and, from Threadkeeper's own export, the rest of what it was
+// (import-restore.ts), and the import's counts in one transaction, so a crash leaves either all
+// of it or none, and a resumed import skips exactly what was stored. The same source
+// conversation is never stored twice for a user (sessions_import_source_idx): importing a file
+// again adds nothing.
 import "server-only";
 import { heuristicTitle } from "@/lib/context/titles";
 import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";
 import { yieldToLoop } from "@/lib/context/yield";
 import { withUser } from "@/lib/db";
+import { storedSeqs } from "@/lib/db/exchange";
+import { filesByIds } from "@/lib/db/files";
 import { importedSession, markImported, recordOutcome } from "@/lib/db/imports";
 import { appendMessages, type ImportedMessage as StoredMessage } from "@/lib/db/message-batch";
+import { fileIdsOf, remapFiles } from "@/lib/import/threadkeeper";
 import type { ImportedConversation } from "@/lib/import/types";
 import { countMessagesOffThread } from "@/lib/tokens/off-thread";
+import { restoreSession, storeMarkers } from "./import-restore";
 import { createSessionIn } from "./sessions";
 
 /** Messages per statement: a statement's rows travel as one JSON parameter. */
@@ -20,16 +26,20 @@ const BATCH = 64;
 
 export type StoreOutcome = { outcome: "imported"; sessionId: string } | { outcome: "skipped"; sessionId: string };
 
-/** Stores `conv` for the user as part of import `importId`; `bytesRead`: how far into the file it ended. */
-export async function storeConversation(userId: string, importId: string, conv: ImportedConversation, bytesRead: number): Promise<StoreOutcome> {
+/**
+ * Stores `conv` for the user as part of import `importId`; `bytesRead`: how far into the file it
+ * ended. `files`: the export's file ids as this account's (files restored from the same ZIP).
+ */
+export async function storeConversation(userId: string, importId: string, conv: ImportedConversation, bytesRead: number, files?: ReadonlyMap<string, string>): Promise<StoreOutcome> {
   const known = await withUser(userId, (tx) => importedSession(tx, userId, conv.format, conv.sourceId));
   if (known) {
     await withUser(userId, (tx) => recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "skipped" }));
     return { outcome: "skipped", sessionId: known };
   }
+  const messages = conv.format === "threadkeeper" ? await withFiles(userId, conv.messages, files) : conv.messages;
   // Counted before the transaction, off the event loop: a long conversation is megabytes of text.
-  const tokens = await countMessagesOffThread(conv.messages);
-  const rows: StoredMessage[] = conv.messages.map((m, i) => ({
+  const tokens = await countMessagesOffThread(messages);
+  const rows: StoredMessage[] = messages.map((m, i) => ({
     role: m.role,
     content: m.content,
     text: blocksToText(m.content),
@@ -38,6 +48,7 @@ export async function storeConversation(userId: string, importId: string, conv: 
     supersedesTurn: m.supersedesTurn,
     restartsTurn: m.restartsTurn,
     saidAt: m.saidAt,
+    ...(m.searchAt !== undefined ? { searchAt: m.searchAt } : {}),
     ...(m.role === "assistant" && m.model ? { model: m.model } : {}),
   }));
   const firstUser = rows.find((r) => r.startsTurn)?.text ?? "";
@@ -48,10 +59,25 @@ export async function storeConversation(userId: string, importId: string, conv: 
       await appendMessages(tx, userId, session.id, rows.slice(from, from + BATCH));
       await yieldToLoop();
     }
+    if (conv.restore || conv.compactions.length > 0) {
+      const stored = await storedSeqs(tx, session.id);
+      if (conv.restore) await restoreSession(tx, userId, session.id, conv.restore, stored);
+      else await storeMarkers(tx, userId, session.id, conv.compactions, stored);
+    }
     // After the messages, whose append stamps the session with now.
     await markImported(tx, session.id, conv);
     await recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "imported" });
     return session.id;
   });
   return { outcome: "imported", sessionId };
+}
+
+/** The messages with their files as this account's: restored ones, or its own (the same account's export). */
+async function withFiles(userId: string, messages: ImportedConversation["messages"], files: ReadonlyMap<string, string> = new Map()): Promise<ImportedConversation["messages"]> {
+  const named = [...new Set(messages.flatMap((m) => fileIdsOf(m.content)))];
+  if (named.length === 0) return messages;
+  const map = new Map(files);
+  const unknown = named.filter((id) => !map.has(id));
+  if (unknown.length > 0) for (const f of await withUser(userId, (tx) => filesByIds(tx, userId, unknown))) map.set(f.id, f.id);
+  return messages.map((m) => ({ ...m, content: remapFiles(m.content, map) }));
 }

@@ -9,6 +9,8 @@ import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { getImport, insertImport } from "@/lib/db/imports";
 import { chatGptConversation } from "@/lib/import/chatgpt";
 import { claudeCodeSession } from "@/lib/import/claude-code";
+import { getSession } from "@/lib/db/sessions";
+import { compactionHistory } from "@/lib/operations/compaction-log";
 import { storeConversation } from "@/lib/operations/import-store";
 import { history, req, useHarness } from "./harness";
 
@@ -40,12 +42,32 @@ describe("storing an imported conversation", () => {
     expect([b?.imported, b?.skipped]).toEqual([0, 1]);
   });
 
-  it("a Claude Code session keeps its tool calls and their results paired, and its title", async () => {
+  it("a Claude Code session keeps its tool calls and their results paired, and its compact boundary as a compaction", async () => {
     const lines = fixture("claude-code-session.jsonl").trim().split("\n").map((l) => JSON.parse(l) as unknown);
     const imp = await newImport();
     const stored = await storeConversation(LOCAL_USER_ID, imp.id, claudeCodeSession(lines, "s.jsonl"), 100);
     const page = await history(stored.sessionId);
     expect(page.messages.map((m) => m.content.map((b) => b.type).join(","))).toEqual(["text", "thinking,tool_use", "tool_result", "text", "text", "text"]);
     expect(page.messages[1].turn_seq).toBe(page.messages[2].turn_seq);
+    // The summary is no message of the log: it is the compaction's, covering the turn before it.
+    expect(page.messages.some((m) => m.text.includes("being continued"))).toBe(false);
+    const [c, ...more] = await compactionHistory(LOCAL_USER_ID, stored.sessionId);
+    expect(more).toEqual([]);
+    expect(c).toMatchObject({
+      status: "applied",
+      trigger: "manual",
+      from_turn: 1,
+      through_turn: 1,
+      at_seq: 4,
+      pre_tokens: 167393,
+      messages_condensed: 4,
+      summary: "This session is being continued from a previous conversation. Summary: the parser now returns numbers.",
+      created_at: "2026-11-01T11:00:01.000Z",
+    });
+    // Claude's view begins after it, with the summary standing in, as after /compact.
+    expect(page.window.cutoff_turn_seq).toBe(2);
+    const session = await withUser(LOCAL_USER_ID, (tx) => getSession(tx, LOCAL_USER_ID, stored.sessionId));
+    expect([session.summary_id, session.summary_through_turn, session.window_start_turn]).toEqual([c.id, 1, 2]);
+    expect(page.messages.map((m) => m.in_window)).toEqual([true, true, true, true, true, true]);
   });
 });
