@@ -8,6 +8,8 @@ import { z } from "zod";
 import { canvas, canvasEvent } from "./canvas";
 import { checkpoint } from "./checkpoints";
 import { compaction } from "./context";
+import { fileInfo } from "./files";
+import { memory } from "./memory";
 import { message } from "./messages";
 import { count, described, named, timestamp, uuidString } from "./meta";
 import { session } from "./sessions";
@@ -69,7 +71,22 @@ export const sessionExport = named(
   "One session, whole: Threadkeeper imports it back as it was.",
 );
 
+/**
+ * The whole-account ZIP's `files.json`: each file's entry (its bytes) and the entry of its text
+ * by page, both written after this list. Read by the import only from a ZIP that holds it.
+ */
+export const filesExport = z.object({
+  format: z.literal(EXPORT_FORMAT).optional(),
+  files: z.array(fileInfo.extend({ entry: z.string().optional(), pages_entry: z.string().optional() })),
+});
+export const filePagesExport = z.object({ pages: z.array(z.string()) });
+
+/** The whole-account ZIP's `memories.json`: summaries and facts, sessions named by their exported ids. */
+export const memoriesExport = z.object({ format: z.literal(EXPORT_FORMAT).optional(), memories: z.array(memory) });
+
 export const exportQuery = z.object({ format: z.enum(["json", "md"]).default("json") }).strict();
 
 export type SessionExportJson = z.infer<typeof sessionExport>;
 export type ExportedCanvasEventJson = z.infer<typeof exportedCanvasEvent>;
+export type FilesExportJson = z.infer<typeof filesExport>;
+export type MemoriesExportJson = z.infer<typeof memoriesExport>;

@@ -248,3 +248,18 @@ export async function setSupersededBy(tx: Tx, userId: string, id: string, by: st
 export async function storedSeqs(tx: Tx, sessionId: string): Promise<{ seq: number; turn: number }[]> {
   return tx.query<{ seq: number; turn: number }>(`select seq, turn_seq as turn from messages where session_id = $1 order by seq`, [sessionId]);
 }
+
+/** A restored file's session, once that session is imported too. */
+export async function setFileSession(tx: Tx, userId: string, fileId: string, sessionId: string): Promise<void> {
+  await tx.query(`update files set session_id = $3 where id = $1 and user_id = $2 and session_id is null`, [fileId, userId, sessionId]);
+}
+
+export async function markInterrupted(tx: Tx, sessionId: string, seqs: readonly number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  await tx.query(`update messages set status = 'interrupted' where session_id = $1 and seq = any($2::int[]) and role = 'assistant'`, [sessionId, seqs]);
+}
+
+/** The session's own times as the export had them (markImported stamps the import's view of them). */
+export async function restoreTimes(tx: Tx, sessionId: string, s: { created_at: string; updated_at: string; last_message_at: string | null }): Promise<void> {
+  await tx.query(`update sessions set created_at = $2, updated_at = $3, last_message_at = $4 where id = $1`, [sessionId, s.created_at, s.updated_at, s.last_message_at]);
+}

@@ -32,9 +32,15 @@ export function threadkeeperSession(raw: unknown): ImportedConversation {
       ...(m.supersedes_turn !== null ? { supersedesTurn: m.supersedes_turn } : {}),
       ...(m.restarts_turn ? { restartsTurn: true } : {}),
       ...(m.said_at !== undefined ? { searchAt: m.said_at } : {}),
+      tokenCount: m.token_count,
     })),
     compactions: [],
-    restore: { ...rest, seqs: messages.map((m) => m.seq), protectedSeqs: messages.filter((m) => m.protected).map((m) => m.seq) },
+    restore: {
+      ...rest,
+      seqs: messages.map((m) => m.seq),
+      protectedSeqs: messages.filter((m) => m.protected).map((m) => m.seq),
+      interruptedSeqs: messages.filter((m) => m.status === "interrupted").map((m) => m.seq),
+    },
   };
 }
 

@@ -21,6 +21,8 @@ export interface ImportedMessage {
   restartsTurn?: boolean;
   /** The time history search dates it by, when the source kept it apart from `saidAt` (Threadkeeper's export). */
   searchAt?: string | null;
+  /** Its token count as the source counted it (Threadkeeper's export); else counted here. */
+  tokenCount?: number;
   /** The source's id of the message, for the report. */
   sourceId?: string;
 }
@@ -43,6 +45,7 @@ export interface ImportedCompaction {
 export type SessionRestore = Omit<SessionExportJson, "messages" | "format" | "version" | "exported_at" | "system_prompt"> & {
   seqs: number[];
   protectedSeqs: number[];
+  interruptedSeqs: number[];
 };
 
 export interface ImportedConversation {

@@ -9,7 +9,7 @@ import "server-only";
 import { sessionSystemText } from "@/lib/context/instructions";
 import { storeCanvas } from "@/lib/db/canvas";
 import type { Tx } from "@/lib/db/driver";
-import { insertRestoredCanvasEvents, insertRestoredCheckpoint, insertRestoredCompaction, protectSeqs, restoreSessionFields } from "@/lib/db/exchange";
+import { insertRestoredCanvasEvents, insertRestoredCheckpoint, insertRestoredCompaction, markInterrupted, protectSeqs, restoreSessionFields } from "@/lib/db/exchange";
 import { installSummary } from "@/lib/db/compactions";
 import { getSession } from "@/lib/db/sessions";
 import type { ImportedCompaction, SessionRestore } from "@/lib/import/types";
@@ -79,6 +79,7 @@ export async function storeMarkers(tx: Tx, userId: string, sessionId: string, co
 export async function restoreSession(tx: Tx, userId: string, sessionId: string, r: SessionRestore, stored: StoredSeqs): Promise<void> {
   const seqOf = seqMap(r.seqs, stored);
   await protectSeqs(tx, sessionId, r.protectedSeqs.map(seqOf));
+  await markInterrupted(tx, sessionId, r.interruptedSeqs.map(seqOf));
 
   // Compactions, oldest first, so each one's predecessor already has its new id.
   const compactionIds = new Map<string, string>();

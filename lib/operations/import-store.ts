@@ -11,7 +11,7 @@ import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";
 import { yieldToLoop } from "@/lib/context/yield";
 import { withUser } from "@/lib/db";
-import { storedSeqs } from "@/lib/db/exchange";
+import { restoreTimes, storedSeqs } from "@/lib/db/exchange";
 import { filesByIds } from "@/lib/db/files";
 import { importedSession, markImported, recordOutcome } from "@/lib/db/imports";
 import { appendMessages, type ImportedMessage as StoredMessage } from "@/lib/db/message-batch";
@@ -38,7 +38,7 @@ export async function storeConversation(userId: string, importId: string, conv: 
   }
   const messages = conv.format === "threadkeeper" ? await withFiles(userId, conv.messages, files) : conv.messages;
   // Counted before the transaction, off the event loop: a long conversation is megabytes of text.
-  const tokens = await countMessagesOffThread(messages);
+  const tokens = messages.every((m) => m.tokenCount !== undefined) ? messages.map((m) => m.tokenCount!) : await countMessagesOffThread(messages);
   const rows: StoredMessage[] = messages.map((m, i) => ({
     role: m.role,
     content: m.content,
@@ -66,6 +66,7 @@ export async function storeConversation(userId: string, importId: string, conv: 
     }
     // After the messages, whose append stamps the session with now.
     await markImported(tx, session.id, conv);
+    if (conv.restore) await restoreTimes(tx, session.id, conv.restore.session);
     await recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "imported" });
     return session.id;
   });

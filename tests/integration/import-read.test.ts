@@ -31,7 +31,7 @@ async function readAll(file: string): Promise<ReadItem[]> {
   for await (const item of readExport(file, fs.statSync(file).size)) out.push(item);
   return out;
 }
-const formats = (items: ReadItem[]) => items.map((i) => ("conversation" in i ? i.conversation.format : `error: ${i.error.reason}`));
+const formats = (items: ReadItem[]) => items.map((i) => ("conversation" in i ? i.conversation.format : "error" in i ? `error: ${i.error.reason}` : `account: ${i.account.kind}`));
 
 describe("reading an export", () => {
   it("a JSON array of ChatGPT conversations: each one, the broken one reported, progress to the end", async () => {
