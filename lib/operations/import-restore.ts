@@ -11,10 +11,13 @@ import { storeCanvas } from "@/lib/db/canvas";
 import type { Tx } from "@/lib/db/driver";
 import { insertRestoredCanvasEvents, insertRestoredCheckpoint, insertRestoredCompaction, markInterrupted, protectSeqs, restoreSessionFields } from "@/lib/db/exchange";
 import { installSummary } from "@/lib/db/compactions";
-import { getSession } from "@/lib/db/sessions";
+import { getSession, updateWindow } from "@/lib/db/sessions";
+import { clearToolResults } from "@/lib/context/clearing";
+import { groupTurns } from "@/lib/context/turns";
 import type { ImportedCompaction, SessionRestore } from "@/lib/import/types";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
 import { refreshCanvasTokens } from "./canvas";
+import { windowRows } from "./session-context";
 
 const PREVIEW_CHARS = 200;
 const preview = (text: string) => {
@@ -131,7 +134,8 @@ export async function restoreSession(tx: Tx, userId: string, sessionId: string, 
       summary_tokens: c.summary_tokens ?? s?.tokens ?? 0,
       summary_through_turn: c.summary_through_turn ?? s?.through ?? 0,
       token_count: c.token_count,
-      canvas_version: c.canvas_version == null ? null : (eventIds.get(c.canvas_version) ?? null),
+      // 0: the canvas had never changed when it was saved.
+      canvas_version: c.canvas_version == null || c.canvas_version === 0 ? (c.canvas_version ?? null) : (eventIds.get(c.canvas_version) ?? null),
       preview: c.preview,
       created_at: c.created_at,
     });
@@ -158,6 +162,24 @@ export async function restoreSession(tx: Tx, userId: string, sessionId: string, 
     await storeCanvas(tx, sessionId, { state: { layout: r.canvas.layout, elements: r.canvas.elements }, version, tokens: 0 });
     await refreshCanvasTokens(tx, userId, await getSession(tx, userId, sessionId));
   }
+}
+
+/**
+ * The window's counters as the next request would settle them (assembleWindow, without sliding):
+ * an append adds every message's tokens, an earlier version's too, which the window leaves out.
+ */
+export async function settleWindow(tx: Tx, userId: string, sessionId: string): Promise<void> {
+  const s = await getSession(tx, userId, sessionId);
+  const { messages, saved } = clearToolResults(await windowRows(tx, s), s.cleared_through_seq);
+  let tailTokens = 0;
+  let pinnedTokens = 0;
+  let clearedTokens = 0;
+  for (const t of groupTurns(messages)) {
+    if (t.turnSeq >= s.window_start_turn) tailTokens += t.tokens;
+    else pinnedTokens += t.tokens;
+    for (const m of t.messages) clearedTokens += saved.get(m.seq) ?? 0;
+  }
+  await updateWindow(tx, sessionId, { windowStartTurn: s.window_start_turn, tailTokens, pinnedTokens, clearedTokens });
 }
 
 /** An old seq as the new one: its own message's, else the nearest message before it (0 before any). */

@@ -18,7 +18,7 @@ import { appendMessages, type ImportedMessage as StoredMessage } from "@/lib/db/
 import { fileIdsOf, remapFiles } from "@/lib/import/threadkeeper";
 import type { ImportedConversation } from "@/lib/import/types";
 import { countMessagesOffThread } from "@/lib/tokens/off-thread";
-import { restoreSession, storeMarkers } from "./import-restore";
+import { restoreSession, settleWindow, storeMarkers } from "./import-restore";
 import { createSessionIn } from "./sessions";
 
 /** Messages per statement: a statement's rows travel as one JSON parameter. */
@@ -64,6 +64,7 @@ export async function storeConversation(userId: string, importId: string, conv: 
       if (conv.restore) await restoreSession(tx, userId, session.id, conv.restore, stored);
       else await storeMarkers(tx, userId, session.id, conv.compactions, stored);
     }
+    if (conv.restore || conv.compactions.length > 0 || rows.some((r) => r.supersedesTurn !== undefined || r.restartsTurn)) await settleWindow(tx, userId, session.id);
     // After the messages, whose append stamps the session with now.
     await markImported(tx, session.id, conv);
     if (conv.restore) await restoreTimes(tx, session.id, conv.restore.session);
