@@ -97,16 +97,17 @@ export interface RestoredCheckpoint {
   created_at: string;
 }
 
-export async function insertRestoredCheckpoint(tx: Tx, userId: string, sessionId: string, c: RestoredCheckpoint): Promise<void> {
-  await tx.query(
+export async function insertRestoredCheckpoint(tx: Tx, userId: string, sessionId: string, c: RestoredCheckpoint): Promise<string> {
+  const [row] = await tx.query<{ id: string }>(
     `insert into session_checkpoints (session_id, user_id, label, trigger, auto_tags, through_seq, through_turn, window_start_turn,
        summary_id, summary_text, summary_tokens, summary_through_turn, token_count, canvas_version, metadata, created_at)
-     values ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::text::jsonb, $16)`,
+     values ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::text::jsonb, $16) returning id`,
     [
       sessionId, userId, c.label, c.trigger, c.auto_tags, c.through_seq, c.through_turn, c.window_start_turn, c.summary_id,
       c.summary_text, c.summary_tokens, c.summary_through_turn, c.token_count, c.canvas_version, JSON.stringify({ preview: c.preview }), c.created_at,
     ],
   );
+  return row.id;
 }
 
 /** The events in order; answers their new ids, in the same order. */
@@ -262,4 +263,14 @@ export async function markInterrupted(tx: Tx, sessionId: string, seqs: readonly 
 /** The session's own times as the export had them (markImported stamps the import's view of them). */
 export async function restoreTimes(tx: Tx, sessionId: string, s: { created_at: string; updated_at: string; last_message_at: string | null }): Promise<void> {
   await tx.query(`update sessions set created_at = $2, updated_at = $3, last_message_at = $4 where id = $1`, [sessionId, s.created_at, s.updated_at, s.last_message_at]);
+}
+
+/** A fork's links: its parent, and the parent's checkpoint it came from when that is the parent's. */
+export async function setForkLinks(tx: Tx, sessionId: string, parentId: string, checkpointId: string | null): Promise<void> {
+  await tx.query(
+    `update sessions set parent_session_id = $2,
+       forked_from_checkpoint_id = (select id from session_checkpoints where id = $3::uuid and session_id = $2)
+     where id = $1`,
+    [sessionId, parentId, checkpointId],
+  );
 }

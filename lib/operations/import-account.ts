@@ -15,12 +15,15 @@ import { AppError } from "@/lib/errors";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 import { restoreFile } from "./files";
 import type { AccountPart } from "./import-read";
+import type { ImportLinks } from "./import-restore";
 
 type ListedFile = FilesExportJson["files"][number];
 
-export class AccountRestore {
+export class AccountRestore implements ImportLinks {
   /** The export's file ids as this account's: what the sessions' messages are remapped to. */
   readonly files = new Map<string, string>();
+  /** The export's checkpoint ids as this account's: what forks are linked to. */
+  readonly checkpoints = new Map<string, string>();
   private readonly byEntry = new Map<string, ListedFile>();
   private readonly byPagesEntry = new Map<string, ListedFile>();
   private readonly pages = new Map<string, string[]>();

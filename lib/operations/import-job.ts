@@ -70,7 +70,7 @@ export async function runImport(userId: string, id: string): Promise<void> {
     const account = new AccountRestore(userId, id);
     for await (const item of readExport(file, size)) {
       if (n++ % CHECK_EVERY === 0 && !(await withUser(userId, (tx) => stillRunning(tx, id)))) return;
-      if ("conversation" in item) await storeConversation(userId, id, item.conversation, item.bytesRead, account.files);
+      if ("conversation" in item) await storeConversation(userId, id, item.conversation, item.bytesRead, account);
       else if ("account" in item) await account.take(item.account, item.bytesRead);
       else await withUser(userId, (tx) => recordOutcome(tx, id, { format: null, bytesRead: item.bytesRead, outcome: "failed", error: item.error }));
     }

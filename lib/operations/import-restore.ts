@@ -9,7 +9,8 @@ import "server-only";
 import { sessionSystemText } from "@/lib/context/instructions";
 import { storeCanvas } from "@/lib/db/canvas";
 import type { Tx } from "@/lib/db/driver";
-import { insertRestoredCanvasEvents, insertRestoredCheckpoint, insertRestoredCompaction, markInterrupted, protectSeqs, restoreSessionFields } from "@/lib/db/exchange";
+import { insertRestoredCanvasEvents, insertRestoredCheckpoint, insertRestoredCompaction, markInterrupted, protectSeqs, restoreSessionFields, setForkLinks } from "@/lib/db/exchange";
+import { importedSession } from "@/lib/db/imports";
 import { installSummary } from "@/lib/db/compactions";
 import { getSession, updateWindow } from "@/lib/db/sessions";
 import { clearToolResults } from "@/lib/context/clearing";
@@ -78,8 +79,17 @@ export async function storeMarkers(tx: Tx, userId: string, sessionId: string, co
   if (latest) await installSummary(tx, sessionId, { summaryId: latest.id, text: latest.text, tokens: latest.tokens, throughTurn: latest.through, windowStartTurn: latest.through + 1 });
 }
 
+/**
+ * What one import has restored so far, by the export's ids: files (the messages' blocks name
+ * them) and checkpoints (a fork names the one it came from; parents come first, by creation).
+ */
+export interface ImportLinks {
+  readonly files: ReadonlyMap<string, string>;
+  readonly checkpoints: Map<string, string>;
+}
+
 /** Threadkeeper's own export: the session's state beyond its messages, as it was. */
-export async function restoreSession(tx: Tx, userId: string, sessionId: string, r: SessionRestore, stored: StoredSeqs): Promise<void> {
+export async function restoreSession(tx: Tx, userId: string, sessionId: string, r: SessionRestore, stored: StoredSeqs, links: ImportLinks): Promise<void> {
   const seqOf = seqMap(r.seqs, stored);
   await protectSeqs(tx, sessionId, r.protectedSeqs.map(seqOf));
   await markInterrupted(tx, sessionId, r.interruptedSeqs.map(seqOf));
@@ -122,7 +132,7 @@ export async function restoreSession(tx: Tx, userId: string, sessionId: string, 
   for (const c of checkpoints) {
     const sid = c.summary_id ? (compactionIds.get(c.summary_id) ?? null) : null;
     const s = sid ? summaries.get(sid) : undefined;
-    await insertRestoredCheckpoint(tx, userId, sessionId, {
+    const id = await insertRestoredCheckpoint(tx, userId, sessionId, {
       label: c.label,
       trigger: c.trigger,
       auto_tags: c.auto_tags,
@@ -139,6 +149,13 @@ export async function restoreSession(tx: Tx, userId: string, sessionId: string, 
       preview: c.preview,
       created_at: c.created_at,
     });
+    links.checkpoints.set(c.id, id);
+  }
+  if (r.session.parent_session_id) {
+    // A fork: linked to its parent when that came in too (or is still here), as a copy of what it inherited.
+    const parent = await importedSession(tx, userId, "threadkeeper", r.session.parent_session_id);
+    const from = r.session.forked_from_checkpoint_id;
+    if (parent) await setForkLinks(tx, sessionId, parent, from ? (links.checkpoints.get(from) ?? from) : null);
   }
 
   const session = await getSession(tx, userId, sessionId);

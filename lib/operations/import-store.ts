@@ -18,7 +18,7 @@ import { appendMessages, type ImportedMessage as StoredMessage } from "@/lib/db/
 import { fileIdsOf, remapFiles } from "@/lib/import/threadkeeper";
 import type { ImportedConversation } from "@/lib/import/types";
 import { countMessagesOffThread } from "@/lib/tokens/off-thread";
-import { restoreSession, settleWindow, storeMarkers } from "./import-restore";
+import { restoreSession, settleWindow, storeMarkers, type ImportLinks } from "./import-restore";
 import { createSessionIn } from "./sessions";
 
 /** Messages per statement: a statement's rows travel as one JSON parameter. */
@@ -28,15 +28,21 @@ export type StoreOutcome = { outcome: "imported"; sessionId: string } | { outcom
 
 /**
  * Stores `conv` for the user as part of import `importId`; `bytesRead`: how far into the file it
- * ended. `files`: the export's file ids as this account's (files restored from the same ZIP).
+ * ended. `links`: what the import restored before it (files, checkpoints), by the export's ids.
  */
-export async function storeConversation(userId: string, importId: string, conv: ImportedConversation, bytesRead: number, files?: ReadonlyMap<string, string>): Promise<StoreOutcome> {
+export async function storeConversation(
+  userId: string,
+  importId: string,
+  conv: ImportedConversation,
+  bytesRead: number,
+  links: ImportLinks = { files: new Map(), checkpoints: new Map() },
+): Promise<StoreOutcome> {
   const known = await withUser(userId, (tx) => importedSession(tx, userId, conv.format, conv.sourceId));
   if (known) {
     await withUser(userId, (tx) => recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "skipped" }));
     return { outcome: "skipped", sessionId: known };
   }
-  const messages = conv.format === "threadkeeper" ? await withFiles(userId, conv.messages, files) : conv.messages;
+  const messages = conv.format === "threadkeeper" ? await withFiles(userId, conv.messages, links.files) : conv.messages;
   // Counted before the transaction, off the event loop: a long conversation is megabytes of text.
   const tokens = messages.every((m) => m.tokenCount !== undefined) ? messages.map((m) => m.tokenCount!) : await countMessagesOffThread(messages);
   const rows: StoredMessage[] = messages.map((m, i) => ({
@@ -61,7 +67,7 @@ export async function storeConversation(userId: string, importId: string, conv: 
     }
     if (conv.restore || conv.compactions.length > 0) {
       const stored = await storedSeqs(tx, session.id);
-      if (conv.restore) await restoreSession(tx, userId, session.id, conv.restore, stored);
+      if (conv.restore) await restoreSession(tx, userId, session.id, conv.restore, stored, links);
       else await storeMarkers(tx, userId, session.id, conv.compactions, stored);
     }
     if (conv.restore || conv.compactions.length > 0 || rows.some((r) => r.supersedesTurn !== undefined || r.restartsTurn)) await settleWindow(tx, userId, session.id);

@@ -9,6 +9,7 @@ import yauzl from "yauzl";
 import * as archiveRoute from "@/app/api/session/[id]/archive/route";
 import * as sessionFilesRoute from "@/app/api/session/[id]/files/route";
 import * as saveRoute from "@/app/api/checkpoint/save/route";
+import * as restoreRoute from "@/app/api/checkpoint/[id]/restore/route";
 import * as compactRoute from "@/app/api/context/compact/route";
 import * as protectRoute from "@/app/api/context/protect/[message_id]/route";
 import { LOCAL_USER_ID, openEmbedded, setDb, withUser } from "@/lib/db";
@@ -138,10 +139,16 @@ function normalised(zip: Map<string, Buffer>): unknown {
         canvas_events: events.map((e) => ({ ...e, id: eventNo(e.id) })),
         canvas: { ...(doc.canvas as Doc), version: eventNo((doc.canvas as Doc).version) },
         checkpoints: (doc.checkpoints as Doc[]).map((c) => ({ ...c, canvas_version: eventNo(c.canvas_version) })),
+        // A message is named by its place: a fork's inherited messages share the parent's rows
+        // here and come back as the fork's own copies there (nothing refers to a message's id).
+        messages: (doc.messages as Doc[]).map((m) => ({ ...m, id: `message#${String(m.seq)}` })),
         markdown: md,
       };
     })
-    .sort((a, b) => String((a.session as Doc).title).localeCompare(String((b.session as Doc).title)));
+    .sort((a, b) => {
+      const key = (d: Doc) => `${String((d.session as Doc).title)} ${String((d.session as Doc).created_at)}`;
+      return key(a).localeCompare(key(b));
+    });
   const files = (json("files.json").files as Doc[])
     .map(({ entry, pages_entry, ...f }): Doc => ({
       ...f,
@@ -188,7 +195,16 @@ describe("everything of one account into another database, losslessly", () => {
     const { body: two } = await sendJson(s.id, `[[reply:Gravel drains.]] ${prose(300, 1)}`);
     await idle(h, s.id);
     expect((await protectRoute.POST(req("POST", `/api/context/protect/${two.user_message.id}`), params({ message_id: two.user_message.id }))).status).toBe(200);
-    expect((await saveRoute.POST(req("POST", "/api/checkpoint/save", { session_id: s.id, label: "before the compaction" }), undefined)).status).toBe(201);
+    const saved = await saveRoute.POST(req("POST", "/api/checkpoint/save", { session_id: s.id, label: "before the compaction" }), undefined);
+    expect(saved.status).toBe(201);
+    // A fork from it, which goes its own way.
+    const { checkpoint } = (await saved.json()) as { checkpoint: { id: string } };
+    const forked = await restoreRoute.POST(req("POST", `/api/checkpoint/${checkpoint.id}/restore`), params({ id: checkpoint.id }));
+    expect(forked.status).toBe(201);
+    const fork = ((await forked.json()) as { session: { id: string; parent_session_id: string | null } }).session;
+    expect(fork.parent_session_id).toBe(s.id);
+    await sendJson(fork.id, "[[reply:Raised beds instead.]] What about raised beds?");
+    await idle(h, fork.id);
     for (let i = 2; i < 4; i++) await sendJson(s.id, `[[reply:Noted ${i}.]] My brother Tomasz lives in Gdansk. ${prose(300, i)}`);
     await idle(h, s.id);
     expect((await compactRoute.POST(req("POST", "/api/context/compact", { session_id: s.id, force: true }), undefined)).status).toBe(201);
@@ -209,7 +225,7 @@ describe("everything of one account into another database, losslessly", () => {
       tail_tokens, pinned_tokens, canvas_tokens, system_tokens, file_count, cleared_through_seq, cleared_tokens, instructions, system_prompt
       from sessions where user_id = $1 order by title`;
     // Settled as A's next request would settle them: what an import stores.
-    for (const id of [s.id, other.id]) await withUser(LOCAL_USER_ID, (tx) => settleWindow(tx, LOCAL_USER_ID, id));
+    for (const id of [s.id, other.id, fork.id]) await withUser(LOCAL_USER_ID, (tx) => settleWindow(tx, LOCAL_USER_ID, id));
     const countersA = await h.db.transaction((tx) => tx.query(COUNTERS, [LOCAL_USER_ID]));
     const fromA = await exportZip();
     const a = normalised(await binaryEntries(fromA));
@@ -220,6 +236,7 @@ describe("everything of one account into another database, losslessly", () => {
     expect(lossless.canvas_events.length).toBeGreaterThanOrEqual(2);
     expect(lossless.messages.some((m) => m.content.some((b) => b.type === "image"))).toBe(true);
     expect(docA.files).toHaveLength(2);
+    expect(docA.sessions.filter((x) => (x as unknown as { session: { parent_session_id: string | null } }).session.parent_session_id !== null)).toHaveLength(1);
     expect(docA.memories.some((m) => m.kind === "fact") && docA.memories.some((m) => m.kind === "summary")).toBe(true);
 
     // A fresh database in a data folder of its own, and user B in it.
