@@ -63,7 +63,7 @@ export function remapFiles(content: readonly ContentBlock[], map: ReadonlyMap<st
     const missing = fileIdsOf([block]).find((id) => !map.has(id));
     if (missing !== undefined) {
       const name = (block as { threadkeeper?: { name?: unknown }; title?: unknown }).threadkeeper?.name ?? (block as { title?: unknown }).title;
-      return { type: "text", text: `[A file that was not in the export${typeof name === "string" ? `: ${name}` : ""}]` };
+      return { type: "text", text: `[A file that was not imported${typeof name === "string" ? `: ${name}` : ""}]` };
     }
     return walk(block, (key, value) => (key === "file_id" && typeof value === "string" ? (map.get(value) ?? value) : value)) as ContentBlock;
   });

@@ -109,10 +109,15 @@ async function* readAccountPart(zip: yauzl.ZipFile, entry: yauzl.Entry, kind: Ac
   } catch {
     return; // Not ours after all: nothing to restore from it.
   }
+  const v = typeof value === "object" && value !== null ? (value as { format?: unknown; files?: unknown; memories?: unknown }) : {};
   if (kind === "files") {
-    if (typeof value !== "object" || value === null || !Array.isArray((value as { files?: unknown }).files)) return;
+    if (!Array.isArray(v.files)) return;
     budget.accountFiles = true;
   }
+  // Claude.ai's export has a memories.json of its own: only Threadkeeper's is read (marked, or the
+  // shape of an export from before the mark).
+  const ours = (m: unknown) => typeof m === "object" && m !== null && "embedding_model" in m && "kind" in m;
+  if (kind === "memories" && v.format !== "threadkeeper-export" && !(Array.isArray(v.memories) && v.memories.every(ours))) return;
   yield { kind, value };
 }
 

@@ -42,7 +42,8 @@ export async function storeConversation(
     await withUser(userId, (tx) => recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "skipped" }));
     return { outcome: "skipped", sessionId: known };
   }
-  const messages = conv.format === "threadkeeper" ? await withFiles(userId, conv.messages, links.files) : conv.messages;
+  // Any format: a block may name a stored file only if it is this account's (a crafted transcript could name another's).
+  const messages = await withFiles(userId, conv.messages, links.files);
   // Counted before the transaction, off the event loop: a long conversation is megabytes of text.
   const tokens = messages.every((m) => m.tokenCount !== undefined) ? messages.map((m) => m.tokenCount!) : await countMessagesOffThread(messages);
   const rows: StoredMessage[] = messages.map((m, i) => ({

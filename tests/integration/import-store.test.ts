@@ -70,4 +70,20 @@ describe("storing an imported conversation", () => {
     expect([session.summary_id, session.summary_through_turn, session.window_start_turn]).toEqual([c.id, 1, 2]);
     expect(page.messages.map((m) => m.in_window)).toEqual([true, true, true, true, true, true]);
   });
+
+  it("a transcript naming a stored file that is not this account's gets a line, never the file", async () => {
+    const stranger = "0badf11e-0000-4000-8000-000000000001";
+    const lines = [
+      { type: "user", uuid: "u1", parentUuid: null, sessionId: "5e55c0de-0000-4000-8000-0000000000dd", timestamp: "2026-11-01T10:00:00.000Z",
+        message: { role: "user", content: [{ type: "image", source: { type: "threadkeeper_file", file_id: stranger, media_type: "image/png" } }, { type: "text", text: "what is this?" }] } },
+      { type: "assistant", uuid: "a1", parentUuid: "u1", sessionId: "5e55c0de-0000-4000-8000-0000000000dd", timestamp: "2026-11-01T10:00:01.000Z",
+        message: { id: "m1", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "A diagram." }] } },
+    ];
+    const conv = claudeCodeSession(lines, "s.jsonl");
+    expect(JSON.stringify(conv.messages[0].content)).toContain(stranger);
+    const stored = await storeConversation(LOCAL_USER_ID, (await newImport()).id, conv, 100);
+    const [first] = (await history(stored.sessionId)).messages;
+    expect(JSON.stringify(first.content)).not.toContain(stranger);
+    expect(first.content[0]).toEqual({ type: "text", text: "[A file that was not imported]" });
+  });
 });

@@ -100,7 +100,7 @@ describe("Threadkeeper's own export", () => {
     expect(fileIdsOf(content).sort()).toEqual([FILE, GONE]);
     const out = remapFiles(content, new Map([[FILE, "0e000000-0000-4000-8000-000000000009"]]));
     expect(out[0]).toEqual(image("0e000000-0000-4000-8000-000000000009"));
-    expect(out[1]).toEqual({ type: "text", text: "[A file that was not in the export: diagram.png]" });
+    expect(out[1]).toEqual({ type: "text", text: "[A file that was not imported: diagram.png]" });
     expect(out[2]).toEqual({ type: "text", text: "see" });
     // The input is left as it was.
     expect(content[0]).toEqual(image(FILE));
