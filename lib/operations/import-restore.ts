@@ -16,6 +16,7 @@ import { getSession, updateWindow } from "@/lib/db/sessions";
 import { clearToolResults } from "@/lib/context/clearing";
 import { groupTurns } from "@/lib/context/turns";
 import type { ImportedCompaction, SessionRestore } from "@/lib/import/types";
+import { getModel } from "@/lib/models";
 import { estimateSystemTokens, estimateTextTokens } from "@/lib/tokens/tokenizer";
 import { refreshCanvasTokens } from "./canvas";
 import { windowRows } from "./session-context";
@@ -162,7 +163,8 @@ export async function restoreSession(tx: Tx, userId: string, sessionId: string, 
   const instructions = r.instructions ?? null;
   const newestCheckpoint = checkpoints.at(-1);
   await restoreSessionFields(tx, sessionId, {
-    model: r.session.model,
+    // A model this server does not know (another registry, long retired) leaves the account's default.
+    model: getModel(r.session.model) ? r.session.model : session.model,
     settings: r.session.settings,
     instructions,
     titleSource: r.session.title_source,

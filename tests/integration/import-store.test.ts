@@ -9,6 +9,7 @@ import { LOCAL_USER_ID, withUser } from "@/lib/db";
 import { getImport, insertImport } from "@/lib/db/imports";
 import { chatGptConversation } from "@/lib/import/chatgpt";
 import { claudeCodeSession } from "@/lib/import/claude-code";
+import { threadkeeperSession } from "@/lib/import/threadkeeper";
 import { getSession } from "@/lib/db/sessions";
 import { compactionHistory } from "@/lib/operations/compaction-log";
 import { storeConversation } from "@/lib/operations/import-store";
@@ -85,5 +86,27 @@ describe("storing an imported conversation", () => {
     const [first] = (await history(stored.sessionId)).messages;
     expect(JSON.stringify(first.content)).not.toContain(stranger);
     expect(first.content[0]).toEqual({ type: "text", text: "[A file that was not imported]" });
+  });
+
+  it("a session export from before its later fields, of a model this server does not know: its messages, under the default model", async () => {
+    const id = "5e55c0de-0000-4000-8000-0000000000ee";
+    const T = "2026-02-01T09:00:00.000Z";
+    const msg = (seq: number, role: "user" | "assistant", text: string) => ({
+      id: `00000000-0000-4000-8000-${String(seq).padStart(12, "0")}`, session_id: id, seq, turn_seq: 1, role, content: [{ type: "text", text }], text,
+      token_count: 5, protected: false, status: "complete", in_window: true, supersedes_turn: null, restarts_turn: false, created_at: T,
+    });
+    const doc = {
+      format: "threadkeeper-export", version: 1, exported_at: T, system_prompt: "Be brief.",
+      session: { id, title: "Old export", model: "claude-nonesuch-1", settings: {}, created_at: T, updated_at: T, last_message_at: T, message_count: 2,
+        project_id: null, parent_session_id: null, forked_from_checkpoint_id: null, title_source: "user", pinned: false, archived: false },
+      messages: [msg(1, "user", "Plan the beds"), msg(2, "assistant", "Four beds.")],
+      compactions: [], checkpoints: [],
+    };
+    const stored = await storeConversation(LOCAL_USER_ID, (await newImport()).id, threadkeeperSession(doc), 100);
+    expect(stored.outcome).toBe("imported");
+    const session = await withUser(LOCAL_USER_ID, (tx) => getSession(tx, LOCAL_USER_ID, stored.sessionId));
+    expect([session.title, session.system_prompt, session.message_count, session.created_at.toISOString()]).toEqual(["Old export", "Be brief.", 2, T]);
+    expect(session.model).not.toBe("claude-nonesuch-1");
+    expect((await history(stored.sessionId)).messages.map((m) => [m.text, m.created_at])).toEqual([["Plan the beds", T], ["Four beds.", T]]);
   });
 });
