@@ -102,4 +102,22 @@ describe("reading an export", () => {
       READ_LIMITS.maxInflatedBytes = limit;
     }
   });
+
+  it("Threadkeeper's account ZIP: its files and memories passed on in the ZIP's order; another app's memories.json and files/ are not", async () => {
+    const claudeCode = fixture("claude-code-session.jsonl");
+    const ours = await zip("account.zip", {
+      "files.json": JSON.stringify({ format: "threadkeeper-export", files: [] }),
+      "file-pages/0123abcd.json": JSON.stringify({ pages: ["text"] }),
+      "files/0123abcd plan.txt": "beds: 4",
+      "sessions/x.jsonl": claudeCode,
+      "memories.json": JSON.stringify({ format: "threadkeeper-export", memories: [] }),
+    });
+    expect(formats(await readAll(ours))).toEqual(["account: files", "account: blob", "account: blob", "claude-code", "account: memories"]);
+    const theirs = await zip("claude-ai.zip", {
+      "conversations.json": fixture("claude-conversations.json"),
+      "memories.json": JSON.stringify({ conversations_memory: "likes gardening", project_memories: {} }),
+      "files/diagram.png": "not ours",
+    });
+    expect(formats(await readAll(theirs)).filter((f) => f.startsWith("account"))).toEqual([]);
+  });
 });
