@@ -65,6 +65,10 @@ export const sessionExport = named(
         .optional(),
       "Where Claude's view begins, and the compaction whose summary stands in for the turns before it.",
     ),
+    memory_context: described(
+      z.object({ text: z.string().nullable(), tokens: count(), loaded_at: timestamp().nullable() }).optional(),
+      "The memories loaded into the session's system prompt at its first message, as sent.",
+    ),
     canvas: described(canvas.optional(), "The canvas now."),
     canvas_events: described(z.array(exportedCanvasEvent).optional(), "The canvas's history, oldest first: what checkpoints' canvases are read from."),
   }),

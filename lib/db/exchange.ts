@@ -137,14 +137,20 @@ export async function restoreSessionFields(
     archived: boolean;
     clearedThroughSeq: number;
     lastCheckpoint: { at: string; seq: number } | null;
+    memory: { text: string | null; tokens: number; loaded_at: string | null } | null;
   },
 ): Promise<void> {
   await tx.query(
     `update sessions set model = $2, settings = $3::text::jsonb, instructions = coalesce($4, instructions), title_source = $5,
        pinned_at = case when $6 then coalesce(pinned_at, updated_at) end, archived_at = case when $7 then coalesce(archived_at, updated_at) end,
-       cleared_through_seq = $8, last_checkpoint_at = $9::timestamptz, last_checkpoint_seq = coalesce($10, last_checkpoint_seq)
+       cleared_through_seq = $8, last_checkpoint_at = $9::timestamptz, last_checkpoint_seq = coalesce($10, last_checkpoint_seq),
+       memory_text = case when $11 then $12 else memory_text end, memory_tokens = case when $11 then $13 else memory_tokens end,
+       memory_loaded_at = case when $11 then $14::timestamptz else memory_loaded_at end
      where id = $1`,
-    [sessionId, s.model, JSON.stringify(s.settings), s.instructions, s.titleSource, s.pinned, s.archived, s.clearedThroughSeq, s.lastCheckpoint?.at ?? null, s.lastCheckpoint?.seq ?? null],
+    [
+      sessionId, s.model, JSON.stringify(s.settings), s.instructions, s.titleSource, s.pinned, s.archived, s.clearedThroughSeq,
+      s.lastCheckpoint?.at ?? null, s.lastCheckpoint?.seq ?? null, s.memory !== null, s.memory?.text ?? null, s.memory?.tokens ?? 0, s.memory?.loaded_at ?? null,
+    ],
   );
 }
 

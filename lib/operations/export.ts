@@ -55,6 +55,11 @@ export async function exportSession(userId: string, sessionId: string): Promise<
       })),
       instructions: session.instructions,
       window: { window_start_turn: session.window_start_turn, summary_id: session.summary_id, cleared_through_seq: session.cleared_through_seq },
+      memory_context: {
+        text: session.memory_text,
+        tokens: session.memory_tokens,
+        loaded_at: session.memory_loaded_at ? new Date(session.memory_loaded_at).toISOString() : null,
+      },
       canvas: { layout: canvas.state.layout, elements: canvas.state.elements, version: canvas.version },
       canvas_events: canvasEvents,
     };

@@ -172,6 +172,7 @@ export async function restoreSession(tx: Tx, userId: string, sessionId: string, 
     archived: r.session.archived,
     clearedThroughSeq: window.cleared_through_seq > 0 ? seqOf(window.cleared_through_seq) : 0,
     lastCheckpoint: newestCheckpoint ? { at: newestCheckpoint.created_at, seq: seqOf(newestCheckpoint.through_seq) } : null,
+    memory: r.memory_context ?? null,
   });
   if (instructions) {
     await tx.query(`update sessions set system_tokens = $2 where id = $1`, [sessionId, estimateSystemTokens(sessionSystemText(session.system_prompt, instructions))]);

@@ -222,11 +222,14 @@ describe("everything of one account into another database, losslessly", () => {
     expect((await archiveRoute.POST(req("POST", `/api/session/${other.id}/archive`), params({ id: other.id }))).status).toBe(201);
 
     const COUNTERS = `select title, next_seq, last_turn_seq, message_count, window_start_turn, summary_text, summary_tokens, summary_through_turn,
-      tail_tokens, pinned_tokens, canvas_tokens, system_tokens, file_count, cleared_through_seq, cleared_tokens, instructions, system_prompt
+      tail_tokens, pinned_tokens, canvas_tokens, system_tokens, file_count, cleared_through_seq, cleared_tokens, instructions, system_prompt,
+      memory_text, memory_tokens, memory_loaded_at, model, settings, title_source, pinned_at is not null as pinned, archived_at is not null as archived
       from sessions where user_id = $1 order by title`;
     // Settled as A's next request would settle them: what an import stores.
     for (const id of [s.id, other.id, fork.id]) await withUser(LOCAL_USER_ID, (tx) => settleWindow(tx, LOCAL_USER_ID, id));
-    const countersA = await h.db.transaction((tx) => tx.query(COUNTERS, [LOCAL_USER_ID]));
+    const countersA = await h.db.transaction((tx) => tx.query<{ memory_text: string | null }>(COUNTERS, [LOCAL_USER_ID]));
+    // The session started after the compaction's memory carries it in its prompt: restored too.
+    expect(countersA.some((c) => c.memory_text !== null)).toBe(true);
     const fromA = await exportZip();
     const a = normalised(await binaryEntries(fromA));
     const docA = a as { sessions: { compactions: unknown[]; checkpoints: unknown[]; canvas_events: unknown[]; messages: { content: { type: string }[] }[] }[]; files: unknown[]; memories: { kind: string }[] };
