@@ -109,4 +109,25 @@ describe("storing an imported conversation", () => {
     expect(session.model).not.toBe("claude-nonesuch-1");
     expect((await history(stored.sessionId)).messages.map((m) => [m.text, m.created_at])).toEqual([["Plan the beds", T], ["Four beds.", T]]);
   });
+
+  it("a Claude Code session compacted twice: the first superseded by the second, which covers the turns since", async () => {
+    const sid = "5e55c0de-0000-4000-8000-0000000000cc";
+    const base = fixture("claude-code-session.jsonl").trim().split("\n").map((l) => JSON.parse(l) as unknown);
+    const line = (o: object) => ({ sessionId: sid, isSidechain: false, ...o });
+    const more = [
+      line({ type: "system", subtype: "compact_boundary", uuid: "b2", parentUuid: null, logicalParentUuid: "a4", timestamp: "2026-11-01T12:00:00.000Z", compactMetadata: { trigger: "auto", preTokens: 150000 } }),
+      line({ type: "user", uuid: "cs2", parentUuid: "b2", isCompactSummary: true, timestamp: "2026-11-01T12:00:01.000Z", message: { role: "user", content: "Summary two: negative numbers are tested." } }),
+      line({ type: "user", uuid: "u5", parentUuid: "cs2", timestamp: "2026-11-01T12:01:00.000Z", message: { role: "user", content: "and zero?" } }),
+      line({ type: "assistant", uuid: "a5", parentUuid: "u5", timestamp: "2026-11-01T12:01:05.000Z", message: { id: "msg_05", role: "assistant", model: "claude-opus-4-6", content: [{ type: "text", text: "Zero too." }] } }),
+    ];
+    const conv = claudeCodeSession([...base, ...more].map((l) => ({ ...(l as object), sessionId: `${sid.slice(0, -2)}c2` })), "s.jsonl");
+    const stored = await storeConversation(LOCAL_USER_ID, (await newImport()).id, conv, 100);
+    const list = await compactionHistory(LOCAL_USER_ID, stored.sessionId);
+    expect(list.map((c) => [c.status, c.trigger, c.from_turn, c.through_turn, c.summary])).toEqual([
+      ["superseded", "manual", 1, 1, "This session is being continued from a previous conversation. Summary: the parser now returns numbers."],
+      ["applied", "auto", 2, 2, "Summary two: negative numbers are tested."],
+    ]);
+    const session = await withUser(LOCAL_USER_ID, (tx) => getSession(tx, LOCAL_USER_ID, stored.sessionId));
+    expect([session.summary_id, session.summary_through_turn, session.window_start_turn]).toEqual([list[1].id, 2, 3]);
+  });
 });
