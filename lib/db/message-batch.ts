@@ -11,7 +11,11 @@ import { messagePreview, type NewMessage } from "./messages";
  * idempotency key. `saidAt`: when it was said there (ISO 8601), kept as the
  * message's time; else now, and the time its text starts with for search.
  */
-export type ImportedMessage = Omit<NewMessage, "idempotencyKey" | "status"> & { saidAt?: string | null };
+export type ImportedMessage = Omit<NewMessage, "idempotencyKey" | "status"> & {
+  saidAt?: string | null;
+  /** The time search dates it by, when kept apart from `saidAt` (Threadkeeper's own export); null: none. */
+  searchAt?: string | null;
+};
 
 /**
  * Appends messages in order in one statement: the session's counters move once for all of them,
@@ -32,7 +36,7 @@ export async function appendMessages(tx: Tx, userId: string, sessionId: string, 
     model: m.model ?? null,
     supersedes_turn: m.supersedesTurn ?? null,
     restarts_turn: m.restartsTurn ?? false,
-    said_at: m.saidAt ?? parseLeadingTimestamp(m.text),
+    said_at: m.searchAt !== undefined ? m.searchAt : (m.saidAt ?? parseLeadingTimestamp(m.text)),
     created_at: m.saidAt ?? null,
   }));
   const [row] = await tx.query<{ last_seq: number | null }>(

@@ -20,7 +20,8 @@ export function claudeCodeSession(lines: readonly unknown[], fileName: string): 
   let aiTitle: string | null = null;
   let legacyTitle: string | null = null;
   const nodes: TreeNode[] = [];
-  const summaries = new Map<string, { text: string; saidAt: string | null }>();
+  const summaries = new Map<string, { text: string; saidAt: string | null; boundary: string | null }>();
+  const boundaries = new Map<string, Pick<ImportedCompaction, "trigger" | "preTokens">>();
   let last: string | null = null;
   let model: string | null = null;
   objects.forEach((l, order) => {
@@ -34,8 +35,17 @@ export function claudeCodeSession(lines: readonly unknown[], fileName: string): 
     const parent = str(l.parentUuid) ?? str(l.logicalParentUuid);
     const msg = isObject(l.message) ? l.message : null;
     let message: TreeNode["message"] = null;
+    if (type === "system" && l.subtype === "compact_boundary") {
+      const meta = isObject(l.compactMetadata) ? l.compactMetadata : isObject(l.compact_metadata) ? l.compact_metadata : {};
+      const trigger = str(meta.trigger);
+      const pre = meta.preTokens ?? meta.pre_tokens;
+      boundaries.set(uuid, {
+        ...(trigger === "manual" || trigger === "auto" ? { trigger } : {}),
+        ...(typeof pre === "number" && Number.isInteger(pre) && pre >= 0 ? { preTokens: pre } : {}),
+      });
+    }
     if (l.isCompactSummary === true && msg) {
-      summaries.set(uuid, { text: textOf(msg.content), saidAt: isoTime(l.timestamp) });
+      summaries.set(uuid, { text: textOf(msg.content), saidAt: isoTime(l.timestamp), boundary: parent });
     } else if ((type === "user" || type === "assistant") && msg && l.isMeta !== true) {
       const content = blocksOf(msg.content);
       if (content.length > 0) {
@@ -51,7 +61,7 @@ export function claudeCodeSession(lines: readonly unknown[], fileName: string): 
   const messages = linearize(nodes, last, reached);
   if (!messages.some((m) => m.role === "user")) throw new ConversationError(sessionId, "the transcript has no message of yours");
   const compactions: ImportedCompaction[] = [...summaries].flatMap(([id, s]) =>
-    reached.has(id) && s.text !== "" ? [{ throughTurn: reached.get(id)!, summary: s.text, saidAt: s.saidAt }] : [],
+    reached.has(id) && s.text !== "" ? [{ throughTurn: reached.get(id)!, summary: s.text, saidAt: s.saidAt, ...(s.boundary ? boundaries.get(s.boundary) : {}) }] : [],
   );
   const times = messages.map((m) => m.saidAt).filter((t): t is string => t !== null);
   return {

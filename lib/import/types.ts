@@ -2,6 +2,7 @@
 // order Threadkeeper's append-only log keeps them, with every branch the source kept (as
 // versions: an edit names the first turn it replaces), original times, titles and models.
 // Pure: the parsers (chatgpt.ts, claude.ts, claude-code.ts) read one conversation's JSON each.
+import type { SessionExportJson } from "@/lib/contract/exchange";
 import type { ImportFormat } from "@/lib/contract/imports";
 import type { ContentBlock, Role } from "@/lib/context/types";
 
@@ -18,6 +19,10 @@ export interface ImportedMessage {
   supersedesTurn?: number;
   /** A regenerated reply: the turn's replies before it are earlier versions (Threadkeeper's own export). */
   restartsTurn?: boolean;
+  /** The time history search dates it by, when the source kept it apart from `saidAt` (Threadkeeper's export). */
+  searchAt?: string | null;
+  /** Its token count as the source counted it (Threadkeeper's export); else counted here. */
+  tokenCount?: number;
   /** The source's id of the message, for the report. */
   sourceId?: string;
 }
@@ -27,7 +32,21 @@ export interface ImportedCompaction {
   throughTurn: number;
   summary: string;
   saidAt: string | null;
+  /** Who asked for it, when the source says (Claude Code's compactMetadata). */
+  trigger?: "manual" | "auto";
+  /** The context's size before it, when the source says. */
+  preTokens?: number;
 }
+
+/**
+ * Threadkeeper's own export only: what it restores beyond the messages (compactions, window,
+ * checkpoints, canvas, the session's flags), with the old seq of each imported message in order.
+ */
+export type SessionRestore = Omit<SessionExportJson, "messages" | "format" | "version" | "exported_at" | "system_prompt"> & {
+  seqs: number[];
+  protectedSeqs: number[];
+  interruptedSeqs: number[];
+};
 
 export interface ImportedConversation {
   format: ImportFormat;
@@ -41,6 +60,7 @@ export interface ImportedConversation {
   systemPrompt?: string;
   messages: ImportedMessage[];
   compactions: ImportedCompaction[];
+  restore?: SessionRestore;
 }
 
 /** One conversation that cannot be imported, and why: reported, the rest go on. */

@@ -1,20 +1,21 @@
-// Everything of a user as one ZIP, streamed as it is written (yazl): each session's JSON (every
-// version, compactions, checkpoints, its canvas) and Markdown, the memories and facts, and the
-// files' bytes. Entries are produced only when the ZIP reaches them, so memory holds one
-// session or one file at a time, whatever the account's size.
+// Everything of a user as one ZIP, streamed as it is written (yazl): the files (a list, then
+// each one's text by page and its bytes), each session's JSON (every version, compactions,
+// checkpoints, window, canvas) and Markdown, then the memories and facts. The order is the
+// import's: files before the messages that carry them, memories after the sessions they name.
+// Entries are produced only when the ZIP reaches them, so memory holds one session or one file
+// at a time, whatever the account's size.
 import "server-only";
 import { Readable } from "node:stream";
 import yazl from "yazl";
-import type { SessionExportJson } from "@/lib/contract";
+import { EXPORT_FORMAT, type SessionExportJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
-import { fileJson, recentFiles } from "@/lib/db/files";
+import { fileJson, pagesOf, recentFiles } from "@/lib/db/files";
 import { allMemories, memoryJson } from "@/lib/db/memories";
 import { allSessionTitles } from "@/lib/db/sessions";
 import { sessionMarkdown } from "@/lib/export/markdown";
 import { titleFileName } from "@/lib/files/classify";
 import { log } from "@/lib/log";
 import { fileStore } from "@/lib/storage";
-import { getCanvas } from "./canvas";
 import { exportSession } from "./export";
 
 const entryName = (s: string) => titleFileName(s, "untitled");
@@ -39,16 +40,22 @@ export async function exportAccount(userId: string): Promise<Readable> {
     if (last?.id !== id) last = { id, doc: exportSession(userId, id) };
     return last.doc;
   };
+  const named = files.map((f) => {
+    const base = `${f.id.slice(0, 8)} ${entryName(f.name)}`;
+    return { file: f, entry: `files/${base}`, pages_entry: `file-pages/${f.id.slice(0, 8)}.json` };
+  });
+  const list = { format: EXPORT_FORMAT, files: named.map((n) => ({ ...fileJson(n.file), entry: n.entry, pages_entry: n.pages_entry })) };
+  zip.addBuffer(Buffer.from(JSON.stringify(list, null, 2)), "files.json");
+  for (const { file: f, entry, pages_entry } of named) {
+    lazy(zip, pages_entry, async () => JSON.stringify({ pages: (await withUser(userId, (tx) => pagesOf(tx, userId, f.id, 1, 2_000_000_000))).map((p) => p.text) }));
+    lazy(zip, entry, async () => Buffer.from((await fileStore().get(userId, f.sha256)) ?? new Uint8Array()));
+  }
   for (const s of sessions) {
     const base = `sessions/${entryName(s.title)} (${s.id.slice(0, 8)})`;
-    lazy(zip, `${base}.json`, async () => JSON.stringify({ ...(await docOf(s.id)), canvas: await getCanvas(userId, s.id) }, null, 2));
+    lazy(zip, `${base}.json`, async () => JSON.stringify(await docOf(s.id), null, 2));
     lazy(zip, `${base}.md`, async () => sessionMarkdown(await docOf(s.id)));
   }
-  lazy(zip, "memories.json", async () => JSON.stringify({ memories: (await withUser(userId, (tx) => allMemories(tx, userId))).map(memoryJson) }, null, 2));
-  zip.addBuffer(Buffer.from(JSON.stringify({ files: files.map(fileJson) }, null, 2)), "files.json");
-  for (const f of files) {
-    lazy(zip, `files/${f.id.slice(0, 8)} ${entryName(f.name)}`, async () => Buffer.from((await fileStore().get(userId, f.sha256)) ?? new Uint8Array()));
-  }
+  lazy(zip, "memories.json", async () => JSON.stringify({ format: EXPORT_FORMAT, memories: (await withUser(userId, (tx) => allMemories(tx, userId))).map(memoryJson) }, null, 2));
   zip.end();
   const out = zip.outputStream as Readable;
   out.on("error", (err) => log.error("[threadkeeper] account export failed:", err));

@@ -26,6 +26,7 @@ import {
   type FileRow,
   type NewFile,
 } from "@/lib/db/files";
+import { findRestoredFile, insertRestoredFile, type RestoredFile } from "@/lib/db/exchange";
 import { getSession } from "@/lib/db/sessions";
 import { env } from "@/lib/env";
 import { AppError, badRequest, notFound } from "@/lib/errors";
@@ -145,6 +146,27 @@ export async function uploadFile(userId: string, sessionId: string, upload: Uplo
   });
   if (pdf?.later) pdf.later(userId, row.id);
   return fileJson(row);
+}
+
+/**
+ * A file from Threadkeeper's own export, as it was there (its name, figures, text by page and
+ * time): its bytes held to their digest and to what an upload may be, and to the quota. The same
+ * file imported again is found, not stored twice. Answers its id in this account.
+ */
+export async function restoreFile(userId: string, given: RestoredFile, bytes: Uint8Array, pages: readonly string[]): Promise<string> {
+  const f = { ...given, name: safeFileName(given.name) };
+  const known = await withUser(userId, (tx) => findRestoredFile(tx, userId, f));
+  if (known) return known;
+  if (sha256Hex(bytes) !== f.sha256) throw badRequest("Its bytes do not match the digest the export gives.");
+  const c = classify({ name: f.name, type: f.media_type, bytes });
+  const content = [{ sha256: f.sha256, size: bytes.length }];
+  await withUser(userId, (tx) => assertRoom(tx, userId, content));
+  await fileStore().put(userId, f.sha256, bytes, c.mediaType);
+  return storing(userId, content, async (tx) => {
+    const id = await insertRestoredFile(tx, userId, null, { ...f, media_type: c.mediaType, kind: c.kind, size: bytes.length });
+    await insertPages(tx, userId, id, pages);
+    return id;
+  });
 }
 
 /**

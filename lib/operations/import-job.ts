@@ -15,6 +15,7 @@ import { cancelArchiveRow } from "@/lib/db/import-archive";
 import { filesDir } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { AccountRestore } from "./import-account";
 import { ImportFileError, readExport } from "./import-read";
 import { storeConversation } from "./import-store";
 
@@ -67,11 +68,15 @@ export async function runImport(userId: string, id: string): Promise<void> {
   try {
     const size = (await stat(file)).size;
     let n = 0;
+    // Threadkeeper's own account ZIP: its files, restored before the sessions that carry them, and its memories.
+    const account = new AccountRestore(userId, id);
     for await (const item of readExport(file, size)) {
       if (n++ % CHECK_EVERY === 0 && !(await withUser(userId, (tx) => stillRunning(tx, id)))) return;
-      if ("conversation" in item) await storeConversation(userId, id, item.conversation, item.bytesRead);
+      if ("conversation" in item) await storeConversation(userId, id, item.conversation, item.bytesRead, account);
+      else if ("account" in item) await account.take(item.account, item.bytesRead);
       else await withUser(userId, (tx) => recordOutcome(tx, id, { format: null, bytesRead: item.bytesRead, outcome: "failed", error: item.error }));
     }
+    await account.finish();
     await withUser(userId, (tx) => finishImport(tx, id, "done"));
   } catch (err) {
     const known = err instanceof ImportFileError;

@@ -18,6 +18,7 @@ import type { Token } from "stream-json/parser.js";
 import { streamArray } from "stream-json/streamers/stream-array.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
 import yauzl from "yauzl";
+import { MAX_FILE_BYTES } from "@/lib/contract/files";
 import type { ImportError } from "@/lib/db/imports";
 import { readConversation, readSessionFile, UnknownFormat } from "@/lib/import/detect";
 import { ConversationError, type ImportedConversation } from "@/lib/import/types";
@@ -38,7 +39,14 @@ export const READ_LIMITS = {
 /** The file as a whole cannot be imported (not an export, a bomb, too deep): the import fails with this message. */
 export class ImportFileError extends Error {}
 
-export type ReadItem = ({ conversation: ImportedConversation } | { error: ImportError }) & {
+/**
+ * A part of Threadkeeper's whole-account ZIP that is no conversation, passed on as it is for the
+ * job to check (import-account.ts): its list of files, an entry under files/ or file-pages/
+ * (read only once the list was seen), its memories.
+ */
+export type AccountPart = { kind: "files"; value: unknown } | { kind: "memories"; value: unknown } | { kind: "blob"; name: string; bytes: Buffer };
+
+export type ReadItem = ({ conversation: ImportedConversation } | { error: ImportError } | { account: AccountPart }) & {
   /** How far into the uploaded file reading has got, in bytes. */
   bytesRead: number;
 };
@@ -62,7 +70,56 @@ async function firstBytes(file: string, n: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-type Budget = { inflated: number; entries: number };
+type Budget = { inflated: number; entries: number; accountFiles?: boolean };
+
+/** Which part of Threadkeeper's account export an entry at a ZIP's top level is, if any. */
+function accountEntry(name: string, budget: Budget): AccountPart["kind"] | null {
+  if (name === "files.json") return "files";
+  if (name === "memories.json") return "memories";
+  if (budget.accountFiles && (name.startsWith("files/") || name.startsWith("file-pages/")) && !name.endsWith("/")) return "blob";
+  return null;
+}
+
+async function readAll(stream: Readable, limit: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  for await (const c of stream) {
+    n += (c as Buffer).length;
+    if (n > limit) {
+      stream.destroy();
+      return null;
+    }
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function* readAccountPart(zip: yauzl.ZipFile, entry: yauzl.Entry, kind: AccountPart["kind"], budget: Budget): AsyncGenerator<AccountPart> {
+  // A file's bytes are at most the largest upload; the lists, at most a conversation's size.
+  const limit = kind === "blob" ? MAX_FILE_BYTES + 1024 * 1024 : READ_LIMITS.maxConversationBytes;
+  const body = entry.uncompressedSize > limit ? null : await readAll(await zip.openReadStreamPromise(entry), limit);
+  if (!body) return;
+  if (kind === "blob") {
+    yield { kind, name: entry.fileName, bytes: body };
+    return;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString("utf8"));
+  } catch {
+    return; // Not ours after all: nothing to restore from it.
+  }
+  const v = typeof value === "object" && value !== null ? (value as { format?: unknown; files?: unknown; memories?: unknown }) : {};
+  if (kind === "files") {
+    if (!Array.isArray(v.files)) return;
+    budget.accountFiles = true;
+  }
+  // Claude.ai's export has a memories.json of its own: only Threadkeeper's is read (marked, or the
+  // shape of an export from before the mark).
+  const ours = (m: unknown) => typeof m === "object" && m !== null && "embedding_model" in m && "kind" in m;
+  if (kind === "memories" && v.format !== "threadkeeper-export" && !(Array.isArray(v.memories) && v.memories.every(ours))) return;
+  yield { kind, value };
+}
 
 /** An entry's name says only whether it may hold conversations; its content says which. */
 const MAYBE_CONVERSATIONS = /(^|\/)(conversations(-\d+)?\.json|[^/]+\.jsonl|[^/]+\.json|[^/]+\.zip)$/i;
@@ -84,6 +141,18 @@ async function* readZip(file: string, nesting: number, budget: Budget, scale: (b
       const name = entry.fileName;
       const start = before;
       before += entry.compressedSize;
+      const part = nesting === 0 ? accountEntry(name, budget) : null;
+      if (part) {
+        budget.inflated += entry.uncompressedSize;
+        if (budget.inflated > READ_LIMITS.maxInflatedBytes) {
+          throw new ImportFileError(`The ZIP inflates to more than ${READ_LIMITS.maxInflatedBytes / 1024 ** 3} GB; it is refused as a ZIP bomb would be.`);
+        }
+        for await (const account of readAccountPart(zip, entry, part, budget)) {
+          sawAny = true;
+          yield { account, bytesRead: scale(before) };
+        }
+        continue;
+      }
       if (name.endsWith("/") || !MAYBE_CONVERSATIONS.test(name) || NOT_CONVERSATIONS.test(name) || name.includes("__MACOSX/")) continue;
       budget.inflated += entry.uncompressedSize;
       if (budget.inflated > READ_LIMITS.maxInflatedBytes) {

@@ -31,7 +31,7 @@ async function readAll(file: string): Promise<ReadItem[]> {
   for await (const item of readExport(file, fs.statSync(file).size)) out.push(item);
   return out;
 }
-const formats = (items: ReadItem[]) => items.map((i) => ("conversation" in i ? i.conversation.format : `error: ${i.error.reason}`));
+const formats = (items: ReadItem[]) => items.map((i) => ("conversation" in i ? i.conversation.format : "error" in i ? `error: ${i.error.reason}` : `account: ${i.account.kind}`));
 
 describe("reading an export", () => {
   it("a JSON array of ChatGPT conversations: each one, the broken one reported, progress to the end", async () => {
@@ -116,5 +116,23 @@ describe("reading an export", () => {
     const error = await readAll(file).then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(ImportFileError);
     expect((error as Error).message).toMatch(/conversations\.json.* says it holds 1,024 bytes but inflates to more/);
+  });
+
+  it("Threadkeeper's account ZIP: its files and memories passed on in the ZIP's order; another app's memories.json and files/ are not", async () => {
+    const claudeCode = fixture("claude-code-session.jsonl");
+    const ours = await zip("account.zip", {
+      "files.json": JSON.stringify({ format: "threadkeeper-export", files: [] }),
+      "file-pages/0123abcd.json": JSON.stringify({ pages: ["text"] }),
+      "files/0123abcd plan.txt": "beds: 4",
+      "sessions/x.jsonl": claudeCode,
+      "memories.json": JSON.stringify({ format: "threadkeeper-export", memories: [] }),
+    });
+    expect(formats(await readAll(ours))).toEqual(["account: files", "account: blob", "account: blob", "claude-code", "account: memories"]);
+    const theirs = await zip("claude-ai.zip", {
+      "conversations.json": fixture("claude-conversations.json"),
+      "memories.json": JSON.stringify({ conversations_memory: "likes gardening", project_memories: {} }),
+      "files/diagram.png": "not ours",
+    });
+    expect(formats(await readAll(theirs)).filter((f) => f.startsWith("account"))).toEqual([]);
   });
 });

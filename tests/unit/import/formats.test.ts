@@ -80,7 +80,7 @@ describe("Claude Code", () => {
     ]);
     expect(c.messages[1].content[0]).toEqual({ type: "thinking", thinking: "Read the test first.", signature: "c2lnbmF0dXJl" });
     expect(c.messages[1].content[1]).toMatchObject({ type: "tool_use", id: "toolu_01", name: "Read" });
-    expect(c.compactions).toEqual([{ throughTurn: 1, summary: "This session is being continued from a previous conversation. Summary: the parser now returns numbers.", saidAt: "2026-11-01T11:00:01.000Z" }]);
+    expect(c.compactions).toEqual([{ throughTurn: 1, summary: "This session is being continued from a previous conversation. Summary: the parser now returns numbers.", saidAt: "2026-11-01T11:00:01.000Z", trigger: "manual", preTokens: 167393 }]);
     expect(c.createdAt).toBe("2026-11-01T10:00:00.000Z");
   });
 });
