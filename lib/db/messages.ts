@@ -4,7 +4,6 @@ import "server-only";
 import type { MessageJson } from "@/lib/contract";
 import { redactedPrefix } from "@/lib/redact";
 import { parseLeadingTimestamp } from "@/lib/context/dates";
-import type { AttemptFacts } from "@/lib/context/retries";
 import type { ContentBlock, EngineMessage, MessageStatus, Role } from "@/lib/context/types";
 import { notFound } from "@/lib/errors";
 import { recordCarried } from "./files";
@@ -213,15 +212,6 @@ export async function turnsMessages(tx: Tx, sessionId: string, from: number, to:
     from,
     to,
   ]);
-}
-
-/** What tells a retried attempt apart, for every message of the given turns. */
-export function turnsAttemptFacts(tx: Tx, sessionId: string, turns: number[]): Promise<AttemptFacts[]> {
-  return tx.query<AttemptFacts>(
-    `select seq, turn_seq as "turnSeq", role, status, restarts_turn as "restartsTurn"
-       from session_messages($1) where turn_seq = any($2::int[])`,
-    [sessionId, turns],
-  );
 }
 
 /** One page of history, newest last; `beforeSeq` pages backwards. */

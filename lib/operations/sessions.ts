@@ -15,8 +15,7 @@ import { getTemplate } from "@/lib/db/templates";
 import { badRequest } from "@/lib/errors";
 import { isPreset } from "@/lib/context/compaction/templates";
 import { eventSeq } from "@/lib/db/live";
-import { listMessages, messageJson, turnsAttemptFacts, type MessageRow } from "@/lib/db/messages";
-import { retriedAttempts } from "@/lib/context/retries";
+import { listMessages, messageJson } from "@/lib/db/messages";
 import { handOverToForks } from "@/lib/db/forks";
 import { deleteSession, forksOf, getSession, insertSession, setSystemPrompt, listSessions, patchSession, sessionJson, sessionTitle, updateSessionSettings } from "@/lib/db/sessions";
 import { getInstructions, getUserSettings, putUserSettings } from "@/lib/db/settings";
@@ -79,31 +78,14 @@ export async function messagesPage(
     const session = await getSession(tx, userId, sessionId);
     const window = await windowJson(tx, session);
     const pinned = new Set(window.pinned_turn_seqs);
-    let { rows, hasMore } = await listMessages(tx, userId, sessionId, beforeSeq, limit);
-    let shown = await withoutRetried(tx, sessionId, rows);
-    // A page of nothing but failed attempts would leave a client paging by its oldest message stuck.
-    while (shown.length === 0 && hasMore) {
-      ({ rows, hasMore } = await listMessages(tx, userId, sessionId, rows[0].seq, limit));
-      shown = await withoutRetried(tx, sessionId, rows);
-    }
+    const { rows, hasMore } = await listMessages(tx, userId, sessionId, beforeSeq, limit);
     return {
-      messages: shown.map((r) => messageJson(r, r.turn_seq >= window.cutoff_turn_seq || pinned.has(r.turn_seq))),
+      messages: rows.map((r) => messageJson(r, r.turn_seq >= window.cutoff_turn_seq || pinned.has(r.turn_seq))),
       has_more: hasMore,
       window,
       event_seq: eventSeqNow,
     };
   });
-}
-
-/**
- * Failed attempts a retry answered again are not history. Read only when the page has an
- * interrupted reply, and across its whole turn: the retry may sit on a newer page.
- */
-async function withoutRetried(tx: Tx, sessionId: string, rows: MessageRow[]): Promise<MessageRow[]> {
-  const turns = [...new Set(rows.filter((r) => r.role === "assistant" && r.status === "interrupted").map((r) => r.turn_seq))];
-  if (turns.length === 0) return rows;
-  const retried = retriedAttempts(await turnsAttemptFacts(tx, sessionId, turns));
-  return rows.filter((r) => !retried.has(r.seq));
 }
 
 export async function getStatus(userId: string, sessionId: string) {

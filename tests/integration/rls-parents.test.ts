@@ -14,6 +14,7 @@ import { appendMessage, setProtected, type NewMessage } from "@/lib/db/messages"
 import { insertCheckpoint } from "@/lib/db/checkpoints";
 import { insertProject } from "@/lib/db/projects";
 import { deleteSession, insertSession, patchSession } from "@/lib/db/sessions";
+import { insertImport } from "@/lib/db/imports";
 
 const A = "00000000-0000-4000-8000-00000000a001";
 const B = "00000000-0000-4000-8000-00000000b002";
@@ -31,6 +32,7 @@ interface OfA {
   fork: string;
   webhook: string;
   file: string;
+  import: string;
 }
 /** B's own rows: the ones B re-points, and B's own parents for the control runs. */
 interface OfB {
@@ -49,6 +51,7 @@ interface OfB {
   delivery: string;
   file: string;
   file2: string;
+  import: string;
 }
 let a: OfA;
 let b: OfB;
@@ -140,7 +143,8 @@ async function seedUser(user: string) {
     await tx.query(`insert into file_uses (session_id, file_id, seq, turn_seq, tokens) values ($1, $2, 1, 1, 4)`, [session, file]);
     await tx.query(`insert into client_conversations (conversation, session_id) values ('conversation-' || $1::text, $1::uuid)`, [session]);
     await tx.query(`insert into session_drafts (session_id, text) values ($1, 'a draft of B')`, [session]);
-    return { project, session, other, fork, message, second, compaction: compactionId, checkpoint, memory: memoryId, memory2, webhook, webhook2, delivery, file, file2 };
+    const imported = (await insertImport(tx, user, { fileName: "conversations.json", bytes: 10 })).id;
+    return { project, session, other, fork, message, second, compaction: compactionId, checkpoint, memory: memoryId, memory2, webhook, webhook2, delivery, file, file2, import: imported };
   });
 }
 
@@ -220,6 +224,11 @@ const INSERTS: Case[] = [
     table: "sessions", column: "summary_id", what: "a session using A's summary",
     sql: () => `insert into sessions (model, summary_id) values ('claude-haiku-4-5', $1)`,
     foreign: (a) => a.compaction, own: (b) => b.compaction,
+  },
+  {
+    table: "sessions", column: "import_id", what: "a session credited to A's import",
+    sql: () => `insert into sessions (model, import_id) values ('claude-haiku-4-5', $1)`,
+    foreign: (a) => a.import, own: (b) => b.import,
   },
   {
     table: "sessions", column: "forked_from_checkpoint_id", what: "a session restored from A's checkpoint",
@@ -347,6 +356,8 @@ const UPDATES: Case[] = [
     sql: (b) => `update sessions set parent_session_id = $1 where id = '${b.other}'`, foreign: (a) => a.session, own: (b) => b.session },
   { table: "sessions", column: "summary_id", what: "B's session given A's summary",
     sql: (b) => `update sessions set summary_id = $1 where id = '${b.other}'`, foreign: (a) => a.compaction, own: (b) => b.compaction },
+  { table: "sessions", column: "import_id", what: "B's session credited to A's import",
+    sql: (b) => `update sessions set import_id = $1 where id = '${b.other}'`, foreign: (a) => a.import, own: (b) => b.import },
   { table: "sessions", column: "forked_from_checkpoint_id", what: "B's session pointed at A's checkpoint",
     sql: (b) => `update sessions set forked_from_checkpoint_id = $1 where id = '${b.other}'`, foreign: (a) => a.checkpoint, own: (b) => b.checkpoint },
   { table: "canvas_events", column: "session_id", what: "B's canvas change moved onto A's session",
@@ -422,6 +433,7 @@ const OWNS: Record<string, string> = {
   messages: "owns_message",
   webhooks: "owns_webhook",
   files: "owns_file",
+  imports: "owns_import",
 };
 
 describe("row-level security checks every row a new or changed row points at", () => {

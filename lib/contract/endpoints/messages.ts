@@ -52,7 +52,7 @@ export const messages = group("Messages", "Send a message and read the history."
     method: "GET",
     path: "/api/session/{id}/messages",
     summary: "A page of the history",
-    description: "Ascending; `before_seq` pages back. Each message says whether it is in Claude's window; `window` says where the window starts. A failed attempt that a retry answered again is left out (the retry replaces it); a regenerated or edited turn keeps its earlier versions.",
+    description: "Ascending; `before_seq` pages back. Each message says whether it is in Claude's window; `window` says where the window starts. Every attempt is kept: a failed attempt a retry answered again stays with `status: \"interrupted\"` (the app hides it; Claude is not sent it); a regenerated or edited turn keeps its earlier versions.",
     params: idParams,
     query: messagesPageQuery,
     responses: { 200: { description: "The page.", json: messagesPage } },
