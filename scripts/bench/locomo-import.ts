@@ -248,6 +248,13 @@ function changed(a: SearchPassResult, b: SearchPassResult): { history: number; a
   return { history, archived };
 }
 
+/** One conversation's line as soon as it is measured, so a long run shows its figures as it goes. */
+export function importModeLine(r: ImportModeResult): string {
+  const cols = [r.native, ...IMPORT_FORMATS.map((k) => r.imported[k].search)];
+  const diffs = IMPORT_FORMATS.map((k) => changed(r.native, r.imported[k].search));
+  return `    history @10 / archived @5, native | ChatGPT | Claude.ai: ${cols.map((p) => { const x = measures([p]); return `${p1(x.history)} / ${p1(x.archived)}`; }).join(" | ")}; outcomes changed: ${diffs.map((d) => `${d.history} / ${d.archived}`).join(" | ")}`;
+}
+
 export function printImportMode(rs: readonly ImportModeResult[]): void {
   if (rs.length === 0) return;
   const cols = ["native", ...IMPORT_FORMATS] as const;

@@ -17,7 +17,7 @@
 import { performance } from "node:perf_hooks";
 import type { Database } from "@/lib/db";
 import { loadConversation, locomoDir, locomoFiles } from "./locomo-data";
-import { IMPORT_FORMATS, importModeJson, importModeOn, ingestImported, printImportMode, type ImportFidelity, type ImportModeResult } from "./locomo-import";
+import { IMPORT_FORMATS, importModeJson, importModeLine, importModeOn, ingestImported, printImportMode, type ImportFidelity, type ImportModeResult } from "./locomo-import";
 import { searchPass, visibilityPass, type RoleMode, type SearchPassResult, type VisibilityPassResult } from "./locomo-passes";
 import { onFreshDb } from "./recall-passes";
 import { fmtMs, statJson, table } from "./report";
@@ -78,6 +78,7 @@ export async function benchLocomo(restore: Database | undefined): Promise<Locomo
       console.log(`    imported as ${format} and measured in ${((performance.now() - t1) / 1000).toFixed(1)} s (the import itself ${fidelity!.importSeconds.toFixed(1)} s)`);
     }
     imports.push({ id: c.id, native: search, imported });
+    console.log(importModeLine(imports[imports.length - 1]));
   }
   return { dir, roles, conversations, imports, ms: performance.now() - started };
 }
