@@ -77,8 +77,10 @@ export function linearize(nodes: readonly TreeNode[], current: string | null, re
     f.starts[f.index] = Math.max(turns, 1);
     const msg: ImportedMessage = { ...m, sourceId: f.node.id, ...(starts && replaces !== null ? { supersedesTurn: replaces } : {}) };
     const prev = out[out.length - 1];
-    if (prev && prev.role === msg.role && replaces === null) {
+    if (prev && prev.role === msg.role && replaces === null && !starts) {
       // The same speaker twice in a row (a tool's output, a hidden node between): one message.
+      // Never two messages of yours: each is a turn of its own, with its own time (a reply that
+      // failed leaves two in a row), as the turns counted above and the log number them.
       out[out.length - 1] = { ...prev, content: [...prev.content, ...msg.content] };
     } else {
       out.push(msg);

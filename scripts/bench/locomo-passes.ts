@@ -82,23 +82,39 @@ const rankOf = <T>(xs: readonly T[], hit: (x: T) => boolean): number | null => {
   return i < 0 ? null : i + 1;
 };
 
+/** Where a conversation's turns went: each LoCoMo session's product session, each message's turns. */
+export interface Ingested {
+  sessionOf: Map<number, string>;
+  /** `${sessionId}:${seq}` -> the diaIds of the turns that message holds (one, unless a source joined some). */
+  where: Map<string, string[]>;
+}
+
+/** How a conversation gets into the product for one user: written natively, or imported (./locomo-import.ts). */
+export type Ingest = (uid: string, c: LocomoConversation, roles: RoleMode) => Promise<Ingested>;
+
+/** One product session per LoCoMo session, every turn written as the send path writes it. */
+export const ingestNative: Ingest = async (uid, c, roles) => {
+  const where = new Map<string, string[]>();
+  const sessionOf = new Map<number, string>();
+  for (const s of c.sessions) {
+    const { sessionId, bySeq } = await writeTurns(uid, `${s.date}`, s.turns, c, roles);
+    sessionOf.set(s.n, sessionId);
+    for (const [seq, dia] of bySeq) where.set(`${sessionId}:${seq}`, [dia]);
+  }
+  return { sessionOf, where };
+};
+
 /**
- * One product session per LoCoMo session for one user: each question asked of history search
- * (then BM25 over the same turns), then every session archived (and, for a twin user, saved
- * verbatim as one memory) and the question asked of memory search.
+ * One product session per LoCoMo session for one user (written by `ingest`): each question
+ * asked of history search (then BM25 over the same turns), then every session archived (and,
+ * for a twin user, saved verbatim as one memory) and the question asked of memory search.
  */
-export async function searchPass(db: Database, c: LocomoConversation, group: number, roles: RoleMode): Promise<SearchPassResult> {
+export async function searchPass(db: Database, c: LocomoConversation, group: number, roles: RoleMode, ingest: Ingest = ingestNative): Promise<SearchPassResult> {
   const uid = userId(group, 1);
   const twin = userId(group, 2);
   await ensureEmbeddedUser(db, uid, null);
   await ensureEmbeddedUser(db, twin, null);
-  const where = new Map<string, string>(); // `${sessionId}:${seq}` -> diaId
-  const sessionOf = new Map<number, string>(); // LoCoMo session -> product session
-  for (const s of c.sessions) {
-    const { sessionId, bySeq } = await writeTurns(uid, `${s.date}`, s.turns, c, roles);
-    sessionOf.set(s.n, sessionId);
-    for (const [seq, dia] of bySeq) where.set(`${sessionId}:${seq}`, dia);
-  }
+  const { sessionOf, where } = await ingest(uid, c, roles);
   while ((await indexPendingMessages(db)) > 0);
   await db.execAutocommit("vacuum analyze");
 
@@ -110,11 +126,11 @@ export async function searchPass(db: Database, c: LocomoConversation, group: num
     const t0 = performance.now();
     const hits = await withUser(uid, (tx) => searchHistory(tx, uid, { q: q.question, limit: K }));
     historyMs.push(performance.now() - t0);
-    const found = hits.map((h) => where.get(`${h.session_id}:${h.seq}`));
+    const found = hits.map((h) => where.get(`${h.session_id}:${h.seq}`) ?? []);
     const ref = bm25.top(q.question, K).map((i) => turns[i].diaId);
     rows.push({
       question: q,
-      history: rankOf(found, (d) => d !== undefined && q.evidence.includes(d)),
+      history: rankOf(found, (ds) => ds.some((d) => q.evidence.includes(d))),
       bm25: rankOf(ref, (d) => q.evidence.includes(d)),
       archived: null,
       raw: null,

@@ -11,10 +11,13 @@
 //      tokens, the full conversation).
 // Environment: LOCOMO_DIR, BENCH_LOCOMO_FILES (comma-separated ids, e.g. "42,43"),
 // BENCH_LOCOMO_ROLES ["alternate": the first speaker as the user, the second as the assistant;
-// "user": every turn as the user's].
+// "user": every turn as the user's], BENCH_LOCOMO_IMPORT=1 (also import each conversation as a
+// ChatGPT and as a Claude.ai export and measure 1 and 2 again on what was imported; about
+// three times the search passes' time: ./locomo-import.ts).
 import { performance } from "node:perf_hooks";
 import type { Database } from "@/lib/db";
 import { loadConversation, locomoDir, locomoFiles } from "./locomo-data";
+import { IMPORT_FORMATS, importModeJson, importModeLine, importModeOn, ingestImported, printImportMode, type ImportFidelity, type ImportModeResult } from "./locomo-import";
 import { searchPass, visibilityPass, type RoleMode, type SearchPassResult, type VisibilityPassResult } from "./locomo-passes";
 import { onFreshDb } from "./recall-passes";
 import { fmtMs, statJson, table } from "./report";
@@ -35,7 +38,7 @@ export interface LocomoConversationResult {
   visibility: VisibilityPassResult;
 }
 
-export type LocomoBenchResult = { skipped: string } | { dir: string; roles: RoleMode; conversations: LocomoConversationResult[]; ms: number };
+export type LocomoBenchResult = { skipped: string } | { dir: string; roles: RoleMode; conversations: LocomoConversationResult[]; imports: ImportModeResult[]; ms: number };
 
 function rolesEnv(): RoleMode {
   const raw = process.env.BENCH_LOCOMO_ROLES ?? "alternate";
@@ -55,6 +58,7 @@ export async function benchLocomo(restore: Database | undefined): Promise<Locomo
   const started = performance.now();
   console.log(`\nLoCoMo: ${files.length} conversations from ${dir} (turns stored as ${roles === "user" ? "the user's" : "user / assistant by speaker"})`);
   const conversations: LocomoConversationResult[] = [];
+  const imports: ImportModeResult[] = [];
   for (const [i, file] of files.entries()) {
     const c = loadConversation(file);
     const t0 = performance.now();
@@ -64,8 +68,19 @@ export async function benchLocomo(restore: Database | undefined): Promise<Locomo
     const turns = c.sessions.reduce((n, s) => n + s.turns.length, 0);
     console.log(`  ${c.id}: ${c.sessions.length} sessions, ${turns} turns, ${c.questions.length} questions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     conversations.push({ id: c.id, sessions: c.sessions.length, turns, search, visibility });
+    if (!importModeOn()) continue;
+    const imported = {} as ImportModeResult["imported"];
+    for (const format of IMPORT_FORMATS) {
+      const t1 = performance.now();
+      let fidelity: ImportFidelity | undefined;
+      const pass = await withEnv(OFFLINE, () => onFreshDb(restore, (db) => searchPass(db, c, 10 + i, roles, ingestImported(format, (f) => (fidelity = f)))));
+      imported[format] = { search: pass, fidelity: fidelity! };
+      console.log(`    imported as ${format} and measured in ${((performance.now() - t1) / 1000).toFixed(1)} s (the import itself ${fidelity!.importSeconds.toFixed(1)} s)`);
+    }
+    imports.push({ id: c.id, native: search, imported });
+    console.log(importModeLine(imports[imports.length - 1]));
   }
-  return { dir, roles, conversations, ms: performance.now() - started };
+  return { dir, roles, conversations, imports, ms: performance.now() - started };
 }
 
 // ------------------------------------------------------------------ printing
@@ -157,6 +172,7 @@ export function printLocomo(r: LocomoBenchResult): void {
   const m = summarize(all.flatMap((c) => c.search.memoryMs));
   const a = summarize(all.flatMap((c) => c.search.archiveMs));
   console.log(`  searchHistory ${fmtMs(h.medianMs)} p50 / ${fmtMs(h.p95Ms)} p95; searchMemories ${fmtMs(m.medianMs)} / ${fmtMs(m.p95Ms)}; archiveSession ${fmtMs(a.medianMs)} / ${fmtMs(a.p95Ms)}`);
+  printImportMode(r.imports);
 }
 
 const r1 = (x: number) => (Number.isFinite(x) ? Math.round(x * 10) / 10 : null);
@@ -171,6 +187,7 @@ export function locomoJson(r: LocomoBenchResult) {
     all: json(figures(r.conversations)),
     search_history: statJson(summarize(r.conversations.flatMap((c) => c.search.historyMs))),
     search_memories: statJson(summarize(r.conversations.flatMap((c) => c.search.memoryMs))),
+    imports: importModeJson(r.imports),
     total_s: r1(r.ms / 1000),
   };
 }

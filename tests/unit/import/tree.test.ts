@@ -30,6 +30,21 @@ describe("linearize", () => {
     expect(ms.every((m) => m.supersedesTurn === undefined)).toBe(true);
   });
 
+  it("two messages of yours in a row stay two turns, each with its own time, and a later edit still names the right turn", () => {
+    // u1 → u2 (the reply to u1 failed) → a2 → (u3 → a3) | (u3' → a3')   current: a3'
+    const timed = (id: string, parent: string | null, role: "user" | "assistant", order: number): TreeNode => ({
+      ...node(id, parent, role, order),
+      message: { role, content: [{ type: "text", text: id }], saidAt: `2023-05-0${order}T10:00:00.000Z`, model: null },
+    });
+    const nodes = [timed("u1", null, "user", 1), timed("u2", "u1", "user", 2), timed("a2", "u2", "assistant", 3), timed("u3", "a2", "user", 4), timed("a3", "u3", "assistant", 5), timed("u3'", "a2", "user", 6), timed("a3'", "u3'", "assistant", 7)];
+    const ms = linearize(nodes, "a3'");
+    expect(texts(ms)).toEqual(["u1", "u2", "a2", "u3", "a3", "u3'", "a3'"]);
+    expect(ms.map((m) => m.saidAt?.slice(0, 10))).toEqual(["2023-05-01", "2023-05-02", "2023-05-03", "2023-05-04", "2023-05-05", "2023-05-06", "2023-05-07"]);
+    // u3 is the third turn: the edit replaces it, not the second.
+    expect(ms[5].supersedesTurn).toBe(3);
+    expect(current(ms)).toEqual(["u1", "u2", "a2", "u3'", "a3'"]);
+  });
+
   it("an edited message: the other branch first, the current one last replacing it", () => {
     // u1 → a1 → (u2 → a2 → u3 → a3) | (u2' → a2')   current: a2'
     const nodes = [
