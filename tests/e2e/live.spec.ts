@@ -80,7 +80,8 @@ test("a tab opened while a reply streams follows it to the end, shown once", asy
   await sendAndWait(page, "Start [[reply:Ready.]]");
   const id = await currentSessionId(page);
   const words = Array.from({ length: 40 }, (_, i) => `x${i}`);
-  await typeAndSend(page, `Go slowly [[slow:5000]] [[reply:${words.join(" ")}]]`);
+  // Slow enough that the late tab, loading on a busy machine, still finds it mid-way and sees x30 streaming.
+  await typeAndSend(page, `Go slowly [[slow:15000]] [[reply:${words.join(" ")}]]`);
   await expect(page.getByTestId("streaming-reply")).toContainText("x2 ");
 
   const late = await context.newPage();
