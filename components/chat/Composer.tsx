@@ -39,6 +39,10 @@ export function Composer({ sessionId: draftSession }: { sessionId: string | null
   // The text for which the menu was closed with Esc; typing anything else opens it again.
   const [dismissedFor, setDismissedFor] = useState<string | null>(null);
   const [highlight, setHighlight] = useState(0);
+  // Locked until hydrated: text typed into the server-rendered box is wiped by hydration, and an
+  // Enter pressed before it sends nothing (seen on a busy machine, where hydration takes a while).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   // Large pastes wait as chips and are sent after the typed text.
   const [pastes, setPastes] = useState<PastedText[]>(() => (readLocal(draftSession ?? NEW_DRAFT)?.pastes ?? []).map((p, id) => ({ id, text: p })));
   const nextPaste = useRef(pastes.length);
@@ -71,8 +75,8 @@ export function Composer({ sessionId: draftSession }: { sessionId: string | null
   });
   const hasFiles = chips.some((c) => c.status === "ready");
   useEffect(() => {
-    if (window.matchMedia("(pointer: fine)").matches && !document.querySelector("[aria-modal=true]")) input.current?.focus();
-  }, [sessionId]);
+    if (hydrated && window.matchMedia("(pointer: fine)").matches && !document.querySelector("[aria-modal=true]")) input.current?.focus();
+  }, [sessionId, hydrated]);
 
   // Focus comes back when the input unlocks (after a reply or a compaction).
   const wasBusy = useRef(busy);
@@ -192,7 +196,7 @@ export function Composer({ sessionId: draftSession }: { sessionId: string | null
               e.preventDefault();
               setPastes((p) => [...p, { id: nextPaste.current++, text: pasted }]);
             }}
-            disabled={busy}
+            disabled={busy || !hydrated}
             rows={1}
             aria-controls={menuOpen ? menuId : undefined}
             aria-autocomplete="list"

@@ -5,9 +5,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
+import { CRASH_PORT } from "./ports";
 import { FAKE_URL } from "./support";
 
-export const CRASH_PORT = 3101;
 export const CRASH_URL = `http://127.0.0.1:${CRASH_PORT}`;
 
 export interface AppServer {

@@ -61,6 +61,7 @@ test("on a phone every button of the chat is at least 40 px tall and wide", asyn
 /**
  * The header's rows: how many distinct heights its controls sit at (24 px apart at least). The
  * model picker is not counted: it is the title's second line, in whichever row the title is.
+ * Polled by the tests: a side panel opening resizes the header as it slides in.
  */
 async function headerRows(page: Page): Promise<number> {
   return page.getByTestId("chat-header").evaluate((header) => {
@@ -81,18 +82,18 @@ test("the header keeps one row beside a side panel, and a phone shows most of a 
   const sessionId = await seedSession(request, LONG_TITLE, ["Plan the migration [[reply:Here is a plan.]]"]);
   await page.goto(`/?session=${sessionId}`);
   await expect(page.getByTestId("session-title")).toHaveText(LONG_TITLE);
-  expect(await headerRows(page)).toBe(1);
+  await expect.poll(() => headerRows(page)).toBe(1);
 
   // The checkpoint timeline beside the chat (a 704 px column), then the canvas (640 px).
   await page.getByTestId("open-checkpoints").click();
   await expect(page.getByTestId("checkpoint-panel")).toBeVisible();
-  expect(await headerRows(page)).toBe(1);
+  await expect.poll(() => headerRows(page)).toBe(1);
   await expect(page.getByTestId("token-bar")).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId("open-settings")).toBeInViewport({ ratio: 1 });
   await page.getByTestId("open-checkpoints").click();
   await page.getByTestId("open-canvas").click();
   await expect(page.getByTestId("canvas-panel")).toBeVisible();
-  expect(await headerRows(page)).toBe(1);
+  await expect.poll(() => headerRows(page)).toBe(1);
   await expect(page.getByTestId("open-settings")).toBeInViewport({ ratio: 1 });
 
   // A phone: two rows, the first the title's, which shows at least 25 characters of it.
@@ -100,7 +101,7 @@ test("the header keeps one row beside a side panel, and a phone shows most of a 
   await page.goto(`/?session=${sessionId}`);
   const title = page.getByTestId("session-title");
   await expect(title).toHaveText(LONG_TITLE);
-  expect(await headerRows(page)).toBe(2);
+  await expect.poll(() => headerRows(page)).toBe(2);
   const shown = await title.evaluate((h) => {
     const full = h.scrollWidth;
     return Math.floor((h.clientWidth / full) * (h.textContent ?? "").length);

@@ -81,7 +81,8 @@ test("a tab opened while a reply streams follows it to the end, shown once", asy
   const id = await currentSessionId(page);
   // Long enough for the late tab to load and join on a busy machine (it took over 4 s at load 15).
   const words = Array.from({ length: 40 }, (_, i) => `x${i}`);
-  await typeAndSend(page, `Go slowly [[slow:12000]] [[reply:${words.join(" ")}]]`);
+  // Slow enough that the late tab, loading on a busy machine, still finds it mid-way and sees x30 streaming.
+  await typeAndSend(page, `Go slowly [[slow:15000]] [[reply:${words.join(" ")}]]`);
   await expect(page.getByTestId("streaming-reply")).toContainText("x2 ");
 
   const late = await context.newPage();

@@ -24,6 +24,9 @@ async function signUp(page: Page, email: string): Promise<void> {
 async function startNew(page: Page): Promise<void> {
   await expect(page.getByTestId("launch-empty")).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
+  // The composer unlocks once the page is hydrated: before that, Sign out is a button with no
+  // handler yet, and a click on it is lost (seen on a busy machine).
+  await expect(page.getByTestId("composer-input")).toBeEnabled();
 }
 
 async function signOut(page: Page): Promise<void> {

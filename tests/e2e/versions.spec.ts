@@ -1,7 +1,7 @@
 // Stop, edit and regenerate in the browser: nothing is ever deleted; what is replaced stays
 // visible as an earlier version, and Claude is sent only the current one.
 import { expect, test } from "@playwright/test";
-import { assistantMessages, fakeRequests, openNewConversation, resetFake, sendAndWait, typeAndSend, userMessages } from "./support";
+import { assistantMessages, currentSessionId, fakeRequests, openNewConversation, resetFake, sendAndWait, typeAndSend, userMessages } from "./support";
 
 test.beforeEach(async ({ request }) => resetFake(request));
 
@@ -111,10 +111,19 @@ test("any message can be edited and any reply regenerated: a new version from th
 test("a reload mid-reply shows the reply still being written and follows it to its end", async ({ page }) => {
   await openNewConversation(page);
   const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
-  await typeAndSend(page, `Write a long list [[slow:6000]] [[reply:${words}]]`);
+  // Long enough to outlast a reload on a busy machine: the reply must still be streaming after it.
+  await typeAndSend(page, `Write a long list [[slow:12000]] [[reply:${words}]]`);
   await expect(page.getByTestId("streaming-reply")).toContainText("w2 ");
   // The server saves the reply as it streams (every second): wait until it has, then reload.
-  await page.waitForTimeout(1_500);
+  const id = await currentSessionId(page);
+  await expect
+    .poll(async () => {
+      const saved = (await (await page.request.get(`/api/session/${id}/messages`)).json()) as {
+        messages: { role: string; status: string; text: string }[];
+      };
+      return saved.messages.some((m) => m.role === "assistant" && m.status === "streaming" && m.text.includes("w1"));
+    })
+    .toBe(true);
   await page.reload();
 
   const inProgress = page.getByTestId("streaming-reply");
@@ -126,7 +135,7 @@ test("a reload mid-reply shows the reply still being written and follows it to i
 
   // The server finishes it: the whole reply, saved, and the composer free again.
   const reply = assistantMessages(page).last();
-  await expect(reply).toHaveAttribute("data-status", "complete", { timeout: 20_000 });
+  await expect(reply).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
   await expect(reply).toContainText("w59");
   await expect(inProgress).toHaveCount(0);
   await expect(page.getByTestId("composer-input")).toBeEnabled();
