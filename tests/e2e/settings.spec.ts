@@ -1,7 +1,7 @@
 // Settings where people look for them: the model under the title, the session's settings
 // apart from the account's (defaults, templates, API keys), and "Save as my default".
 import { expect, test } from "@playwright/test";
-import { fakeRequests, putSessionSettings, resetFake, seedSession, sendAndWait } from "./support";
+import { fakeRequests, resetFake, seedSession, sendAndWait } from "./support";
 
 test.beforeEach(async ({ request }) => {
   await resetFake(request);
@@ -37,9 +37,18 @@ test("a model with an announced end of life says when; a retired one is offered 
   await expect(account.getByTestId("settings-model").locator('option[value="claude-mythos-preview"]')).toHaveCount(0);
   await page.keyboard.press("Escape");
 
-  // A session already on the retired model still shows it, marked.
-  const old = await seedSession(request, "On a retired model", ["Hello"]);
-  await putSessionSettings(request, old, { model: "claude-mythos-preview" });
+  // A session already on the retired model (here stored by a client of the drop-in, which
+  // passes the model through) still shows it, marked.
+  const res = await request.post("/api/anthropic/v1/messages", {
+    headers: { "anthropic-version": "2023-06-01" },
+    data: { model: "claude-mythos-preview", max_tokens: 64, messages: [{ role: "user", content: "Hello" }] },
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  const old = res.headers()["threadkeeper-session-id"];
+  // Moving a session onto it is refused.
+  const moved = await request.put(`/api/context/settings?session_id=${id}`, { data: { model: "claude-mythos-preview" } });
+  expect(moved.status()).toBe(400);
+  expect(((await moved.json()) as { error: { details: { code: string } } }).error.details.code).toBe("model_retired");
   await page.goto(`/?session=${old}`);
   await expect(picker).toHaveValue("claude-mythos-preview");
   await expect(picker.locator('option[value="claude-mythos-preview"]')).toHaveText("Claude Mythos Preview · retired");

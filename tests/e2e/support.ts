@@ -66,8 +66,13 @@ export async function scrollListTo(page: Page, target: Locator): Promise<void> {
   for (let step = 0; step < 400; step++) {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     if ((await target.count()) > 0) {
-      await target.first().scrollIntoViewIfNeeded();
-      return;
+      // The virtualiser may redraw the row while it settles (a detached element): look again.
+      const shown = await target
+        .first()
+        .scrollIntoViewIfNeeded({ timeout: 5_000 })
+        .then(() => true, () => false);
+      if (shown) return;
+      continue;
     }
     const moved = await list.evaluate((el) => {
       const before = el.scrollTop;
