@@ -4,14 +4,14 @@
 // again by what it is (never by its old id, which belonged to another database), so importing
 // the same export twice adds nothing.
 import "server-only";
-import type { CacheBreak, CompactionMethod, CompactionStatus, CompactionTrigger, PreservedItemJson } from "@/lib/contract";
-import type { CheckpointTrigger } from "@/lib/contract/checkpoints";
 import type { ExportedCanvasEventJson } from "@/lib/contract/exchange";
-import type { ExtractionState, FileKind } from "@/lib/contract/files";
 import type { MemoryKind, MemorySource } from "@/lib/contract/memory";
 import type { ContextSettings } from "@/lib/contract/settings";
 import type { Role } from "@/lib/context/types";
+import type { CheckpointRow } from "./checkpoints";
+import type { CompactionRow } from "./compactions";
 import type { Tx } from "./driver";
+import type { FileRow } from "./files";
 
 /** Each message's model and said_at, by id (a fork's inherited messages included). */
 export async function messageExtras(tx: Tx, sessionId: string): Promise<Map<string, { model: string | null; said_at: Date | null }>> {
@@ -29,36 +29,8 @@ export async function canvasHistory(tx: Tx, sessionId: string): Promise<Exported
   );
 }
 
-export interface RestoredCompaction {
-  trigger: CompactionTrigger;
-  method: CompactionMethod;
-  status: CompactionStatus;
-  from_turn: number;
-  through_turn: number;
-  at_seq: number;
-  at_turn: number;
-  prev_compaction_id: string | null;
-  prev_window_start_turn: number;
-  summary: string | null;
-  summary_tokens: number;
-  summary_preview: string;
-  items_total: number;
-  retention_rate: number;
-  preserved_items: PreservedItemJson[];
-  omitted_items: PreservedItemJson[];
-  pre_tokens: number;
-  post_tokens: number;
-  reduction_percent: number;
-  messages_condensed: number;
-  model: string | null;
-  template: string;
-  instructions: string | null;
-  duration_ms: number;
-  cost_usd: number;
-  fallback_reason: string | null;
-  cache_break: CacheBreak | null;
-  created_at: string | null;
-}
+/** A compaction as exported: its row without the ids of the database it came from. */
+export type RestoredCompaction = Omit<CompactionRow, "id" | "session_id" | "created_at"> & { created_at: string | null };
 
 export async function insertRestoredCompaction(tx: Tx, userId: string, sessionId: string, c: RestoredCompaction): Promise<string> {
   const [row] = await tx.query<{ id: string }>(
@@ -80,22 +52,10 @@ export async function insertRestoredCompaction(tx: Tx, userId: string, sessionId
   return row.id;
 }
 
-export interface RestoredCheckpoint {
-  label: string | null;
-  trigger: CheckpointTrigger;
-  auto_tags: string[];
-  through_seq: number;
-  through_turn: number;
-  window_start_turn: number;
-  summary_id: string | null;
-  summary_text: string | null;
-  summary_tokens: number;
-  summary_through_turn: number;
-  token_count: number;
-  canvas_version: number | null;
+export type RestoredCheckpoint = Omit<CheckpointRow, "id" | "session_id" | "metadata" | "created_at"> & {
   preview: { role: Role; text: string }[];
   created_at: string;
-}
+};
 
 export async function insertRestoredCheckpoint(tx: Tx, userId: string, sessionId: string, c: RestoredCheckpoint): Promise<string> {
   const [row] = await tx.query<{ id: string }>(
@@ -159,20 +119,7 @@ export async function protectSeqs(tx: Tx, sessionId: string, seqs: readonly numb
   await tx.query(`update messages set protected = true where session_id = $1 and seq = any($2::int[])`, [sessionId, seqs]);
 }
 
-export interface RestoredFile {
-  name: string;
-  media_type: string;
-  kind: FileKind;
-  size: number;
-  sha256: string;
-  tokens: number;
-  pages: number | null;
-  width: number | null;
-  height: number | null;
-  extraction: ExtractionState;
-  about: string | null;
-  created_at: string;
-}
+export type RestoredFile = Omit<FileRow, "id" | "user_id" | "session_id" | "created_at"> & { created_at: string };
 
 /** The user's file that is this one (same bytes, name and time): imported before, or never gone. */
 export async function findRestoredFile(tx: Tx, userId: string, f: Pick<RestoredFile, "sha256" | "name" | "created_at">): Promise<string | null> {
