@@ -12,13 +12,19 @@ interface KeyState {
 }
 
 let loading: Promise<void> | null = null;
+// Bumped by every save or removal: a read that started before one answers what was true before
+// it, and must not overwrite what the change answered (a busy server can answer it last).
+let changes = 0;
 
 export const useKeyStore = create<KeyState>()((set) => ({
   status: null,
   load() {
+    const at = changes;
     loading ??= prefsApi
       .getAnthropicKey()
-      .then((status) => set({ status }))
+      .then((status) => {
+        if (at === changes) set({ status });
+      })
       .catch(() => {
         // Unknown: no notice rather than a wrong one.
       })
@@ -28,9 +34,11 @@ export const useKeyStore = create<KeyState>()((set) => ({
     return loading;
   },
   async save(key) {
+    changes++;
     set({ status: await prefsApi.putAnthropicKey(key) });
   },
   async remove() {
+    changes++;
     set({ status: await prefsApi.deleteAnthropicKey() });
   },
 }));

@@ -111,6 +111,8 @@ test("after /compact condenses a PDF's turn, asking about page 3 has Claude reop
   await page.getByTestId("message-list").evaluate((el) => {
     el.scrollTop = el.scrollHeight;
   });
+  // The newest reply is drawn again before its seq is read (the list redraws on the next frame).
+  await expect(assistantMessages(page).filter({ hasText: "Answer 3." })).toBeVisible();
   const repliesBefore = await newestReplySeq(page);
   await typeAndSend(page, "What was on page 3?");
   // Two saved replies: the one that called open_file, and the answer.

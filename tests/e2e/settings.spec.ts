@@ -1,5 +1,6 @@
 // Settings where people look for them: the model under the title, the session's settings
 // apart from the account's (defaults, templates, API keys), and "Save as my default".
+import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { fakeRequests, resetFake, seedSession, sendAndWait } from "./support";
 
@@ -37,14 +38,22 @@ test("a model with an announced end of life says when; a retired one is offered 
   await expect(account.getByTestId("settings-model").locator('option[value="claude-mythos-preview"]')).toHaveCount(0);
   await page.keyboard.press("Escape");
 
-  // A session already on the retired model (here stored by a client of the drop-in, which
-  // passes the model through) still shows it, marked.
-  const res = await request.post("/api/anthropic/v1/messages", {
-    headers: { "anthropic-version": "2023-06-01" },
-    data: { model: "claude-mythos-preview", max_tokens: 64, messages: [{ role: "user", content: "Hello" }] },
+  // A session already on the retired model (here one from a Threadkeeper export made before
+  // it retired, imported back) still shows it, marked.
+  const exported = (await (await request.get(`/api/session/${id}/export?format=json`)).json()) as { session: Record<string, unknown> };
+  const title = `On a retired model ${Date.now()}`;
+  exported.session = { ...exported.session, id: randomUUID(), title, model: "claude-mythos-preview" };
+  const started = await request.post("/api/import", {
+    multipart: { file: { name: "lifecycle.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(exported)) } },
   });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  const old = res.headers()["threadkeeper-session-id"];
+  expect(started.status(), await started.text()).toBe(202);
+  const job = ((await started.json()) as { import: { id: string } }).import.id;
+  await expect
+    .poll(async () => ((await (await request.get(`/api/import/${job}`)).json()) as { import: { status: string } }).import.status, { timeout: 30_000 })
+    .toBe("done");
+  const listed = (await (await request.get("/api/session?limit=200")).json()) as { sessions: { id: string; title: string }[] };
+  const old = listed.sessions.find((s) => s.title === title)?.id ?? "";
+  expect(old).not.toBe("");
   // Moving a session onto it is refused.
   const moved = await request.put(`/api/context/settings?session_id=${id}`, { data: { model: "claude-mythos-preview" } });
   expect(moved.status()).toBe(400);
