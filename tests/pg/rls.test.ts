@@ -174,6 +174,7 @@ const PARENT_REFS: [string, string, string][] = [
   ["session_memories", "session_id", "sessions"],
   ["sessions", "forked_from_checkpoint_id", "session_checkpoints"],
   ["sessions", "parent_session_id", "sessions"],
+  ["sessions", "import_id", "imports"],
   ["sessions", "project_id", "projects"],
   ["sessions", "summary_id", "compaction_logs"],
   ["webhook_deliveries", "webhook_id", "webhooks"],
