@@ -7,7 +7,6 @@ import "server-only";
 import type { ExportedCanvasEventJson } from "@/lib/contract/exchange";
 import type { MemoryKind, MemorySource } from "@/lib/contract/memory";
 import type { ContextSettings } from "@/lib/contract/settings";
-import type { Role } from "@/lib/context/types";
 import type { CheckpointRow } from "./checkpoints";
 import type { CompactionRow } from "./compactions";
 import type { Tx } from "./driver";
@@ -53,7 +52,7 @@ export async function insertRestoredCompaction(tx: Tx, userId: string, sessionId
 }
 
 export type RestoredCheckpoint = Omit<CheckpointRow, "id" | "session_id" | "metadata" | "created_at"> & {
-  preview: { role: Role; text: string }[];
+  preview: NonNullable<CheckpointRow["metadata"]["preview"]>;
   created_at: string;
 };
 
