@@ -60,13 +60,14 @@ test("on a phone every button of the chat is at least 40 px tall and wide", asyn
 
 /**
  * The header's rows: how many distinct heights its controls sit at (24 px apart at least). The
- * model picker is not counted: it is the title's second line, in whichever row the title is.
+ * model picker is not counted: it is the title's second line, in whichever row the title is; nor
+ * are the token bar's details, a popup that opens when the bar slides under the resting pointer.
  * Polled by the tests: a side panel opening resizes the header as it slides in.
  */
 async function headerRows(page: Page): Promise<number> {
   return page.getByTestId("chat-header").evaluate((header) => {
     const tops = [...header.querySelectorAll<HTMLElement>("h1, button, select:not([data-testid='model-picker']), [data-testid='token-bar']")]
-      .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().width > 0)
+      .filter((el) => el.offsetParent !== null && el.getBoundingClientRect().width > 0 && !el.closest("[data-testid='token-bar-tooltip']"))
       .map((el) => el.getBoundingClientRect())
       .map((r) => r.top + r.height / 2);
     const rows: number[] = [];
