@@ -12,7 +12,7 @@ import { fileInfo } from "./files";
 import { memory } from "./memory";
 import { message } from "./messages";
 import { count, described, named, timestamp, uuidString } from "./meta";
-import { session } from "./sessions";
+import { project, session } from "./sessions";
 
 export const EXPORT_FORMAT = "threadkeeper-export";
 export const EXPORT_VERSION = 1;
@@ -34,6 +34,8 @@ const exportedCheckpoint = checkpoint.extend({
   summary_through_turn: count().optional(),
   canvas_version: described(count().nullable().optional(), "The canvas event (an id in `canvas_events`) the checkpoint's canvas ends at."),
 });
+
+const exportedProject = project.pick({ id: true, name: true, created_at: true });
 
 const exportedCanvasEvent = z.object({
   id: count(),
@@ -71,6 +73,10 @@ export const sessionExport = named(
     ),
     canvas: described(canvas.optional(), "The canvas now."),
     canvas_events: described(z.array(exportedCanvasEvent).optional(), "The canvas's history, oldest first: what checkpoints' canvases are read from."),
+    project: described(
+      exportedProject.nullable().optional(),
+      "The project the session is in: an import puts it in the importing account's project of that name, made if there is none.",
+    ),
   }),
   "One session, whole: Threadkeeper imports it back as it was.",
 );
@@ -85,6 +91,9 @@ export const filesExport = z.object({
 });
 export const filePagesExport = z.object({ pages: z.array(z.string()) });
 
+/** The whole-account ZIP's `projects.json`, first in it: every project, those with no session too; memories name them by id. */
+export const projectsExport = z.object({ format: z.literal(EXPORT_FORMAT), projects: z.array(exportedProject) });
+
 /** The whole-account ZIP's `memories.json`: summaries and facts, sessions named by their exported ids. */
 export const memoriesExport = z.object({ format: z.literal(EXPORT_FORMAT).optional(), memories: z.array(memory) });
 
@@ -94,3 +103,4 @@ export type SessionExportJson = z.infer<typeof sessionExport>;
 export type ExportedCanvasEventJson = z.infer<typeof exportedCanvasEvent>;
 export type FilesExportJson = z.infer<typeof filesExport>;
 export type MemoriesExportJson = z.infer<typeof memoriesExport>;
+export type ProjectsExportJson = z.infer<typeof projectsExport>;

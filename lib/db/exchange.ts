@@ -142,6 +142,7 @@ export async function insertRestoredFile(tx: Tx, userId: string, sessionId: stri
 
 export interface RestoredMemory {
   sessionId: string | null;
+  projectId: string | null;
   source: MemorySource;
   kind: MemoryKind;
   summary: string;
@@ -180,14 +181,14 @@ export async function insertRestoredMemory(tx: Tx, userId: string, m: RestoredMe
   const [row] = await tx.query<{ id: string }>(
     `insert into session_memories (user_id, session_id, source, kind, summary, key_decisions, code_references, tags, pinned, embedding,
        embedding_model, created_at, expires_at, fact_subject, fact_attribute, fact_value, from_seq, through_seq, valid_from, valid_until,
-       seen_count, last_seen_at, about)
+       seen_count, last_seen_at, about, project_id)
      values ($1, $2, $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8::text[], $9, $10::vector, $11, $12, $13, $14, $15, $16, $17, $18,
-       $19, $20, coalesce($21, 1), $22, to_tsvector('english', $5))
+       $19, $20, coalesce($21, 1), $22, to_tsvector('english', $5), $23)
      returning id`,
     [
       userId, m.sessionId, m.source, m.kind, m.summary, JSON.stringify(m.keyDecisions), JSON.stringify(m.codeReferences), m.tags, m.pinned,
       m.embedding, m.embeddingModel, m.createdAt, m.expiresAt, f?.subject ?? null, f?.attribute ?? null, f?.value ?? null, f?.fromSeq ?? null,
-      f?.throughSeq ?? null, f?.validFrom ?? null, f?.validUntil ?? null, f?.seenCount ?? null, f?.lastSeenAt ?? null,
+      f?.throughSeq ?? null, f?.validFrom ?? null, f?.validUntil ?? null, f?.seenCount ?? null, f?.lastSeenAt ?? null, m.projectId,
     ],
   );
   return row.id;

@@ -32,6 +32,17 @@ export async function insertProject(tx: Tx, userId: string, name: string): Promi
   return getProject(tx, userId, row.id);
 }
 
+/** The user's project of this name, made if there is none (an import: `createdAt` the export's). */
+export async function ensureProject(tx: Tx, userId: string, name: string, createdAt: string | null = null): Promise<string> {
+  const [made] = await tx.query<{ id: string }>(
+    `insert into projects (user_id, name, created_at) values ($1, $2, coalesce($3::timestamptz, now())) on conflict (user_id, name) do nothing returning id`,
+    [userId, name, createdAt],
+  );
+  if (made) return made.id;
+  const [row] = await tx.query<{ id: string }>(`select id from projects where user_id = $1 and name = $2`, [userId, name]);
+  return row.id;
+}
+
 export async function renameProject(tx: Tx, userId: string, id: string, name: string): Promise<ProjectJson> {
   const clash = await tx.query(`select 1 from projects where user_id = $1 and name = $2 and id <> $3`, [userId, name, id]);
   if (clash.length > 0) throw conflict("duplicate_name", `You already have a project named "${name}"`);

@@ -11,6 +11,7 @@ export interface SessionForExport {
   /** Every message, every version, oldest first. */
   messages: readonly MessageJson[];
   compactions: readonly CompactionJson[];
+  project?: { name: string } | null;
 }
 
 /** A fence longer than any run of backticks in `body`, so the body cannot close it. */
@@ -51,13 +52,13 @@ function block(b: ContentBlock): string {
   }
 }
 
-export function sessionMarkdown({ session, messages, compactions }: SessionForExport): string {
+export function sessionMarkdown({ session, messages, compactions, project }: SessionForExport): string {
   const engine = messages.map((m) => ({ ...m, turnSeq: m.turn_seq, supersedesTurn: m.supersedes_turn, restartsTurn: m.restarts_turn }));
   const shown = dropReplaced(engine);
   const replacedTurns = new Set(engine.filter((m) => m.supersedesTurn !== null).map((m) => m.turnSeq));
   const regenerated = new Set(engine.filter((m) => m.restartsTurn).map((m) => m.turnSeq));
   const applied = compactions.filter((c) => c.status === "applied").sort((a, b) => a.at_seq - b.at_seq);
-  const out: string[] = [`# ${session.title}`, "", `_${[session.model, `started ${when(session.created_at)}`, `${session.message_count} messages`].join(" · ")}_`];
+  const out: string[] = [`# ${session.title}`, "", `_${[...(project ? [`project ${project.name}`] : []), session.model, `started ${when(session.created_at)}`, `${session.message_count} messages`].join(" · ")}_`];
   let nextCompaction = 0;
   for (const m of shown) {
     while (nextCompaction < applied.length && applied[nextCompaction].at_seq <= m.seq) {

@@ -64,6 +64,8 @@ export function claudeCodeSession(lines: readonly unknown[], fileName: string): 
     reached.has(id) && s.text !== "" ? [{ throughTurn: reached.get(id)!, summary: s.text, saidAt: s.saidAt, ...(s.boundary ? boundaries.get(s.boundary) : {}) }] : [],
   );
   const times = messages.map((m) => m.saidAt).filter((t): t is string => t !== null);
+  // The folder Claude Code ran in is the project, as its own ~/.claude/projects/ groups sessions.
+  const folder = objects.map((l) => str(l.cwd)).find(Boolean)?.split(/[\\/]/).filter(Boolean).at(-1);
   return {
     format: "claude-code",
     sourceId: sessionId,
@@ -71,6 +73,7 @@ export function claudeCodeSession(lines: readonly unknown[], fileName: string): 
     model,
     createdAt: times[0] ?? null,
     updatedAt: times.at(-1) ?? null,
+    ...(folder ? { project: { name: folder, createdAt: times[0] ?? null } } : {}),
     messages,
     compactions,
   };

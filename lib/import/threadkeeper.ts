@@ -22,6 +22,7 @@ export function threadkeeperSession(raw: unknown): ImportedConversation {
     model: rest.session.model,
     createdAt: rest.session.created_at,
     updatedAt: rest.session.last_message_at ?? rest.session.updated_at,
+    ...(rest.project ? { project: { name: rest.project.name, createdAt: rest.project.created_at } } : {}),
     systemPrompt: system_prompt,
     messages: messages.map((m) => ({
       role: m.role,

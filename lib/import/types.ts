@@ -56,6 +56,11 @@ export interface ImportedConversation {
   model: string | null;
   createdAt: string | null;
   updatedAt: string | null;
+  /**
+   * The project it belongs to, by name (Threadkeeper's export; a Claude Code session's working
+   * folder), and when that began, if the source says, for a project the import has to make.
+   */
+  project?: { name: string; createdAt: string | null };
   /** The session's own system prompt (Threadkeeper's export); else the importing user's default. */
   systemPrompt?: string;
   messages: ImportedMessage[];

@@ -1,16 +1,18 @@
-// Everything of a user as one ZIP, streamed as it is written (yazl): the files (a list, then
-// each one's text by page and its bytes), each session's JSON (every version, compactions,
-// checkpoints, window, canvas) and Markdown, then the memories and facts. The order is the
-// import's: files before the messages that carry them, memories after the sessions they name.
+// Everything of a user as one ZIP, streamed as it is written (yazl): the projects, the files (a
+// list, then each one's text by page and its bytes), each session's JSON (every version,
+// compactions, checkpoints, window, canvas) and Markdown, then the memories and facts. The order
+// is the import's: projects and files before the sessions and messages in them, memories after
+// the sessions they name.
 // Entries are produced only when the ZIP reaches them, so memory holds one session or one file
 // at a time, whatever the account's size.
 import "server-only";
 import { Readable } from "node:stream";
 import yazl from "yazl";
-import { EXPORT_FORMAT, type SessionExportJson } from "@/lib/contract";
+import { EXPORT_FORMAT, type ProjectsExportJson, type SessionExportJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { fileJson, pagesOf, recentFiles } from "@/lib/db/files";
 import { allMemories, memoryJson } from "@/lib/db/memories";
+import { listProjects } from "@/lib/db/projects";
 import { allSessionTitles } from "@/lib/db/sessions";
 import { sessionMarkdown } from "@/lib/export/markdown";
 import { titleFileName } from "@/lib/files/classify";
@@ -33,7 +35,10 @@ function lazy(zip: yazl.ZipFile, name: string, make: () => Promise<Buffer | stri
 /** The ZIP as a stream; a failure midway ends it early (the client sees a cut-off download). */
 export async function exportAccount(userId: string): Promise<Readable> {
   const zip = new yazl.ZipFile();
-  const [sessions, files] = await withUser(userId, async (tx) => [await allSessionTitles(tx, userId), await recentFiles(tx, userId, 1_000_000)] as const);
+  const [projects, sessions, files] = await withUser(
+    userId,
+    async (tx) => [await listProjects(tx, userId), await allSessionTitles(tx, userId), await recentFiles(tx, userId, 1_000_000)] as const,
+  );
   // The JSON and the Markdown of a session come one after the other: read it once for both.
   let last: { id: string; doc: Promise<SessionExportJson> } | null = null;
   const docOf = (id: string) => {
@@ -44,6 +49,8 @@ export async function exportAccount(userId: string): Promise<Readable> {
     const base = `${f.id.slice(0, 8)} ${entryName(f.name)}`;
     return { file: f, entry: `files/${base}`, pages_entry: `file-pages/${f.id.slice(0, 8)}.json` };
   });
+  const projectList: ProjectsExportJson = { format: EXPORT_FORMAT, projects: projects.map(({ id, name, created_at }) => ({ id, name, created_at })) };
+  zip.addBuffer(Buffer.from(JSON.stringify(projectList, null, 2)), "projects.json");
   const list = { format: EXPORT_FORMAT, files: named.map((n) => ({ ...fileJson(n.file), entry: n.entry, pages_entry: n.pages_entry })) };
   zip.addBuffer(Buffer.from(JSON.stringify(list, null, 2)), "files.json");
   for (const { file: f, entry, pages_entry } of named) {

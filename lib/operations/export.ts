@@ -8,6 +8,7 @@ import { checkpointJson, listCheckpoints } from "@/lib/db/checkpoints";
 import { listCompactions } from "@/lib/db/compactions";
 import { canvasHistory, messageExtras } from "@/lib/db/exchange";
 import { messageJson, turnsMessages } from "@/lib/db/messages";
+import { getProject } from "@/lib/db/projects";
 import { getSession, sessionJson } from "@/lib/db/sessions";
 import { compactionJson } from "./compaction-log";
 import { windowJson } from "./session-context";
@@ -26,6 +27,7 @@ export async function exportSession(userId: string, sessionId: string): Promise<
       canvasHistory(tx, sessionId),
     ]);
     const latest = compactions.at(-1);
+    const project = session.project_id ? await getProject(tx, userId, session.project_id) : null;
     return {
       format: EXPORT_FORMAT,
       version: EXPORT_VERSION,
@@ -62,6 +64,7 @@ export async function exportSession(userId: string, sessionId: string): Promise<
       },
       canvas: { layout: canvas.state.layout, elements: canvas.state.elements, version: canvas.version },
       canvas_events: canvasEvents,
+      project: project && { id: project.id, name: project.name, created_at: project.created_at },
     };
   });
 }

@@ -6,11 +6,12 @@
 // found again by what it is, so importing the same ZIP twice adds nothing. A file or memory that
 // cannot be restored is reported like a conversation that cannot, and the rest go on.
 import "server-only";
-import { filePagesExport, filesExport, memoriesExport, type FilesExportJson } from "@/lib/contract/exchange";
+import { filePagesExport, filesExport, memoriesExport, projectsExport, type FilesExportJson } from "@/lib/contract/exchange";
 import type { MemoryJson } from "@/lib/contract/memory";
 import { withUser, type Tx } from "@/lib/db";
 import { findRestoredMemory, insertRestoredMemory, setFileSession, setSupersededBy } from "@/lib/db/exchange";
 import { importedSession, recordOutcome, type ImportError } from "@/lib/db/imports";
+import { ensureProject } from "@/lib/db/projects";
 import { AppError } from "@/lib/errors";
 import { getEmbedder, toPgVector } from "@/lib/memory/embedder";
 import { restoreFile } from "./files";
@@ -27,6 +28,8 @@ export class AccountRestore implements ImportLinks {
   private readonly byEntry = new Map<string, ListedFile>();
   private readonly byPagesEntry = new Map<string, ListedFile>();
   private readonly pages = new Map<string, string[]>();
+  /** The export's project ids as this account's projects of the same names: what memories name. */
+  private readonly projects = new Map<string, string>();
   /** Restored files whose session is yet to come: new file id → the exported session id. */
   private readonly fileSessions = new Map<string, string>();
 
@@ -36,6 +39,14 @@ export class AccountRestore implements ImportLinks {
   ) {}
 
   async take(part: AccountPart, bytesRead: number): Promise<void> {
+    if (part.kind === "projects") {
+      const list = projectsExport.safeParse(part.value);
+      if (!list.success) return this.fail(bytesRead, { source_id: "projects.json", title: null, reason: "The list of projects is not one Threadkeeper wrote; sessions keep theirs by name." });
+      await withUser(this.userId, async (tx) => {
+        for (const p of list.data.projects) this.projects.set(p.id, await ensureProject(tx, this.userId, p.name, p.created_at));
+      });
+      return;
+    }
     if (part.kind === "files") {
       const list = filesExport.safeParse(part.value);
       if (!list.success) return this.fail(bytesRead, { source_id: "files.json", title: null, reason: "The list of files is not one Threadkeeper wrote; no file was restored." });
@@ -104,6 +115,7 @@ export class AccountRestore implements ImportLinks {
     const f = m.fact;
     return insertRestoredMemory(tx, this.userId, {
       sessionId,
+      projectId: m.project_id ? (this.projects.get(m.project_id) ?? null) : null,
       source: m.source,
       kind: m.kind,
       summary: m.summary,

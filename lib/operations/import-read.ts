@@ -18,6 +18,7 @@ import type { Token } from "stream-json/parser.js";
 import { streamArray } from "stream-json/streamers/stream-array.js";
 import { streamValues } from "stream-json/streamers/stream-values.js";
 import yauzl from "yauzl";
+import { EXPORT_FORMAT } from "@/lib/contract/exchange";
 import { MAX_FILE_BYTES } from "@/lib/contract/files";
 import type { ImportError } from "@/lib/db/imports";
 import { readConversation, readSessionFile, UnknownFormat } from "@/lib/import/detect";
@@ -41,10 +42,14 @@ export class ImportFileError extends Error {}
 
 /**
  * A part of Threadkeeper's whole-account ZIP that is no conversation, passed on as it is for the
- * job to check (import-account.ts): its list of files, an entry under files/ or file-pages/
- * (read only once the list was seen), its memories.
+ * job to check (import-account.ts): its projects, its list of files, an entry under files/ or
+ * file-pages/ (read only once the list was seen), its memories.
  */
-export type AccountPart = { kind: "files"; value: unknown } | { kind: "memories"; value: unknown } | { kind: "blob"; name: string; bytes: Buffer };
+export type AccountPart =
+  | { kind: "projects"; value: unknown }
+  | { kind: "files"; value: unknown }
+  | { kind: "memories"; value: unknown }
+  | { kind: "blob"; name: string; bytes: Buffer };
 
 export type ReadItem = ({ conversation: ImportedConversation } | { error: ImportError } | { account: AccountPart }) & {
   /** How far into the uploaded file reading has got, in bytes. */
@@ -74,6 +79,7 @@ type Budget = { inflated: number; entries: number; accountFiles?: boolean };
 
 /** Which part of Threadkeeper's account export an entry at a ZIP's top level is, if any. */
 function accountEntry(name: string, budget: Budget): AccountPart["kind"] | null {
+  if (name === "projects.json") return "projects";
   if (name === "files.json") return "files";
   if (name === "memories.json") return "memories";
   if (budget.accountFiles && (name.startsWith("files/") || name.startsWith("file-pages/")) && !name.endsWith("/")) return "blob";
@@ -117,7 +123,9 @@ async function* readAccountPart(zip: yauzl.ZipFile, entry: yauzl.Entry, kind: Ac
   // Claude.ai's export has a memories.json of its own: only Threadkeeper's is read (marked, or the
   // shape of an export from before the mark).
   const ours = (m: unknown) => typeof m === "object" && m !== null && "embedding_model" in m && "kind" in m;
-  if (kind === "memories" && v.format !== "threadkeeper-export" && !(Array.isArray(v.memories) && v.memories.every(ours))) return;
+  if (kind === "memories" && v.format !== EXPORT_FORMAT && !(Array.isArray(v.memories) && v.memories.every(ours))) return;
+  // Claude.ai's older export has a projects.json too (its projects' documents, no conversations).
+  if (kind === "projects" && v.format !== EXPORT_FORMAT) return;
   yield { kind, value };
 }
 

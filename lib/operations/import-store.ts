@@ -10,7 +10,10 @@ import { heuristicTitle } from "@/lib/context/titles";
 import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";
 import { yieldToLoop } from "@/lib/context/yield";
+import { projectSchema } from "@/lib/contract/requests";
 import { withUser } from "@/lib/db";
+import { ensureProject } from "@/lib/db/projects";
+import { patchSession } from "@/lib/db/sessions";
 import { restoreTimes, storedSeqs } from "@/lib/db/exchange";
 import { filesByIds } from "@/lib/db/files";
 import { importedSession, markImported, recordOutcome } from "@/lib/db/imports";
@@ -62,6 +65,11 @@ export async function storeConversation(
   const title = (conv.title?.trim() || heuristicTitle(firstUser) || "Imported conversation").slice(0, 200);
   const sessionId = await withUser(userId, async (tx) => {
     const session = await createSessionIn(tx, userId, { title }, conv.systemPrompt);
+    // Found by name, or made: the same project whatever export brought its sessions.
+    if (conv.project) {
+      const name = projectSchema.shape.name.safeParse(conv.project.name);
+      if (name.success) await patchSession(tx, userId, session.id, { projectId: await ensureProject(tx, userId, name.data, conv.project.createdAt) });
+    }
     for (let from = 0; from < rows.length; from += BATCH) {
       await appendMessages(tx, userId, session.id, rows.slice(from, from + BATCH));
       await yieldToLoop();

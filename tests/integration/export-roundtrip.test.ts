@@ -23,6 +23,7 @@ import * as exportRoute from "@/app/api/export/route";
 import * as importRoute from "@/app/api/import/route";
 import * as importIdRoute from "@/app/api/import/[id]/route";
 import * as sessionRoute from "@/app/api/session/[id]/route";
+import * as projectsRoute from "@/app/api/projects/route";
 import type { ImportJson, MessageJson } from "@/lib/contract";
 import { history, idle, newSession, params, postMessage, prose, req, sendJson, useHarness } from "./harness";
 
@@ -157,8 +158,9 @@ function normalised(zip: Map<string, Buffer>): unknown {
     }))
     .sort((a, b) => `${String(a.created_at)} ${String(a.name)}`.localeCompare(`${String(b.created_at)} ${String(b.name)}`));
   const memories = (json("memories.json").memories as Doc[]).sort((a, b) => `${String(a.created_at)} ${String(a.summary)}`.localeCompare(`${String(b.created_at)} ${String(b.summary)}`));
+  const projects = (json("projects.json").projects as Doc[]).sort((a, b) => String(a.name).localeCompare(String(b.name)));
   const names = new Map<string, string>();
-  const text = JSON.stringify({ sessions, files, memories }).replace(UUID, (id) => {
+  const text = JSON.stringify({ projects, sessions, files, memories }).replace(UUID, (id) => {
     if (!names.has(id)) names.set(id, `id#${names.size}`);
     return names.get(id)!;
   });
@@ -182,6 +184,12 @@ describe("everything of one account into another database, losslessly", () => {
     // Account A: a session with files, a canvas, an edit, a regeneration, a protected message,
     // checkpoints before and after a compaction; another archived into a memory with facts.
     const s = await newSession({ title: "Lossless", settings: { output_reservation: 0.5, safety_buffer: 0.3 } });
+    // Projects: one holding the sessions (the archived one's memory names it too), one empty.
+    const project = async (name: string) =>
+      ((await (await projectsRoute.POST(req("POST", "/api/projects", { name }), undefined as never)).json()) as { project: { id: string } }).project.id;
+    const garden = await project("Garden");
+    await project("Someday");
+    expect((await sessionRoute.PATCH(req("PATCH", `/api/session/${s.id}`, { project_id: garden }), params({ id: s.id }))).status).toBe(200);
     const form = new FormData();
     form.set("file", new File([new Uint8Array(pngHeader(640, 480))], "diagram.png", { type: "image/png" }));
     const png = ((await (await sessionFilesRoute.POST(new Request(`${ORIGIN}/api/session/${s.id}/files`, { method: "POST", body: form }), params({ id: s.id }))).json()) as { file: FileInfo }).file;
@@ -217,13 +225,15 @@ describe("everything of one account into another database, losslessly", () => {
     await idle(h, s.id);
     expect((await saveRoute.POST(req("POST", "/api/checkpoint/save", { session_id: s.id, label: "after" }), undefined)).status).toBe(201);
     const other = await newSession({ title: "Archived trip" });
+    expect((await sessionRoute.PATCH(req("PATCH", `/api/session/${other.id}`, { project_id: garden }), params({ id: other.id }))).status).toBe(200);
     await sendJson(other.id, "[[reply:Have a good trip.]] My sister Ola lives in Krakow and I fly there on Friday.");
     await idle(h, other.id);
     expect((await archiveRoute.POST(req("POST", `/api/session/${other.id}/archive`), params({ id: other.id }))).status).toBe(201);
 
     const COUNTERS = `select title, next_seq, last_turn_seq, message_count, window_start_turn, summary_text, summary_tokens, summary_through_turn,
       tail_tokens, pinned_tokens, canvas_tokens, system_tokens, file_count, cleared_through_seq, cleared_tokens, instructions, system_prompt,
-      memory_text, memory_tokens, memory_loaded_at, model, settings, title_source, pinned_at is not null as pinned, archived_at is not null as archived
+      memory_text, memory_tokens, memory_loaded_at, model, settings, title_source, pinned_at is not null as pinned, archived_at is not null as archived,
+      (select name from projects p where p.id = project_id) as project
       from sessions where user_id = $1 order by title`;
     // Settled as A's next request would settle them: what an import stores.
     for (const id of [s.id, other.id, fork.id]) await withUser(LOCAL_USER_ID, (tx) => settleWindow(tx, LOCAL_USER_ID, id));
@@ -232,7 +242,12 @@ describe("everything of one account into another database, losslessly", () => {
     expect(countersA.some((c) => c.memory_text !== null)).toBe(true);
     const fromA = await exportZip();
     const a = normalised(await binaryEntries(fromA));
-    const docA = a as { sessions: { compactions: unknown[]; checkpoints: unknown[]; canvas_events: unknown[]; messages: { content: { type: string }[] }[] }[]; files: unknown[]; memories: { kind: string }[] };
+    const docA = a as {
+      projects: unknown[];
+      sessions: { compactions: unknown[]; checkpoints: unknown[]; canvas_events: unknown[]; messages: { content: { type: string }[] }[]; project: unknown }[];
+      files: unknown[];
+      memories: { kind: string; project_id: string | null }[];
+    };
     // What the comparison below must hold, present in the first place.
     const lossless = docA.sessions.find((x) => x.compactions.length > 0)!;
     expect(lossless.checkpoints.length).toBeGreaterThanOrEqual(2);
@@ -241,6 +256,9 @@ describe("everything of one account into another database, losslessly", () => {
     expect(docA.files).toHaveLength(2);
     expect(docA.sessions.filter((x) => (x as unknown as { session: { parent_session_id: string | null } }).session.parent_session_id !== null)).toHaveLength(1);
     expect(docA.memories.some((m) => m.kind === "fact") && docA.memories.some((m) => m.kind === "summary")).toBe(true);
+    expect(docA.projects).toHaveLength(2);
+    expect(lossless.project).toMatchObject({ name: "Garden" });
+    expect(docA.memories.some((m) => m.project_id !== null)).toBe(true);
 
     // A fresh database in a data folder of its own, and user B in it.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tk-rt-db-"));

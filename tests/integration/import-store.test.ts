@@ -70,6 +70,14 @@ describe("storing an imported conversation", () => {
     const session = await withUser(LOCAL_USER_ID, (tx) => getSession(tx, LOCAL_USER_ID, stored.sessionId));
     expect([session.summary_id, session.summary_through_turn, session.window_start_turn]).toEqual([c.id, 1, 2]);
     expect(page.messages.map((m) => m.in_window)).toEqual([true, true, true, true, true, true]);
+
+    // Its working folder is its project; another session from the same folder joins the same one.
+    const sibling = claudeCodeSession(lines.map((l) => ({ ...(l as object), sessionId: "5e55c0de-0000-4000-8000-0000000000cd" })), "t.jsonl");
+    const second = await storeConversation(LOCAL_USER_ID, imp.id, sibling, 200);
+    const projectOf = (id: string) =>
+      withUser(LOCAL_USER_ID, async (tx) => (await tx.query<{ id: string; name: string }>(`select p.id, p.name from sessions s join projects p on p.id = s.project_id where s.id = $1`, [id]))[0]);
+    expect(await projectOf(stored.sessionId)).toMatchObject({ name: "app" });
+    expect(await projectOf(second.sessionId)).toEqual(await projectOf(stored.sessionId));
   });
 
   it("a transcript naming a stored file that is not this account's gets a line, never the file", async () => {

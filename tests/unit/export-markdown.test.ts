@@ -29,4 +29,9 @@ describe("session Markdown", () => {
     expect(md).toContain("````\nconst s = ```;\n````");
     expect(md).toContain("### Claude · 2026-11-01 10:00 UTC · interrupted\n\nDone.");
   });
+
+  it("names the session's project beside its model", () => {
+    const md = sessionMarkdown({ session, compactions: [], messages: [msg("user", 1, [{ type: "text", text: "Hi." }])], project: { name: "Parser" } });
+    expect(md).toContain("_project Parser · claude-sonnet-4-5 · started");
+  });
 });

@@ -63,7 +63,7 @@ export const exchange = group("Import and export", "Bring your history from Chat
     path: "/api/export",
     summary: "Export everything as a ZIP",
     description:
-      "Every session (`sessions/<title> (<id>).json`, which imports back, and `.md` to read: every version, the compactions and checkpoints, the canvas), `memories.json` (summaries and facts), `files.json` and the files' bytes under `files/`. Streamed as it is written, so it starts at once whatever the account's size.",
+      "`projects.json`, every session (`sessions/<title> (<id>).json`, which imports back, and `.md` to read: every version, the compactions and checkpoints, the canvas), `memories.json` (summaries and facts), `files.json` and the files' bytes under `files/`. Streamed as it is written, so it starts at once whatever the account's size.",
     responses: { 200: { description: "The ZIP.", binary: "application/zip" } },
   },
   exportSession: {

@@ -82,5 +82,13 @@ describe("Claude Code", () => {
     expect(c.messages[1].content[1]).toMatchObject({ type: "tool_use", id: "toolu_01", name: "Read" });
     expect(c.compactions).toEqual([{ throughTurn: 1, summary: "This session is being continued from a previous conversation. Summary: the parser now returns numbers.", saidAt: "2026-11-01T11:00:01.000Z", trigger: "manual", preTokens: 167393 }]);
     expect(c.createdAt).toBe("2026-11-01T10:00:00.000Z");
+    expect(c.project).toEqual({ name: "app", createdAt: "2026-11-01T10:00:00.000Z" });
+  });
+
+  it("the project is the working folder's name, from a Windows path too; none without one", () => {
+    const at = (cwd: unknown) => claudeCodeSession(lines.map((l) => ({ ...(l as object), cwd })), "s.jsonl").project?.name;
+    expect(at("C:\\Users\\me\\Payments API\\")).toBe("Payments API");
+    expect(at(undefined)).toBeUndefined();
+    expect(at("/")).toBeUndefined();
   });
 });
