@@ -62,8 +62,9 @@ describe("readPdf", () => {
     const elapsed = performance.now() - started;
     expect(value.pages).toBe(100);
     expect(value.pageTexts[99]).toContain("100.45 Quarterly ledger");
-    // On the main thread pdf.js holds the loop ~550 ms for this file; here the worker does.
-    expect(stallMs).toBeLessThan(100);
+    // On the main thread pdf.js holds the loop ~550 ms for this file; here the worker does. The
+    // margin is for a busy machine, where a timer may be late without any parsing on the loop.
+    expect(stallMs).toBeLessThan(250);
     expect(elapsed).toBeLessThan(10_000);
   });
 
