@@ -61,15 +61,15 @@ export async function storeConversation(
     ...(m.searchAt !== undefined ? { searchAt: m.searchAt } : {}),
     ...(m.role === "assistant" && m.model ? { model: m.model } : {}),
   }));
+  // Found by name, or made, in a transaction of its own: the conversation's would hold the name's
+  // index entry until it ends, and another import bringing the same project would wait on it.
+  const projectName = conv.project && projectSchema.shape.name.safeParse(conv.project.name);
+  const projectId = projectName?.success ? await withUser(userId, (tx) => ensureProject(tx, userId, projectName.data, conv.project?.createdAt ?? null)) : null;
   const firstUser = rows.find((r) => r.startsTurn)?.text ?? "";
   const title = (conv.title?.trim() || heuristicTitle(firstUser) || "Imported conversation").slice(0, 200);
   const sessionId = await withUser(userId, async (tx) => {
     const session = await createSessionIn(tx, userId, { title }, conv.systemPrompt);
-    // Found by name, or made: the same project whatever export brought its sessions.
-    if (conv.project) {
-      const name = projectSchema.shape.name.safeParse(conv.project.name);
-      if (name.success) await patchSession(tx, userId, session.id, { projectId: await ensureProject(tx, userId, name.data, conv.project.createdAt) });
-    }
+    if (projectId) await patchSession(tx, userId, session.id, { projectId });
     for (let from = 0; from < rows.length; from += BATCH) {
       await appendMessages(tx, userId, session.id, rows.slice(from, from + BATCH));
       await yieldToLoop();
