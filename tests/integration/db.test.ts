@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_USER_ID, openEmbedded, setDb, withUser, type Database } from "@/lib/db";
 import { leaseAndAppend } from "@/lib/db/lease-append";
@@ -26,7 +28,7 @@ describe("migrations", () => {
 
   it("leaves no trace of a failing migration", async () => {
     const { mkdtemp, writeFile } = await import("node:fs/promises");
-    const dir = await mkdtemp("/tmp/tk-mig-");
+    const dir = await mkdtemp(path.join(os.tmpdir(), "tk-mig-"));
     await writeFile(`${dir}/001_ok.sql`, "create table public.mig_ok (id int);");
     await writeFile(`${dir}/002_bad.sql`, "create table public.mig_bad (id int); select 1/0;");
     await expect(migrate(db, dir)).rejects.toThrow();
