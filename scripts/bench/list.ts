@@ -9,8 +9,10 @@
 // message elements and elements in all that were in the DOM at once.
 // Skips when the app is not built or Chromium is missing.
 //
-// Environment: BENCH_LIST_MESSAGES (5000), BENCH_LIST_STEP_PX (600, the scroll per frame).
-import { existsSync } from "node:fs";
+// Environment: BENCH_LIST_MESSAGES (5000), BENCH_LIST_STEP_PX (600, the scroll per frame),
+// BENCH_LIST_PROFILE (a file: the paging pass's CPU profile in Chrome's .cpuprofile format, for
+// DevTools; build with `npx next build --no-mangling` to keep the functions' names).
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { chromium, type Page } from "@playwright/test";
@@ -24,6 +26,7 @@ import { intEnv } from "./stats";
 const MESSAGES = intEnv("BENCH_LIST_MESSAGES", 5000);
 const STEP_PX = intEnv("BENCH_LIST_STEP_PX", 600);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const PROFILE = process.env.BENCH_LIST_PROFILE;
 /** The frame budget the issue sets. */
 export const FRAME_TARGET_MS = 50;
 
@@ -143,6 +146,11 @@ export async function benchList(benchDb: Database): Promise<ListBenchResult | nu
     await page.waitForTimeout(500);
 
     await record(page);
+    const profiler = PROFILE ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send("Profiler.enable");
+      await profiler.send("Profiler.start");
+    }
     const t2 = performance.now();
     while ((await loaded(page)) < MESSAGES) {
       const before = await loaded(page);
@@ -154,6 +162,11 @@ export async function benchList(benchDb: Database): Promise<ListBenchResult | nu
       if ((await loaded(page)) === before) throw new Error(`paging stopped at ${before} messages`);
     }
     const paging = await collect(page, "paging up (all older pages)", (performance.now() - t2) / 1000);
+    if (profiler && PROFILE) {
+      const { profile } = await profiler.send("Profiler.stop");
+      writeFileSync(PROFILE, JSON.stringify(profile));
+      console.log(`List: the paging pass's CPU profile is in ${PROFILE}`);
+    }
 
     await list.evaluate((el) => {
       el.scrollTop = 0;
