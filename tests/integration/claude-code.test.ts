@@ -5,11 +5,11 @@
 // on a PDF, whose result comes back as a document block. The drop-in's route handlers answer
 // over real HTTP on loopback; the fake Anthropic server is Threadkeeper's upstream.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as keysRoute from "@/app/api/keys/route";
@@ -18,6 +18,8 @@ import * as countRoute from "@/app/api/anthropic/v1/messages/count_tokens/route"
 import * as sessionMessagesRoute from "@/app/api/session/[id]/messages/route";
 import * as sessionFilesRoute from "@/app/api/session/[id]/files/route";
 import type { CreatedApiKeyJson, FileInfo, MessagesPageJson } from "@/lib/contract";
+import { LOCAL_USER_ID, withUser } from "@/lib/db";
+import { importStatus, startImport, uploadTarget } from "@/lib/operations/import-job";
 import { makePdf } from "../fake-anthropic/server";
 import { params, req, useHarness } from "./harness";
 
@@ -57,7 +59,7 @@ function serve(): Promise<string> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/anthropic`)));
 }
 
-function claude(prompt: string, cwd: string): Promise<{ code: number | null; out: string; err: string }> {
+function claude(prompt: string, cwd: string): Promise<{ code: number | null; out: string; err: string; home: string }> {
   const home = mkdtempSync(join(tmpdir(), "tk-claude-home-"));
   const child = spawn(CLAUDE, ["-p", prompt, "--allowedTools", "Bash,Read", "--output-format", "text"], {
     cwd,
@@ -76,7 +78,7 @@ function claude(prompt: string, cwd: string): Promise<{ code: number | null; out
   let err = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, out, err })));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, out, err, home })));
 }
 
 beforeAll(async () => {
@@ -132,5 +134,37 @@ describe("Claude Code through the drop-in", () => {
     const files = ((await (await sessionFilesRoute.GET(req("GET", `/api/session/${session}/files`), params({ id: session }))).json()) as { files: FileInfo[] }).files;
     expect(files).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "pdf", extraction: "done" })]));
     expect(files.find((f) => f.kind === "pdf")?.about).toContain("heliotrope pump");
+
+    // The transcript the CLI wrote (~/.claude/projects/<folder>/<session>.jsonl) imports as a
+    // session of its own: the same turns, the tool loop paired, in the project of its folder.
+    const folder = join(run.home, ".claude", "projects");
+    const [transcript] = readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"));
+    expect(transcript).toBeDefined();
+    const upload = await uploadTarget();
+    copyFileSync(join(folder, transcript), upload);
+    let job = await startImport(LOCAL_USER_ID, upload, { fileName: basename(transcript), bytes: statSync(upload).size });
+    for (let i = 0; i < 200 && job.status === "running"; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = await importStatus(LOCAL_USER_ID, job.id);
+    }
+    expect(job).toMatchObject({ status: "done", format: "claude-code", imported: 1, failed: 0 });
+    const [imported] = await withUser(LOCAL_USER_ID, (tx) =>
+      tx.query<{ id: string; project: string | null }>(
+        `select s.id, (select p.name from projects p where p.id = s.project_id) as project from sessions s where s.import_format = 'claude-code'`,
+      ),
+    );
+    expect(imported.project).toBe(basename(dir));
+    const importedPage = (await (await sessionMessagesRoute.GET(req("GET", `/api/session/${imported.id}/messages?limit=200`), params({ id: imported.id }))).json()) as MessagesPageJson;
+    const said = importedPage.messages.map((m) => m.text).join("\n");
+    expect(said).toContain("Check the shell, then read report.pdf.");
+    expect(said).toContain("The pump runs at 42 bar; bash said tk-bash-ok.");
+    const blocks = importedPage.messages.flatMap((m) => m.content);
+    const uses = blocks.filter((b) => b.type === "tool_use").map((b) => (b as { id: string }).id);
+    const results = blocks.filter((b) => b.type === "tool_result").map((b) => (b as { tool_use_id: string }).tool_use_id);
+    expect(uses).toHaveLength(2);
+    expect(results).toEqual(uses);
+    // This CLI writes its thinking with the text left out (a signature only): nothing to read, so
+    // no empty thinking block is imported.
+    expect(blocks.filter((b) => b.type === "thinking" && !b.thinking)).toEqual([]);
   }, 120_000);
 });
