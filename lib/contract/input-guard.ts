@@ -26,6 +26,38 @@ function messageOf(code: InputProblemCode, maxDepth: number): string {
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+
+/**
+ * Text made storable where refusing it would lose more than the change does (a PDF's text, an
+ * imported conversation): NULs dropped, lone surrogates replaced by U+FFFD.
+ */
+export function storableText(s: string): string {
+  return s.replace(/\0/g, "").replace(LONE_SURROGATES, "\uFFFD");
+}
+
+/** `value` with every string in it, keys included, made storable; the same object when none needed it. Iterative: content may nest deeply. */
+export function storableValue<T>(value: T): T {
+  if (inputProblem(value, Number.POSITIVE_INFINITY) === null) return value;
+  const fix = (v: unknown): unknown => (typeof v === "string" ? storableText(v) : Array.isArray(v) ? [...v] : typeof v === "object" && v !== null ? { ...v } : v);
+  const root = fix(value);
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) stack.push((node[i] = fix(node[i])));
+    } else if (typeof node === "object" && node !== null) {
+      const o = node as Record<string, unknown>;
+      for (const key of Object.keys(o)) {
+        const v = fix(o[key]);
+        const k = storableText(key);
+        if (k !== key) delete o[key];
+        stack.push((o[k] = v));
+      }
+    }
+  }
+  return root as T;
+}
 
 function stringProblem(s: string): InputProblemCode | null {
   if (s.includes("\0")) return "nul_character";

@@ -27,6 +27,16 @@ export interface Database {
   listen?(channel: string, onPayload: (payload: string) => void, onListen: () => void): Promise<() => Promise<void>>;
 }
 
+/**
+ * Whether the database refused a statement for the data it carried (SQLSTATE class 22, a value
+ * out of range or malformed; 23, a constraint), not for its own state: the same data would fail
+ * again, other data can go on. PGlite and PostgreSQL both give the code.
+ */
+export function isDataError(err: unknown): boolean {
+  const code = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === "string" && /^2[23][0-9A-Z]{3}$/.test(code);
+}
+
 /** A table module's column list with each column qualified by `alias`, for queries that join. */
 export function qualify(columns: string, alias: string): string {
   return columns

@@ -17,6 +17,7 @@
 // code may import layer 1.
 import "server-only";
 import { Worker } from "node:worker_threads";
+import { storableText } from "@/lib/contract/input-guard";
 
 /** The Messages API's page limit for a request (100 on models with a 200k window). */
 export const MAX_PDF_PAGES = 600;
@@ -116,10 +117,6 @@ async function slot(): Promise<() => void> {
   };
 }
 
-/** Storable text: PostgreSQL refuses NUL, and a lone surrogate is not UTF-8 (input-guard.ts). */
-function storable(text: string): string {
-  return text.replace(/\0/g, "").replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
-}
 
 function toError(reply: Exclude<Reply, { kind: "ok" }>, maxPages: number): PdfError {
   switch (reply.kind) {
@@ -162,7 +159,7 @@ function runWorker(bytes: Uint8Array, maxPages: number, timeoutMs: number): Prom
     worker.on("message", (reply: Reply) =>
       finish(() => {
         if (reply.kind !== "ok") reject(toError(reply, maxPages));
-        else resolve({ pages: reply.pages, pageTexts: reply.pageTexts.map(storable) });
+        else resolve({ pages: reply.pages, pageTexts: reply.pageTexts.map(storableText) });
       }),
     );
     // An error event is the worker dying: out of heap (a bomb), or a crash inside pdf.js.

@@ -88,10 +88,11 @@ export const arr = (v: unknown): Json[] => (Array.isArray(v) ? v : []);
 
 /** An epoch in seconds (ChatGPT) or an ISO string, as ISO 8601; null when neither. */
 export function isoTime(v: unknown): string | null {
-  if (typeof v === "number" && Number.isFinite(v) && v > 0) return new Date(v * 1000).toISOString();
-  if (typeof v === "string" && v !== "") {
-    const t = Date.parse(v);
-    return Number.isNaN(t) ? null : new Date(t).toISOString();
-  }
+  if (typeof v === "number") return isoMs(v * 1000);
+  if (typeof v === "string" && v !== "") return isoMs(Date.parse(v));
   return null;
 }
+
+/** The latest time an export's is taken for; past it (or before 1970) it is a mistake, and past what PostgreSQL stores. */
+const LATEST_MS = Date.UTC(9999, 11, 31);
+const isoMs = (ms: number): string | null => (Number.isFinite(ms) && ms > 0 && ms <= LATEST_MS ? new Date(ms).toISOString() : null);

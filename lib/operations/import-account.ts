@@ -6,9 +6,12 @@
 // found again by what it is, so importing the same ZIP twice adds nothing. A file or memory that
 // cannot be restored is reported like a conversation that cannot, and the rest go on.
 import "server-only";
+import { storableValue } from "@/lib/contract/input-guard";
 import { filePagesExport, filesExport, memoriesExport, projectsExport, type FilesExportJson } from "@/lib/contract/exchange";
 import type { MemoryJson } from "@/lib/contract/memory";
+import { projectSchema } from "@/lib/contract/requests";
 import { withUser, type Tx } from "@/lib/db";
+import { isDataError } from "@/lib/db/driver";
 import { findRestoredMemory, insertRestoredMemory, setFileSession, setSupersededBy } from "@/lib/db/exchange";
 import { importedSession, recordOutcome, type ImportError } from "@/lib/db/imports";
 import { ensureProject } from "@/lib/db/projects";
@@ -38,12 +41,18 @@ export class AccountRestore implements ImportLinks {
     private readonly importId: string,
   ) {}
 
-  async take(part: AccountPart, bytesRead: number): Promise<void> {
+  async take(read: AccountPart, bytesRead: number): Promise<void> {
+    // What PostgreSQL cannot store, made storable as in a conversation (import-store.ts).
+    const part = read.kind === "blob" ? read : { ...read, value: storableValue(read.value) };
     if (part.kind === "projects") {
       const list = projectsExport.safeParse(part.value);
       if (!list.success) return this.fail(bytesRead, { source_id: "projects.json", title: null, reason: "The list of projects is not one Threadkeeper wrote; sessions keep theirs by name." });
       await withUser(this.userId, async (tx) => {
-        for (const p of list.data.projects) this.projects.set(p.id, await ensureProject(tx, this.userId, p.name, p.created_at));
+        for (const p of list.data.projects) {
+          // A name no project may have (too long) is left out: its memories keep no project.
+          const name = projectSchema.shape.name.safeParse(p.name);
+          if (name.success) this.projects.set(p.id, await ensureProject(tx, this.userId, name.data, p.created_at));
+        }
       });
       return;
     }
@@ -72,8 +81,8 @@ export class AccountRestore implements ImportLinks {
       this.files.set(f.id, id);
       if (f.session_id) this.fileSessions.set(id, f.session_id);
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      await this.fail(bytesRead, { source_id: f.id, title: f.name, reason: `The file could not be restored: ${err.message}` });
+      if (!(err instanceof AppError) && !isDataError(err)) throw err;
+      await this.fail(bytesRead, { source_id: f.id, title: f.name, reason: `The file could not be restored: ${(err as Error).message}` });
     } finally {
       this.pages.delete(f.id);
     }
@@ -97,13 +106,19 @@ export class AccountRestore implements ImportLinks {
     const embedder = getEmbedder();
     for (const m of parsed.data.memories) {
       const [vector] = await embedder.embed([m.summary], "document");
-      ids.set(m.id, await withUser(this.userId, (tx) => this.memory(tx, m, vector && vector.some((x) => x !== 0) ? toPgVector(vector) : null, embedder.model)));
+      try {
+        ids.set(m.id, await withUser(this.userId, (tx) => this.memory(tx, m, vector && vector.some((x) => x !== 0) ? toPgVector(vector) : null, embedder.model)));
+      } catch (err) {
+        if (!isDataError(err)) throw err;
+        await this.fail(bytesRead, { source_id: m.id, title: null, reason: `The memory could not be restored: ${(err as Error).message}` });
+      }
     }
     // A fact replaced by a newer one points at it: both have their new ids now.
     await withUser(this.userId, async (tx) => {
       for (const m of parsed.data.memories) {
         const by = m.fact?.superseded_by ? ids.get(m.fact.superseded_by) : undefined;
-        if (by) await setSupersededBy(tx, this.userId, ids.get(m.id)!, by);
+        const id = ids.get(m.id);
+        if (by && id) await setSupersededBy(tx, this.userId, id, by);
       }
     });
   }

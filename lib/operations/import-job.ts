@@ -10,9 +10,11 @@ import { mkdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ImportJson } from "@/lib/contract/imports";
 import { getDb, withUser } from "@/lib/db";
+import { isDataError } from "@/lib/db/driver";
 import { cancelImportRow, claimStaleImports, finishImport, getImport, insertImport, listImports, recordOutcome, stillRunning, type ImportRow } from "@/lib/db/imports";
 import { cancelArchiveRow } from "@/lib/db/import-archive";
 import { filesDir } from "@/lib/env";
+import type { ImportedConversation } from "@/lib/import/types";
 import { notFound } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { AccountRestore } from "./import-account";
@@ -72,7 +74,7 @@ export async function runImport(userId: string, id: string): Promise<void> {
     const account = new AccountRestore(userId, id);
     for await (const item of readExport(file, size)) {
       if (n++ % CHECK_EVERY === 0 && !(await withUser(userId, (tx) => stillRunning(tx, id)))) return;
-      if ("conversation" in item) await storeConversation(userId, id, item.conversation, item.bytesRead, account);
+      if ("conversation" in item) await storeOrReport(userId, id, item.conversation, item.bytesRead, account);
       else if ("account" in item) await account.take(item.account, item.bytesRead);
       else await withUser(userId, (tx) => recordOutcome(tx, id, { format: null, bytesRead: item.bytesRead, outcome: "failed", error: item.error }));
     }
@@ -87,6 +89,17 @@ export async function runImport(userId: string, id: string): Promise<void> {
     reading.delete(id);
     const row = await withUser(userId, (tx) => getImport(tx, userId, id)).catch(() => null);
     if (!row || row.status !== "running") await rm(file, { force: true });
+  }
+}
+
+/** One conversation; the database refusing its data (a number out of range, say) fails it alone, as a parse error would. */
+async function storeOrReport(userId: string, id: string, conv: ImportedConversation, bytesRead: number, account: AccountRestore): Promise<void> {
+  try {
+    await storeConversation(userId, id, conv, bytesRead, account);
+  } catch (err) {
+    if (!isDataError(err)) throw err;
+    const error = { source_id: conv.sourceId, title: conv.title, reason: `it could not be stored: ${(err as Error).message}` };
+    await withUser(userId, (tx) => recordOutcome(tx, id, { format: conv.format, bytesRead, outcome: "failed", error }));
   }
 }
 

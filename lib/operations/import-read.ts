@@ -316,8 +316,14 @@ function conversationItem(value: unknown, strict: boolean): { conversation: Impo
   } catch (err) {
     if (err instanceof ConversationError) return { error: { source_id: err.sourceId, title: titleOf(value), reason: err.message } };
     if (err instanceof UnknownFormat && strict) throw err;
-    return { error: { source_id: "(unknown)", title: titleOf(value), reason: (err as Error).message } };
+    return { error: { source_id: idOf(value), title: titleOf(value), reason: (err as Error).message } };
   }
+}
+
+function idOf(v: unknown): string {
+  const o = typeof v === "object" && v !== null ? (v as { id?: unknown; uuid?: unknown; conversation_id?: unknown }) : {};
+  const id = o.id ?? o.uuid ?? o.conversation_id;
+  return typeof id === "string" ? id.slice(0, 200) : "(unknown)";
 }
 
 function titleOf(v: unknown): string | null {

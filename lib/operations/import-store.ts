@@ -10,6 +10,7 @@ import { heuristicTitle } from "@/lib/context/titles";
 import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";
 import { yieldToLoop } from "@/lib/context/yield";
+import { storableValue } from "@/lib/contract/input-guard";
 import { projectSchema } from "@/lib/contract/requests";
 import { withUser } from "@/lib/db";
 import { ensureProject } from "@/lib/db/projects";
@@ -30,16 +31,19 @@ const BATCH = 64;
 export type StoreOutcome = { outcome: "imported"; sessionId: string } | { outcome: "skipped"; sessionId: string };
 
 /**
- * Stores `conv` for the user as part of import `importId`; `bytesRead`: how far into the file it
+ * Stores `read` for the user as part of import `importId`; `bytesRead`: how far into the file it
  * ended. `links`: what the import restored before it (files, checkpoints), by the export's ids.
  */
 export async function storeConversation(
   userId: string,
   importId: string,
-  conv: ImportedConversation,
+  read: ImportedConversation,
   bytesRead: number,
   links: ImportLinks = { files: new Map(), checkpoints: new Map() },
 ): Promise<StoreOutcome> {
+  // An export's text may hold what PostgreSQL cannot store (a NUL in a tool's output, half a
+  // surrogate pair): dropped or replaced, rather than the conversation lost for it.
+  const conv = storableValue(read);
   const known = await withUser(userId, (tx) => importedSession(tx, userId, conv.format, conv.sourceId));
   if (known) {
     await withUser(userId, (tx) => recordOutcome(tx, importId, { format: conv.format, bytesRead, outcome: "skipped" }));

@@ -8,11 +8,12 @@ import * as importRoute from "@/app/api/import/route";
 import * as importIdRoute from "@/app/api/import/[id]/route";
 import * as cancelRoute from "@/app/api/import/[id]/cancel/route";
 import type { ImportJson, SessionSummaryJson } from "@/lib/contract";
-import { history, params, req, useHarness } from "./harness";
+import * as exportRoute from "@/app/api/session/[id]/export/route";
+import { history, idle, newSession, params, req, sendJson, useHarness } from "./harness";
 import * as sessionsRoute from "@/app/api/session/route";
 import { importsDir } from "@/lib/operations/import-job";
 
-useHarness();
+const h = useHarness();
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "../fixtures/import", name));
 const ORIGIN = "http://127.0.0.1:3000";
 
@@ -81,6 +82,40 @@ describe("import through the API", () => {
     const code = (await (await upload("notes.txt", fixture("claude-code-session.jsonl"))).json()) as { import: ImportJson };
     expect(await finished(code.import.id)).toMatchObject({ status: "done", format: "claude-code", imported: 1 });
     expect((await sessions()).some((s) => s.title === "Parser numbers")).toBe(true);
+  });
+
+  it("text PostgreSQL cannot store is made storable, absurd times are unknown, and a value the database refuses fails its conversation alone", async () => {
+    const conv = (id: string, said: string, at: number) => ({
+      id,
+      title: id,
+      create_time: at,
+      current_node: "m1",
+      mapping: {
+        root: { id: "root", message: null, parent: null, children: ["m0"] },
+        m0: { id: "m0", parent: "root", children: ["m1"], message: { id: "m0", author: { role: "user" }, create_time: at, content: { content_type: "text", parts: [said] } } },
+        m1: { id: "m1", parent: "m0", children: [], message: { id: "m1", author: { role: "assistant" }, create_time: 9e15, content: { content_type: "text", parts: ["half \uD800 a pair"] } } },
+      },
+    });
+    const file = JSON.stringify([conv("nul\u0000id", "a tool's output: \u0000\u0000 done", 1_700_000_000), conv("far", "from the year 33658", 1e15)]);
+    const job = (await (await upload("conversations.json", file)).json()) as { import: ImportJson };
+    expect(await finished(job.import.id)).toMatchObject({ status: "done", format: "chatgpt", imported: 2, failed: 0 });
+    const nul = (await sessions()).find((x) => x.title === "nulid");
+    expect((await history(nul!.id)).messages.map((m) => m.text)).toEqual(["a tool's output:  done", "half \uFFFD a pair"]);
+    const far = (await sessions()).find((x) => x.title === "far");
+    expect(new Date(far!.created_at).getUTCFullYear()).toBeLessThan(3000);
+
+    // Threadkeeper's own JSON, with a token count no column holds: reported with why, the rest of the file goes on.
+    const s = await newSession({ title: "Counted" });
+    await sendJson(s.id, "[[reply:Counted.]] Count this");
+    await idle(h, s.id);
+    const exported = await exportRoute.GET(req("GET", `/api/session/${s.id}/export?format=json`), params({ id: s.id }));
+    const doc = (await exported.json()) as { session: { id: string }; messages: { token_count: number }[] };
+    doc.session.id = "00000000-0000-4000-8000-0000000c0de1";
+    doc.messages[0].token_count = 1e12;
+    const bad = (await (await upload("session.json", JSON.stringify(doc))).json()) as { import: ImportJson };
+    const done = await finished(bad.import.id);
+    expect(done).toMatchObject({ status: "done", format: "threadkeeper", imported: 0, failed: 1 });
+    expect(done.errors[0].reason).toMatch(/could not be stored: .*out of range/);
   });
 
   it("a file that is no export fails with the formats understood; an empty or missing file is a 400; too large a 413 before reading", async () => {

@@ -1,7 +1,7 @@
 // What no request may carry (lib/contract/input-guard.ts): NUL characters, lone surrogates and
 // nesting too deep, anywhere in a value, keys included, found without recursion.
 import { describe, expect, it } from "vitest";
-import { inputProblem, MAX_JSON_DEPTH } from "@/lib/contract/input-guard";
+import { inputProblem, MAX_JSON_DEPTH, storableText, storableValue } from "@/lib/contract/input-guard";
 
 const nested = (levels: number): unknown => JSON.parse("[".repeat(levels) + "]".repeat(levels));
 
@@ -57,5 +57,24 @@ describe("inputProblem", () => {
 
   it("checks a record of query or path strings like any value", () => {
     expect(inputProblem({ q: "find\u0000me", limit: "10" })).toMatchObject({ path: ["q"], code: "nul_character" });
+  });
+});
+
+describe("storable text (what an import keeps rather than refuses)", () => {
+  it("drops NULs and replaces lone surrogates, keeping pairs and emoji", () => {
+    expect(storableText("a\u0000b")).toBe("ab");
+    expect(storableText("x\uD800y\uDC00z")).toBe("x\uFFFDy\uFFFDz");
+    expect(storableText("ok 😀 \uD83D\uDE00")).toBe("ok 😀 😀");
+  });
+
+  it("fixes every string of a value, keys and deep ones included, and leaves a clean value as it is", () => {
+    const clean = { a: ["b", { c: 1 }] };
+    expect(storableValue(clean)).toBe(clean);
+    const dirty = { "k\u0000": [{ t: "x\u0000y" }, "\uDC00"], n: 3, ok: true, none: null };
+    expect(storableValue(dirty)).toEqual({ k: [{ t: "xy" }, "\uFFFD"], n: 3, ok: true, none: null });
+    expect(dirty["k\u0000"][0]).toEqual({ t: "x\u0000y" });
+    const deep = nested(100_000) as unknown[];
+    (deep[0] as unknown[]).push("\u0000");
+    expect(inputProblem(storableValue(deep), Number.POSITIVE_INFINITY)).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { claudeConversation, isClaudeConversation } from "@/lib/import/claude";
 import { claudeCodeSession, isClaudeCodeLine } from "@/lib/import/claude-code";
 import { chatGptConversation, isChatGptConversation } from "@/lib/import/chatgpt";
-import { ConversationError, type ImportedMessage } from "@/lib/import/types";
+import { ConversationError, isoTime, type ImportedMessage } from "@/lib/import/types";
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "../../fixtures/import", name), "utf8");
 const text = (m: ImportedMessage) => m.content.map((b) => (b.type === "text" ? b.text : `<${b.type}>`)).join(" | ");
@@ -90,5 +90,15 @@ describe("Claude Code", () => {
     expect(at("C:\\Users\\me\\Payments API\\")).toBe("Payments API");
     expect(at(undefined)).toBeUndefined();
     expect(at("/")).toBeUndefined();
+  });
+});
+
+describe("times", () => {
+  it("takes epoch seconds and ISO strings; a time before 1970, past 9999 or beyond what a date holds is unknown, never an error", () => {
+    expect(isoTime(1_700_000_000.5)).toBe("2023-11-14T22:13:20.500Z");
+    expect(isoTime("2026-11-01T10:00:00Z")).toBe("2026-11-01T10:00:00.000Z");
+    for (const bad of [1e15, 9e15, -1, 0, Number.NaN, Number.POSITIVE_INFINITY, "+275760-09-13T00:00:00Z", "-000001-01-01T00:00:00Z", "soon", "", null]) {
+      expect(isoTime(bad)).toBeNull();
+    }
   });
 });
