@@ -68,6 +68,9 @@ export interface ImportedConversation {
   restore?: SessionRestore;
 }
 
+/** The longest source id kept (sessions.import_source_id's check); no export's ids come near it. */
+export const MAX_SOURCE_ID_CHARS = 300;
+
 /** One conversation that cannot be imported, and why: reported, the rest go on. */
 export class ConversationError extends Error {
   constructor(

@@ -98,7 +98,7 @@ async function storeOrReport(userId: string, id: string, conv: ImportedConversat
     await storeConversation(userId, id, conv, bytesRead, account);
   } catch (err) {
     if (!isDataError(err)) throw err;
-    const error = { source_id: conv.sourceId, title: conv.title, reason: `it could not be stored: ${(err as Error).message}` };
+    const error = { source_id: conv.sourceId, title: conv.title?.slice(0, 200) ?? null, reason: `it could not be stored: ${(err as Error).message}` };
     await withUser(userId, (tx) => recordOutcome(tx, id, { format: conv.format, bytesRead, outcome: "failed", error }));
   }
 }

@@ -96,9 +96,12 @@ describe("import through the API", () => {
         m1: { id: "m1", parent: "m0", children: [], message: { id: "m1", author: { role: "assistant" }, create_time: 9e15, content: { content_type: "text", parts: ["half \uD800 a pair"] } } },
       },
     });
-    const file = JSON.stringify([conv("nul\u0000id", "a tool's output: \u0000\u0000 done", 1_700_000_000), conv("far", "from the year 33658", 1e15)]);
+    const long = "x".repeat(20_000);
+    const file = JSON.stringify([conv("nul\u0000id", "a tool's output: \u0000\u0000 done", 1_700_000_000), conv(long, "an id no index holds", 1_700_000_000), conv("far", "from the year 33658", 1e15)]);
     const job = (await (await upload("conversations.json", file)).json()) as { import: ImportJson };
-    expect(await finished(job.import.id)).toMatchObject({ status: "done", format: "chatgpt", imported: 2, failed: 0 });
+    const first = await finished(job.import.id);
+    expect(first).toMatchObject({ status: "done", format: "chatgpt", imported: 2, failed: 1 });
+    expect(first.errors[0]).toMatchObject({ source_id: `${long.slice(0, 40)}…`, reason: "its id is longer than 300 characters, which no export's is" });
     const nul = (await sessions()).find((x) => x.title === "nulid");
     expect((await history(nul!.id)).messages.map((m) => m.text)).toEqual(["a tool's output:  done", "half \uFFFD a pair"]);
     const far = (await sessions()).find((x) => x.title === "far");
