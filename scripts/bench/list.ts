@@ -13,6 +13,7 @@
 // BENCH_LIST_PROFILE (a file: the paging pass's CPU profile in Chrome's .cpuprofile format, for
 // DevTools; build with `npx next build --no-mangling` to keep the functions' names).
 import { existsSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { chromium, type Page } from "@playwright/test";
@@ -193,6 +194,7 @@ export async function benchList(benchDb: Database): Promise<ListBenchResult | nu
     await browser.close();
     await app.stop();
     await fake.close();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
