@@ -1,5 +1,6 @@
 import "server-only";
 import type { ProjectJson } from "@/lib/contract";
+import { projectSchema } from "@/lib/contract/requests";
 import { conflict, notFound } from "@/lib/errors";
 import type { Tx } from "./driver";
 
@@ -32,8 +33,14 @@ export async function insertProject(tx: Tx, userId: string, name: string): Promi
   return getProject(tx, userId, row.id);
 }
 
-/** The user's project of this name, made if there is none (an import: `createdAt` the export's). */
-export async function ensureProject(tx: Tx, userId: string, name: string, createdAt: string | null = null): Promise<string> {
+/**
+ * The user's project of this name, made if there is none (an import: `createdAt` the export's);
+ * null for a name no project may have (empty, too long), which an import leaves without one.
+ */
+export async function ensureProject(tx: Tx, userId: string, rawName: string, createdAt: string | null = null): Promise<string | null> {
+  const parsed = projectSchema.shape.name.safeParse(rawName);
+  if (!parsed.success) return null;
+  const name = parsed.data;
   const [made] = await tx.query<{ id: string }>(
     `insert into projects (user_id, name, created_at) values ($1, $2, coalesce($3::timestamptz, now())) on conflict (user_id, name) do nothing returning id`,
     [userId, name, createdAt],

@@ -18,7 +18,7 @@ import { sessionMarkdown } from "@/lib/export/markdown";
 import { titleFileName } from "@/lib/files/classify";
 import { log } from "@/lib/log";
 import { fileStore } from "@/lib/storage";
-import { exportSession } from "./export";
+import { exportedProject, exportSession } from "./export";
 
 const entryName = (s: string) => titleFileName(s, "untitled");
 
@@ -49,7 +49,7 @@ export async function exportAccount(userId: string): Promise<Readable> {
     const base = `${f.id.slice(0, 8)} ${entryName(f.name)}`;
     return { file: f, entry: `files/${base}`, pages_entry: `file-pages/${f.id.slice(0, 8)}.json` };
   });
-  const projectList: ProjectsExportJson = { format: EXPORT_FORMAT, projects: projects.map(({ id, name, created_at }) => ({ id, name, created_at })) };
+  const projectList: ProjectsExportJson = { format: EXPORT_FORMAT, projects: projects.map(exportedProject) };
   zip.addBuffer(Buffer.from(JSON.stringify(projectList, null, 2)), "projects.json");
   const list = { format: EXPORT_FORMAT, files: named.map((n) => ({ ...fileJson(n.file), entry: n.entry, pages_entry: n.pages_entry })) };
   zip.addBuffer(Buffer.from(JSON.stringify(list, null, 2)), "files.json");

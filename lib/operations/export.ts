@@ -1,7 +1,7 @@
 // A session exported whole (lib/contract/exchange.ts), read in one transaction so the messages,
 // compactions, checkpoints, window and canvas agree with one another.
 import "server-only";
-import { EXPORT_FORMAT, EXPORT_VERSION, type SessionExportJson } from "@/lib/contract";
+import { EXPORT_FORMAT, EXPORT_VERSION, type ProjectJson, type SessionExportJson } from "@/lib/contract";
 import { withUser } from "@/lib/db";
 import { readCanvas } from "@/lib/db/canvas";
 import { checkpointJson, listCheckpoints } from "@/lib/db/checkpoints";
@@ -12,6 +12,9 @@ import { getProject } from "@/lib/db/projects";
 import { getSession, sessionJson } from "@/lib/db/sessions";
 import { compactionJson } from "./compaction-log";
 import { windowJson } from "./session-context";
+
+/** A project as an export names it (its session count belongs to the database it left). */
+export const exportedProject = ({ id, name, created_at }: ProjectJson) => ({ id, name, created_at });
 
 export async function exportSession(userId: string, sessionId: string): Promise<SessionExportJson> {
   return withUser(userId, async (tx) => {
@@ -64,7 +67,7 @@ export async function exportSession(userId: string, sessionId: string): Promise<
       },
       canvas: { layout: canvas.state.layout, elements: canvas.state.elements, version: canvas.version },
       canvas_events: canvasEvents,
-      project: project && { id: project.id, name: project.name, created_at: project.created_at },
+      project: project && exportedProject(project),
     };
   });
 }

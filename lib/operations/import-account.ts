@@ -9,7 +9,6 @@ import "server-only";
 import { storableValue } from "@/lib/contract/input-guard";
 import { filePagesExport, filesExport, memoriesExport, projectsExport, type FilesExportJson } from "@/lib/contract/exchange";
 import type { MemoryJson } from "@/lib/contract/memory";
-import { projectSchema } from "@/lib/contract/requests";
 import { withUser, type Tx } from "@/lib/db";
 import { isDataError } from "@/lib/db/driver";
 import { findRestoredMemory, insertRestoredMemory, setFileSession, setSupersededBy } from "@/lib/db/exchange";
@@ -49,9 +48,9 @@ export class AccountRestore implements ImportLinks {
       if (!list.success) return this.fail(bytesRead, { source_id: "projects.json", title: null, reason: "The list of projects is not one Threadkeeper wrote; sessions keep theirs by name." });
       await withUser(this.userId, async (tx) => {
         for (const p of list.data.projects) {
-          // A name no project may have (too long) is left out: its memories keep no project.
-          const name = projectSchema.shape.name.safeParse(p.name);
-          if (name.success) this.projects.set(p.id, await ensureProject(tx, this.userId, name.data, p.created_at));
+          // A name no project may have is left out: its memories keep no project.
+          const id = await ensureProject(tx, this.userId, p.name, p.created_at);
+          if (id) this.projects.set(p.id, id);
         }
       });
       return;

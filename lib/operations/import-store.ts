@@ -11,7 +11,6 @@ import { blocksToText } from "@/lib/context/text";
 import { startsTurn } from "@/lib/context/turns";
 import { yieldToLoop } from "@/lib/context/yield";
 import { storableValue } from "@/lib/contract/input-guard";
-import { projectSchema } from "@/lib/contract/requests";
 import { withUser } from "@/lib/db";
 import { ensureProject } from "@/lib/db/projects";
 import { patchSession } from "@/lib/db/sessions";
@@ -67,8 +66,8 @@ export async function storeConversation(
   }));
   // Found by name, or made, in a transaction of its own: the conversation's would hold the name's
   // index entry until it ends, and another import bringing the same project would wait on it.
-  const projectName = conv.project && projectSchema.shape.name.safeParse(conv.project.name);
-  const projectId = projectName?.success ? await withUser(userId, (tx) => ensureProject(tx, userId, projectName.data, conv.project?.createdAt ?? null)) : null;
+  const { project } = conv;
+  const projectId = project ? await withUser(userId, (tx) => ensureProject(tx, userId, project.name, project.createdAt)) : null;
   const firstUser = rows.find((r) => r.startsTurn)?.text ?? "";
   const title = (conv.title?.trim() || heuristicTitle(firstUser) || "Imported conversation").slice(0, 200);
   const sessionId = await withUser(userId, async (tx) => {
